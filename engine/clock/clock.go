@@ -1,0 +1,59 @@
+package clock
+
+import (
+	"fmt"
+	"time"
+)
+
+// Epoch is the default start of virtual time. It is fixed so that every
+// creationTimestamp, condition time and trace line is reproducible.
+var Epoch = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// Clock is a virtual clock.
+type Clock struct {
+	// start is the instant the simulation began; Elapsed is measured from it.
+	start time.Time
+	// now never moves backwards: AdvanceTo refuses an earlier instant.
+	now time.Time
+}
+
+// New returns a clock whose current time is start.
+func New(start time.Time) *Clock {
+	return &Clock{start: start, now: start}
+}
+
+// Now returns the current virtual time.
+func (c *Clock) Now() time.Time { return c.now }
+
+// Start returns the instant the clock was created at.
+func (c *Clock) Start() time.Time { return c.start }
+
+// Elapsed returns the virtual time since the clock started.
+func (c *Clock) Elapsed() time.Duration { return c.now.Sub(c.start) }
+
+// Since returns the virtual time elapsed since t.
+func (c *Clock) Since(t time.Time) time.Duration { return c.now.Sub(t) }
+
+// AdvanceTo moves the clock to t. Moving backwards is a programming error in
+// the simulator and panics, because it would break every ordering guarantee.
+func (c *Clock) AdvanceTo(t time.Time) {
+	if t.Before(c.now) {
+		panic(fmt.Sprintf("clock: cannot move back from %s to %s", c.now.Format(time.RFC3339Nano), t.Format(time.RFC3339Nano)))
+	}
+	c.now = t
+}
+
+// Advance moves the clock forward by d (d must not be negative).
+func (c *Clock) Advance(d time.Duration) { c.AdvanceTo(c.now.Add(d)) }
+
+// FormatOffset renders a duration since the start of the simulation the way
+// traces show it: seconds with millisecond precision, e.g. "+12.345s".
+func FormatOffset(d time.Duration) string {
+	sign := "+"
+	if d < 0 {
+		sign = "-"
+		d = -d
+	}
+	ms := d.Milliseconds()
+	return fmt.Sprintf("%s%d.%03ds", sign, ms/1000, ms%1000)
+}

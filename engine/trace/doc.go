@@ -1,0 +1,14 @@
+// Package trace records everything that happens in a simulation as typed,
+// ordered records.
+//
+// Every component writes through one Recorder: API requests, watch
+// deliveries, workqueue operations, controller syncs and their decisions,
+// kubelet transitions, garbage-collector actions and scenario actions. A record
+// carries a sequence number, the simulator step that produced it, the virtual
+// time, the component that emitted it and a typed payload.
+//
+// Payloads are plain structs. Their Text method renders one stable line (for
+// golden tests and the CLI timeline); the same struct marshals to JSON for the
+// UI. Text is rendered lazily, so recording is cheap on the hot path. The
+// trace starts with the seed: a trace plus its seed reproduces a run.
+package trace
