@@ -1,0 +1,69 @@
+package kubelet
+
+import "time"
+
+// ImageProfile describes how containers of one image behave.
+type ImageProfile struct {
+	// StartDelay is the time from binding to the containers running (image
+	// pull plus start).
+	StartDelay time.Duration `json:"startDelay"`
+	// ReadyDelay is the time from running to the readiness probe passing. A
+	// container's own readinessProbe.initialDelaySeconds, when larger, wins.
+	ReadyDelay time.Duration `json:"readyDelay"`
+	// Jitter is the upper bound of a uniform extra delay added to each of
+	// the two delays above.
+	Jitter time.Duration `json:"jitter"`
+	// CrashLoop makes containers exit CrashAfter after each start; the pod
+	// never becomes ready and its restartCount grows with the kubelet's
+	// back-off (10s doubling to 5m).
+	CrashLoop bool `json:"crashLoop"`
+	// CrashAfter is how long a crash-looping container runs before exiting.
+	CrashAfter time.Duration `json:"crashAfter"`
+	// NeverReady keeps containers running but failing their readiness probe.
+	NeverReady bool `json:"neverReady"`
+}
+
+// Healthy reports whether pods of this image can become ready.
+func (p ImageProfile) Healthy() bool { return !p.CrashLoop && !p.NeverReady }
+
+// Config holds the cluster model's tunables.
+type Config struct {
+	// Nodes are the node names, created at start (default node-1..node-3).
+	Nodes []string `json:"nodes"`
+	// Default applies to images without a profile of their own.
+	Default ImageProfile `json:"default"`
+	// Images maps an image reference ("nginx:1.25") to its profile.
+	Images map[string]ImageProfile `json:"images"`
+	// ScheduleDelay is the time from pod creation to binding.
+	ScheduleDelay time.Duration `json:"scheduleDelay"`
+	// ShutdownDelay is how long containers take to exit after SIGTERM; the
+	// pod is removed after min(ShutdownDelay, grace period).
+	ShutdownDelay time.Duration `json:"shutdownDelay"`
+	// NodeMonitorGracePeriod is the time from a node failing to its pods
+	// being marked NotReady (kube-controller-manager: 40s... modelled as
+	// this value).
+	NodeMonitorGracePeriod time.Duration `json:"nodeMonitorGracePeriod"`
+	// EvictionTimeout is the time from a node failing to its pods being
+	// deleted (the default not-ready toleration is 300s).
+	EvictionTimeout time.Duration `json:"evictionTimeout"`
+}
+
+// Defaults returns the configuration used when a scenario says nothing.
+func Defaults() Config {
+	return Config{
+		Nodes:                  []string{"node-1", "node-2", "node-3"},
+		Default:                ImageProfile{StartDelay: 2 * time.Second, ReadyDelay: 1 * time.Second, CrashAfter: 3 * time.Second},
+		ScheduleDelay:          0,
+		ShutdownDelay:          2 * time.Second,
+		NodeMonitorGracePeriod: 40 * time.Second,
+		EvictionTimeout:        300 * time.Second,
+	}
+}
+
+// Profile returns the profile for image.
+func (c *Config) Profile(image string) ImageProfile {
+	if p, ok := c.Images[image]; ok {
+		return p
+	}
+	return c.Default
+}

@@ -1,0 +1,310 @@
+package kubelet
+
+import (
+	"container/heap"
+	"sort"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/rng"
+	"github.com/rolloutlab/rolloutlab/engine/trace"
+)
+
+// stage is where a pod is in its lifecycle, as the model tracks it.
+type stage uint8
+
+const (
+	// stagePending: created, not bound to a node yet.
+	stagePending stage = iota
+	// stageBound: bound, containers starting.
+	stageBound
+	// stageRunning: containers running, not ready.
+	stageRunning
+	// stageReady: running and ready.
+	stageReady
+	// stageCrashed: container exited, waiting out its back-off.
+	stageCrashed
+	// stageTerminating: deletion requested, containers stopping.
+	stageTerminating
+)
+
+// podState is the model's record of one pod.
+type podState struct {
+	key  string
+	uid  types.UID
+	node string
+	// image is the first container's image; it selects the profile.
+	image string
+	stage stage
+	// gen increases whenever a new transition is scheduled; older timers
+	// for this pod are stale.
+	gen uint64
+	// restarts is the container restart count.
+	restarts int32
+	// readinessDelay is the pod's own readiness probe delay, if any.
+	readinessDelay time.Duration
+	// grace is the pod's termination grace period.
+	grace time.Duration
+}
+
+// nodeState is the model's record of one node.
+type nodeState struct {
+	name  string
+	ready bool
+	// gen increases on every failure or recovery, invalidating node timers.
+	gen uint64
+	// pods counts pods bound to the node (for spreading).
+	pods int
+}
+
+// Kubelet is the scheduler, kubelet and node lifecycle model.
+type Kubelet struct {
+	server *apiserver.Server
+	clock  *clock.Clock
+	rand   *rng.Stream
+	rec    *trace.Recorder
+	cfg    Config
+	// cursor is the next watch-log index to read.
+	cursor int
+	// pods holds every pod the model knows, by "ns/name".
+	pods map[string]*podState
+	// nodes by name; nodeOrder is their names in configuration order.
+	nodes     map[string]*nodeState
+	nodeOrder []string
+	timers    timerHeap
+	seq       uint64
+	// unschedulable holds pending pods that found no ready node, in order.
+	unschedulable []string
+}
+
+// New creates the model and registers the configured nodes with the API
+// server.
+func New(server *apiserver.Server, c *clock.Clock, r *rng.Stream, rec *trace.Recorder, cfg Config) (*Kubelet, error) {
+	k := &Kubelet{server: server, clock: c, rand: r, rec: rec, cfg: cfg, pods: map[string]*podState{}, nodes: map[string]*nodeState{}}
+	for _, name := range cfg.Nodes {
+		node := &corev1.Node{}
+		node.Name = name
+		node.Labels = map[string]string{"kubernetes.io/hostname": name}
+		node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady", LastTransitionTime: nowMeta(c)}}
+		if _, err := server.CreateNode("kubelet", node); err != nil {
+			return nil, err
+		}
+		k.nodes[name] = &nodeState{name: name, ready: true}
+		k.nodeOrder = append(k.nodeOrder, name)
+	}
+	return k, nil
+}
+
+// Config returns the model's configuration.
+func (k *Kubelet) Config() *Config { return &k.cfg }
+
+// SetImageProfile changes how an image behaves from now on: new containers
+// and restarts use the new profile.
+func (k *Kubelet) SetImageProfile(image string, p ImageProfile) {
+	if k.cfg.Images == nil {
+		k.cfg.Images = map[string]ImageProfile{}
+	}
+	k.cfg.Images[image] = p
+	k.emit(Transition{Image: image, What: "image-profile", Detail: profileText(p)})
+}
+
+func profileText(p ImageProfile) string {
+	switch {
+	case p.CrashLoop:
+		return "crash-looping"
+	case p.NeverReady:
+		return "never ready"
+	}
+	return "healthy"
+}
+
+func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64) {
+	k.seq++
+	heap.Push(&k.timers, timer{at: at, seq: k.seq, act: act, key: key, gen: gen})
+}
+
+func (k *Kubelet) schedulePod(p *podState, after time.Duration, act action) {
+	p.gen++
+	k.schedule(k.clock.Now().Add(after), act, p.key, p.gen)
+}
+
+// NextDue returns when the next valid transition is due.
+func (k *Kubelet) NextDue() (time.Time, bool) {
+	k.dropStale()
+	if len(k.timers) == 0 {
+		return time.Time{}, false
+	}
+	return k.timers[0].at, true
+}
+
+func (k *Kubelet) valid(t timer) bool {
+	switch t.act {
+	case actNodeNotReady, actNodeEvict:
+		n := k.nodes[t.key]
+		return n != nil && n.gen == t.gen && !n.ready
+	}
+	p := k.pods[t.key]
+	return p != nil && p.gen == t.gen
+}
+
+func (k *Kubelet) dropStale() {
+	for len(k.timers) > 0 && !k.valid(k.timers[0]) {
+		heap.Pop(&k.timers)
+	}
+}
+
+// Step performs the earliest transition if it is due now and reports
+// whether it did.
+func (k *Kubelet) Step() bool {
+	k.dropStale()
+	if len(k.timers) == 0 || k.timers[0].at.After(k.clock.Now()) {
+		return false
+	}
+	t := heap.Pop(&k.timers).(timer)
+	switch t.act {
+	case actNodeNotReady:
+		k.markNodePodsNotReady(t.key)
+	case actNodeEvict:
+		k.evictNodePods(t.key)
+	default:
+		k.firePod(t.act, k.pods[t.key])
+	}
+	return true
+}
+
+// Observe reads pod events written since the last call and schedules the
+// transitions they call for.
+func (k *Kubelet) Observe() {
+	log := k.server.WatchLog()
+	for ; k.cursor < len(log); k.cursor++ {
+		ev := log[k.cursor]
+		if ev.Resource != apiserver.Pods {
+			continue
+		}
+		pod, ok := ev.Object.(*corev1.Pod)
+		if !ok {
+			continue
+		}
+		key := pod.Namespace + "/" + pod.Name
+		switch ev.Type {
+		case apiserver.Added:
+			k.podAdded(key, pod)
+		case apiserver.Modified:
+			if p := k.pods[key]; p != nil && p.uid == pod.UID && pod.DeletionTimestamp != nil && p.stage != stageTerminating {
+				k.podTerminating(p, pod)
+			}
+		case apiserver.Deleted:
+			if p := k.pods[key]; p != nil && p.uid == pod.UID {
+				if n := k.nodes[p.node]; n != nil {
+					n.pods--
+				}
+				delete(k.pods, key)
+			}
+		}
+	}
+}
+
+func (k *Kubelet) podAdded(key string, pod *corev1.Pod) {
+	p := &podState{key: key, uid: pod.UID, node: pod.Spec.NodeName, grace: 30 * time.Second}
+	if len(pod.Spec.Containers) > 0 {
+		c := pod.Spec.Containers[0]
+		p.image = c.Image
+		if c.ReadinessProbe != nil {
+			p.readinessDelay = time.Duration(c.ReadinessProbe.InitialDelaySeconds) * time.Second
+		}
+	}
+	if pod.Spec.TerminationGracePeriodSeconds != nil {
+		p.grace = time.Duration(*pod.Spec.TerminationGracePeriodSeconds) * time.Second
+	}
+	k.pods[key] = p
+	if pod.DeletionTimestamp != nil {
+		k.podTerminating(p, pod)
+		return
+	}
+	if p.node != "" {
+		p.stage = stageBound
+		if n := k.nodes[p.node]; n != nil {
+			n.pods++
+		}
+		k.schedulePod(p, k.startDelay(p), actStart)
+		return
+	}
+	k.schedulePod(p, k.cfg.ScheduleDelay, actBind)
+}
+
+func (k *Kubelet) podTerminating(p *podState, pod *corev1.Pod) {
+	p.stage = stageTerminating
+	if n := k.nodes[p.node]; n != nil && !n.ready {
+		// The node is gone: nobody confirms the shutdown, so the pod stays
+		// Terminating until the node returns.
+		p.gen++
+		return
+	}
+	wait := k.cfg.ShutdownDelay
+	if p.grace < wait {
+		wait = p.grace
+	}
+	if pod.DeletionTimestamp != nil {
+		if until := pod.DeletionTimestamp.Time.Sub(k.clock.Now()); until < wait {
+			wait = until
+		}
+	}
+	if wait < 0 {
+		wait = 0
+	}
+	k.schedulePod(p, wait, actTerminate)
+}
+
+func (k *Kubelet) startDelay(p *podState) time.Duration {
+	prof := k.cfg.Profile(p.image)
+	return k.rand.Jitter(prof.StartDelay, prof.Jitter)
+}
+
+func (k *Kubelet) readyDelay(p *podState) time.Duration {
+	prof := k.cfg.Profile(p.image)
+	d := prof.ReadyDelay
+	if p.readinessDelay > d {
+		d = p.readinessDelay
+	}
+	return k.rand.Jitter(d, prof.Jitter)
+}
+
+// pickNode chooses the ready node with the fewest pods (ties: config order).
+func (k *Kubelet) pickNode() string {
+	best := ""
+	for _, name := range k.nodeOrder {
+		n := k.nodes[name]
+		if !n.ready {
+			continue
+		}
+		if best == "" || n.pods < k.nodes[best].pods {
+			best = name
+		}
+	}
+	return best
+}
+
+// NodeNames returns the nodes in configuration order.
+func (k *Kubelet) NodeNames() []string { return append([]string(nil), k.nodeOrder...) }
+
+// NodeReady reports whether the named node is ready.
+func (k *Kubelet) NodeReady(name string) bool {
+	n := k.nodes[name]
+	return n != nil && n.ready
+}
+
+// sortedPodKeysOnNode returns the keys of pods bound to node, sorted.
+func (k *Kubelet) sortedPodKeysOnNode(node string) []string {
+	var keys []string
+	for key, p := range k.pods {
+		if p.node == node {
+			keys = append(keys, key)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,117 @@
+package kubelet
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+)
+
+// ErrUnknownNode is returned for a node name the model does not have.
+var ErrUnknownNode = fmt.Errorf("unknown node")
+
+// FailNode makes a node stop reporting: its Ready condition turns Unknown at
+// once, its pods are marked NotReady after NodeMonitorGracePeriod and
+// deleted after EvictionTimeout. Pods deleted while the node is down stay
+// Terminating until it recovers.
+func (k *Kubelet) FailNode(name string) error {
+	n := k.nodes[name]
+	if n == nil {
+		return fmt.Errorf("%w %q", ErrUnknownNode, name)
+	}
+	if !n.ready {
+		return nil
+	}
+	n.ready = false
+	n.gen++
+	k.setNodeReady(name, corev1.ConditionUnknown, "NodeStatusUnknown")
+	k.emit(Transition{Actor: "node-controller", Node: name, What: "node-failed"})
+	k.schedule(k.clock.Now().Add(k.cfg.NodeMonitorGracePeriod), actNodeNotReady, name, n.gen)
+	k.schedule(k.clock.Now().Add(k.cfg.EvictionTimeout), actNodeEvict, name, n.gen)
+	return nil
+}
+
+// RecoverNode brings a failed node back: terminating pods on it finish, its
+// other pods become ready again, and pending pods can be scheduled.
+func (k *Kubelet) RecoverNode(name string) error {
+	n := k.nodes[name]
+	if n == nil {
+		return fmt.Errorf("%w %q", ErrUnknownNode, name)
+	}
+	if n.ready {
+		return nil
+	}
+	n.ready = true
+	n.gen++
+	k.setNodeReady(name, corev1.ConditionTrue, "KubeletReady")
+	k.emit(Transition{Actor: "kubelet", Node: name, What: "node-recovered"})
+	for _, key := range k.sortedPodKeysOnNode(name) {
+		p := k.pods[key]
+		pod, ok := k.freshPod(p)
+		if !ok {
+			continue
+		}
+		if pod.DeletionTimestamp != nil {
+			k.podTerminating(p, pod)
+			continue
+		}
+		k.schedulePod(p, k.readyDelay(p), actStart)
+	}
+	pending := k.unschedulable
+	k.unschedulable = nil
+	for _, key := range pending {
+		if p := k.pods[key]; p != nil && p.node == "" {
+			k.schedulePod(p, 0, actBind)
+		}
+	}
+	return nil
+}
+
+func (k *Kubelet) setNodeReady(name string, status corev1.ConditionStatus, reason string) {
+	node, err := k.server.GetNode("", name)
+	if err != nil {
+		return
+	}
+	node = node.DeepCopy()
+	for i := range node.Status.Conditions {
+		if node.Status.Conditions[i].Type == corev1.NodeReady {
+			node.Status.Conditions[i].Status = status
+			node.Status.Conditions[i].Reason = reason
+			node.Status.Conditions[i].LastTransitionTime = metav1.NewTime(k.clock.Now())
+		}
+	}
+	_, _ = k.server.UpdateNodeStatus("node-controller", node)
+}
+
+func (k *Kubelet) markNodePodsNotReady(name string) {
+	keys := k.sortedPodKeysOnNode(name)
+	for _, key := range keys {
+		p := k.pods[key]
+		pod, ok := k.freshPod(p)
+		if !ok || pod.DeletionTimestamp != nil {
+			continue
+		}
+		setPodCondition(pod, corev1.PodReady, corev1.ConditionFalse, "NodeNotReady", k.clock.Now())
+		k.writeStatus("node-controller", pod)
+		p.gen++
+	}
+	k.emit(Transition{Actor: "node-controller", Node: name, What: "not-ready", Detail: fmt.Sprintf("%d pods marked NotReady", len(keys))})
+}
+
+func (k *Kubelet) evictNodePods(name string) {
+	keys := k.sortedPodKeysOnNode(name)
+	n := 0
+	for _, key := range keys {
+		p := k.pods[key]
+		if p.stage == stageTerminating {
+			continue
+		}
+		ns, podName := splitKey(key)
+		if err := k.server.DeletePod("node-controller", ns, podName, apiserver.DeleteOptions{}); err == nil {
+			n++
+		}
+	}
+	k.emit(Transition{Actor: "node-controller", Node: name, What: "evicted", Detail: fmt.Sprintf("%d pods deleted", n)})
+}

@@ -1,0 +1,260 @@
+package kubelet
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/trace"
+)
+
+const (
+	// crashBackOffInitial and crashBackOffMax bound the kubelet's container
+	// restart back-off, which doubles after every crash.
+	crashBackOffInitial = 10 * time.Second
+	crashBackOffMax     = 5 * time.Minute
+)
+
+func nowMeta(c *clock.Clock) metav1.Time { return metav1.NewTime(c.Now()) }
+
+// Transition records one lifecycle change made by the model.
+type Transition struct {
+	// Actor is "scheduler", "kubelet" or "node-controller".
+	Actor string `json:"actor"`
+	Pod   string `json:"pod,omitempty"`
+	Node  string `json:"node,omitempty"`
+	Image string `json:"image,omitempty"`
+	// What is the transition: bound, running, ready, crashed, restarted,
+	// terminated, unschedulable, node-failed, node-recovered, not-ready,
+	// evicted, image-profile, failed.
+	What   string `json:"what"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Kind implements trace.Payload.
+func (Transition) Kind() trace.Kind { return trace.KindKubelet }
+
+// Text implements trace.Payload.
+func (t Transition) Text() string {
+	var b strings.Builder
+	switch {
+	case t.Pod != "":
+		b.WriteString("pod " + t.Pod + " " + t.What)
+	case t.Node != "":
+		b.WriteString("node " + t.Node + " " + t.What)
+	default:
+		b.WriteString("image " + t.Image + " " + t.What)
+	}
+	if t.Pod != "" && t.Node != "" {
+		b.WriteString(" on " + t.Node)
+	}
+	if t.Detail != "" {
+		b.WriteString(" (" + t.Detail + ")")
+	}
+	return b.String()
+}
+
+func (k *Kubelet) emit(t Transition) {
+	if t.Actor == "" {
+		t.Actor = "kubelet"
+	}
+	k.rec.Emit(t.Actor, t)
+}
+
+func splitKey(key string) (string, string) {
+	ns, name, _ := strings.Cut(key, "/")
+	return ns, name
+}
+
+// freshPod reads the pod from the API server and checks it is still the same
+// object; ok is false if it is gone or was re-created.
+func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
+	ns, name := splitKey(p.key)
+	pod, err := k.server.GetPod(ns, name)
+	if err != nil || pod.UID != p.uid {
+		return nil, false
+	}
+	return pod.DeepCopy(), true
+}
+
+func (k *Kubelet) firePod(act action, p *podState) {
+	pod, ok := k.freshPod(p)
+	if !ok {
+		delete(k.pods, p.key)
+		return
+	}
+	switch act {
+	case actBind:
+		k.bind(p, pod)
+	case actStart, actRestart:
+		k.start(p, pod, act == actRestart)
+	case actReady:
+		k.ready(p, pod)
+	case actCrash:
+		k.crash(p, pod)
+	case actTerminate:
+		k.terminate(p, pod)
+	}
+}
+
+func (k *Kubelet) bind(p *podState, pod *corev1.Pod) {
+	node := k.pickNode()
+	if node == "" {
+		k.unschedulable = append(k.unschedulable, p.key)
+		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionFalse, "Unschedulable", k.clock.Now())
+		k.writeStatus("scheduler", pod)
+		k.emit(Transition{Actor: "scheduler", Pod: p.key, What: "unschedulable", Detail: "no ready node"})
+		return
+	}
+	if _, err := k.server.BindPod("scheduler", pod.Namespace, pod.Name, node); err != nil {
+		k.emit(Transition{Actor: "scheduler", Pod: p.key, What: "failed", Detail: "bind: " + err.Error()})
+		return
+	}
+	p.node, p.stage = node, stageBound
+	k.nodes[node].pods++
+	k.emit(Transition{Actor: "scheduler", Pod: p.key, Node: node, What: "bound"})
+	k.schedulePod(p, k.startDelay(p), actStart)
+}
+
+func (k *Kubelet) start(p *podState, pod *corev1.Pod, restart bool) {
+	now := k.clock.Now()
+	pod.Status.Phase = corev1.PodRunning
+	if pod.Status.StartTime == nil {
+		t := metav1.NewTime(now)
+		pod.Status.StartTime = &t
+	}
+	pod.Status.HostIP = nodeIP(k.nodeIndex(p.node))
+	if pod.Status.PodIP == "" {
+		pod.Status.PodIP = podIP(k.nodeIndex(p.node), p.uid)
+	}
+	setPodCondition(pod, corev1.PodScheduled, corev1.ConditionTrue, "", now)
+	setPodCondition(pod, corev1.PodInitialized, corev1.ConditionTrue, "", now)
+	setPodCondition(pod, corev1.ContainersReady, corev1.ConditionFalse, "ContainersNotReady", now)
+	setPodCondition(pod, corev1.PodReady, corev1.ConditionFalse, "ContainersNotReady", now)
+	pod.Status.ContainerStatuses = containerStatuses(pod, p.restarts, now, false)
+	k.writeStatus("kubelet", pod)
+	p.stage = stageRunning
+	what := "running"
+	if restart {
+		what = "restarted"
+	}
+	k.emit(Transition{Pod: p.key, Node: p.node, What: what, Detail: fmt.Sprintf("restarts %d", p.restarts)})
+	prof := k.cfg.Profile(p.image)
+	switch {
+	case prof.CrashLoop:
+		k.schedulePod(p, k.rand.Jitter(prof.CrashAfter, prof.Jitter), actCrash)
+	case prof.NeverReady:
+		p.gen++ // nothing further happens until deletion
+	default:
+		k.schedulePod(p, k.readyDelay(p), actReady)
+	}
+}
+
+func (k *Kubelet) ready(p *podState, pod *corev1.Pod) {
+	now := k.clock.Now()
+	setPodCondition(pod, corev1.ContainersReady, corev1.ConditionTrue, "", now)
+	setPodCondition(pod, corev1.PodReady, corev1.ConditionTrue, "", now)
+	pod.Status.ContainerStatuses = containerStatuses(pod, p.restarts, now, true)
+	k.writeStatus("kubelet", pod)
+	p.stage = stageReady
+	p.gen++
+	k.emit(Transition{Pod: p.key, Node: p.node, What: "ready"})
+}
+
+func (k *Kubelet) crash(p *podState, pod *corev1.Pod) {
+	now := k.clock.Now()
+	p.restarts++
+	backoff := crashBackOffInitial << (p.restarts - 1)
+	if p.restarts > 6 || backoff > crashBackOffMax {
+		backoff = crashBackOffMax
+	}
+	setPodCondition(pod, corev1.ContainersReady, corev1.ConditionFalse, "ContainersNotReady", now)
+	setPodCondition(pod, corev1.PodReady, corev1.ConditionFalse, "ContainersNotReady", now)
+	pod.Status.ContainerStatuses = containerStatuses(pod, p.restarts, now, false)
+	for i := range pod.Status.ContainerStatuses {
+		cs := &pod.Status.ContainerStatuses[i]
+		cs.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff", Message: fmt.Sprintf("back-off %s restarting failed container", backoff)}}
+		cs.LastTerminationState = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}}
+	}
+	k.writeStatus("kubelet", pod)
+	p.stage = stageCrashed
+	k.emit(Transition{Pod: p.key, Node: p.node, What: "crashed", Detail: fmt.Sprintf("restart %d, back-off %s", p.restarts, backoff)})
+	k.schedulePod(p, backoff, actRestart)
+}
+
+func (k *Kubelet) terminate(p *podState, pod *corev1.Pod) {
+	zero := int64(0)
+	err := k.server.DeletePod("kubelet", pod.Namespace, pod.Name, apiserver.DeleteOptions{
+		GracePeriodSeconds: &zero,
+		Preconditions:      &metav1.Preconditions{UID: &p.uid},
+	})
+	p.gen++
+	if err != nil {
+		k.emit(Transition{Pod: p.key, Node: p.node, What: "failed", Detail: "final delete: " + err.Error()})
+		return
+	}
+	k.emit(Transition{Pod: p.key, Node: p.node, What: "terminated", Detail: "containers stopped; pod removed"})
+}
+
+func (k *Kubelet) writeStatus(actor string, pod *corev1.Pod) {
+	if _, err := k.server.UpdatePodStatus(actor, pod); err != nil {
+		k.emit(Transition{Actor: actor, Pod: pod.Namespace + "/" + pod.Name, What: "failed", Detail: "status: " + err.Error()})
+	}
+}
+
+func (k *Kubelet) nodeIndex(name string) int {
+	for i, n := range k.nodeOrder {
+		if n == name {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func nodeIP(i int) string { return fmt.Sprintf("10.0.0.%d", i) }
+
+func podIP(node int, uid types.UID) string {
+	var h uint32
+	for _, c := range []byte(uid) {
+		h = h*31 + uint32(c)
+	}
+	return fmt.Sprintf("10.244.%d.%d", node, 2+h%250)
+}
+
+// containerStatuses renders the status of every regular container.
+func containerStatuses(pod *corev1.Pod, restarts int32, now time.Time, ready bool) []corev1.ContainerStatus {
+	out := make([]corev1.ContainerStatus, 0, len(pod.Spec.Containers))
+	started := metav1.NewTime(now)
+	for _, c := range pod.Spec.Containers {
+		t := true
+		out = append(out, corev1.ContainerStatus{
+			Name: c.Name, Image: c.Image, ImageID: "sim://" + c.Image, ContainerID: "sim://" + pod.Name + "/" + c.Name,
+			Ready: ready, Started: &t, RestartCount: restarts,
+			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: started}},
+		})
+	}
+	return out
+}
+
+// setPodCondition sets a condition, changing lastTransitionTime only when the
+// status changes.
+func setPodCondition(pod *corev1.Pod, t corev1.PodConditionType, status corev1.ConditionStatus, reason string, now time.Time) {
+	for i := range pod.Status.Conditions {
+		c := &pod.Status.Conditions[i]
+		if c.Type != t {
+			continue
+		}
+		if c.Status != status {
+			c.LastTransitionTime = metav1.NewTime(now)
+		}
+		c.Status, c.Reason = status, reason
+		return
+	}
+	pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{Type: t, Status: status, Reason: reason, LastTransitionTime: metav1.NewTime(now)})
+}
