@@ -1,0 +1,40 @@
+package podutil
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// GetControllerOf returns a copy of obj's controller owner reference (the
+// first one with controller: true), or nil when obj has none.
+func GetControllerOf(obj metav1.Object) *metav1.OwnerReference {
+	for _, ref := range obj.GetOwnerReferences() {
+		if ref.Controller != nil && *ref.Controller {
+			c := ref
+			return &c
+		}
+	}
+	return nil
+}
+
+// IsControlledBy reports whether obj's controller reference points at uid.
+func IsControlledBy(obj metav1.Object, uid types.UID) bool {
+	ref := GetControllerOf(obj)
+	return ref != nil && ref.UID == uid
+}
+
+// NewControllerRef builds the owner reference a controller puts on the
+// objects it creates or adopts: apiVersion and kind from gvk, the owner's
+// name and UID, controller: true and blockOwnerDeletion: true.
+func NewControllerRef(owner metav1.Object, gvk schema.GroupVersionKind) *metav1.OwnerReference {
+	yes, block := true, true
+	return &metav1.OwnerReference{
+		APIVersion:         gvk.GroupVersion().String(),
+		Kind:               gvk.Kind,
+		Name:               owner.GetName(),
+		UID:                owner.GetUID(),
+		Controller:         &yes,
+		BlockOwnerDeletion: &block,
+	}
+}

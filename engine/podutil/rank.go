@@ -1,0 +1,281 @@
+package podutil
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// DeletionCostAnnotation lets users bias which pods a scale-down removes:
+// pods with a lower cost go first. It is honoured by ranking rule 4.
+const DeletionCostAnnotation = "controller.kubernetes.io/pod-deletion-cost"
+
+// ErrInvalidDeletionCost is returned by ParseDeletionCost for a value that is
+// not a canonical int32.
+var ErrInvalidDeletionCost = errors.New("podutil: invalid pod deletion cost")
+
+// ParseDeletionCost reads the deletion-cost annotation. A missing annotation
+// is cost 0 with no error. A present value must be a canonical base-10 int32:
+// no '+' sign, no leading zeros ("0" itself is fine), no spaces, and within
+// [-2^31, 2^31-1]. A '-' sign is allowed, and after it the parser is lenient
+// about leading zeros ("-01" is -1), as upstream is.
+//
+// Examples: "10" → 10; "-5" → -5; "0" → 0; "+10", "007", "", "2147483648"
+// → ErrInvalidDeletionCost.
+func ParseDeletionCost(annotations map[string]string) (int32, error) {
+	v, ok := annotations[DeletionCostAnnotation]
+	if !ok {
+		return 0, nil
+	}
+	if !canonicalFirstDigit(v) {
+		return 0, ErrInvalidDeletionCost
+	}
+	n, err := strconv.ParseInt(v, 10, 32)
+	if err != nil {
+		return 0, ErrInvalidDeletionCost
+	}
+	return int32(n), nil
+}
+
+// canonicalFirstDigit rejects an empty string, a leading '+', and a leading
+// zero on anything but "0" itself.
+func canonicalFirstDigit(v string) bool {
+	if v == "" {
+		return false
+	}
+	switch c := v[0]; {
+	case c == '-':
+		return true
+	case c == '0':
+		return v == "0"
+	default:
+		return c >= '1' && c <= '9'
+	}
+}
+
+// PodDeletionCost is the cost used for ranking: the parsed annotation, or 0
+// when it is missing or invalid.
+func PodDeletionCost(pod *corev1.Pod) int32 {
+	c, err := ParseDeletionCost(pod.Annotations)
+	if err != nil {
+		return 0
+	}
+	return c
+}
+
+// LogBucket returns floor(log2(now − t in nanoseconds)), or −1 when t is not
+// before now. Rules 6 and 8 compare these buckets, so pods whose ages are
+// within a factor of two of each other usually rank as equally old.
+//
+// Examples: 10s → 33; 100s → 36; 120s → 36; 5h → 44; 8h → 44; t == now → −1.
+func LogBucket(now, t time.Time) int {
+	d := now.Sub(t)
+	if d <= 0 {
+		return -1
+	}
+	// Upstream takes the log of the float64 value; keep the same arithmetic
+	// so that durations just below a power of two land in the same bucket.
+	return int(math.Log2(float64(d)))
+}
+
+// maxRestarts returns the highest restart count among regular containers and
+// among sidecars (init containers whose restartPolicy is Always).
+func maxRestarts(pod *corev1.Pod) (regular, sidecar int) {
+	for _, st := range pod.Status.ContainerStatuses {
+		regular = max(regular, int(st.RestartCount))
+	}
+	for _, c := range pod.Spec.InitContainers {
+		if c.RestartPolicy == nil || *c.RestartPolicy != corev1.ContainerRestartPolicyAlways {
+			continue
+		}
+		for _, st := range pod.Status.InitContainerStatuses {
+			if st.Name == c.Name {
+				sidecar = max(sidecar, int(st.RestartCount))
+			}
+		}
+	}
+	return regular, sidecar
+}
+
+// phaseOrdinal orders phases for deletion: Pending (and any unlisted phase)
+// before Unknown before Running.
+func phaseOrdinal(p corev1.PodPhase) int {
+	switch p {
+	case corev1.PodUnknown:
+		return 1
+	case corev1.PodRunning:
+		return 2
+	default:
+		return 0
+	}
+}
+
+// newerOrZeroFirst is the non-logarithmic time order: a zero time goes first;
+// otherwise the later time goes first.
+func newerOrZeroFirst(ti, tj time.Time) bool {
+	if ti.IsZero() || tj.IsZero() {
+		return ti.IsZero()
+	}
+	return ti.After(tj)
+}
+
+// compareAges applies the logarithmic "newer first" order of rules 6 and 8.
+// decided is false when the two times are equal, letting later rules decide.
+func compareAges(now, ti, tj time.Time, uidI, uidJ types.UID, rule, uidRule RankRule) (r RankRule, iFirst, decided bool) {
+	if ti.Equal(tj) {
+		return RuleTie, false, false
+	}
+	if now.IsZero() || ti.IsZero() || tj.IsZero() {
+		return rule, newerOrZeroFirst(ti, tj), true
+	}
+	diff := LogBucket(now, ti) - LogBucket(now, tj)
+	if diff == 0 {
+		// Same bucket: the UID decides, and decides for good: equal UIDs make
+		// the pods equivalent without consulting later rules.
+		return uidRule, uidI < uidJ, true
+	}
+	return rule, diff < 0, true
+}
+
+// ActivePodsWithRanks orders pods for deletion, most deletable first, with
+// the eight rules of v1.36.3. It implements sort.Interface.
+type ActivePodsWithRanks struct {
+	// Pods are the candidates; Swap reorders this slice in place.
+	Pods []*corev1.Pod
+	// Rank[i] is the rank of Pods[i] (rule 5: the number of active related
+	// pods on its node). Invariant: len(Rank) == len(Pods).
+	Rank []int
+	// Now is the reference instant for the logarithmic buckets of rules 6 and
+	// 8. A zero Now falls back to plain "newer first" comparisons.
+	Now time.Time
+	// IgnoreDeletionCost models the PodDeletionCost feature gate turned off:
+	// rule 4 is skipped. The controller leaves it false (gate on by default).
+	IgnoreDeletionCost bool
+}
+
+// Len implements sort.Interface.
+func (s ActivePodsWithRanks) Len() int { return len(s.Pods) }
+
+// Swap implements sort.Interface; it keeps Rank aligned with Pods.
+func (s ActivePodsWithRanks) Swap(i, j int) {
+	s.Pods[i], s.Pods[j] = s.Pods[j], s.Pods[i]
+	s.Rank[i], s.Rank[j] = s.Rank[j], s.Rank[i]
+}
+
+// Less reports whether Pods[i] should be deleted before Pods[j].
+func (s ActivePodsWithRanks) Less(i, j int) bool {
+	_, iFirst := s.Compare(i, j)
+	return iFirst
+}
+
+// Compare returns the first rule that separates Pods[i] from Pods[j] and
+// whether it puts Pods[i] first. RuleTie means no rule separates them. A
+// UID tie-break rule with iFirst false in both directions (equal UIDs) also
+// means the pods are equivalent.
+//
+// The rules, first difference wins:
+//  1. unscheduled before scheduled;
+//  2. phase Pending < Unknown < Running;
+//  3. not ready before ready;
+//  4. lower deletion cost first;
+//  5. higher rank (more related pods on the same node) first;
+//  6. both ready: more recently ready first by log2 bucket, then lower UID;
+//  7. higher max container restarts first, then higher sidecar restarts;
+//  8. newer creation first by log2 bucket, then lower UID.
+func (s ActivePodsWithRanks) Compare(i, j int) (rule RankRule, iFirst bool) {
+	pi, pj := s.Pods[i], s.Pods[j]
+	// 1. Unscheduled pods go first.
+	if pi.Spec.NodeName != pj.Spec.NodeName && (pi.Spec.NodeName == "" || pj.Spec.NodeName == "") {
+		return RuleUnscheduled, pi.Spec.NodeName == ""
+	}
+	// 2. Pending < Unknown < Running.
+	if oi, oj := phaseOrdinal(pi.Status.Phase), phaseOrdinal(pj.Status.Phase); oi != oj {
+		return RulePhase, oi < oj
+	}
+	// 3. Not ready before ready.
+	readyI, readyJ := IsPodReady(pi), IsPodReady(pj)
+	if readyI != readyJ {
+		return RuleNotReady, !readyI
+	}
+	// 4. Lower deletion cost first.
+	if !s.IgnoreDeletionCost {
+		if ci, cj := PodDeletionCost(pi), PodDeletionCost(pj); ci != cj {
+			return RuleDeletionCost, ci < cj
+		}
+	}
+	// 5. More co-located related pods first.
+	if s.Rank[i] != s.Rank[j] {
+		return RuleColocation, s.Rank[i] > s.Rank[j]
+	}
+	// 6. Both ready: the more recently ready goes first.
+	if readyI && readyJ {
+		if r, first, ok := compareAges(s.Now, PodReadySince(pi), PodReadySince(pj), pi.UID, pj.UID, RuleReadyTime, RuleReadyTimeUID); ok {
+			return r, first
+		}
+	}
+	// 7. More restarts first.
+	if r, first, ok := compareRestarts(pi, pj); ok {
+		return r, first
+	}
+	// 8. Newer creation first.
+	if r, first, ok := compareAges(s.Now, pi.CreationTimestamp.Time, pj.CreationTimestamp.Time, pi.UID, pj.UID, RuleCreationTime, RuleCreationTimeUID); ok {
+		return r, first
+	}
+	return RuleTie, false
+}
+
+func compareRestarts(pi, pj *corev1.Pod) (RankRule, bool, bool) {
+	ri, si := maxRestarts(pi)
+	rj, sj := maxRestarts(pj)
+	if ri != rj {
+		return RuleRestarts, ri > rj, true
+	}
+	if si != sj {
+		return RuleSidecarRestarts, si > sj, true
+	}
+	return RuleTie, false, false
+}
+
+// ActivePods is the legacy deletion order without ranks, deletion cost or
+// logarithmic buckets. It implements sort.Interface. Rules, first difference
+// wins: unscheduled first; Pending < Unknown < Running; not ready first; both
+// ready: zero ready time first, then the more recently ready; more restarts
+// (then more sidecar restarts) first; zero creation time first, then newer.
+type ActivePods []*corev1.Pod
+
+// Len implements sort.Interface.
+func (s ActivePods) Len() int { return len(s) }
+
+// Swap implements sort.Interface.
+func (s ActivePods) Swap(i, j int) { s[i], s[j] = s[j], s[i] }
+
+// Less reports whether s[i] should be deleted before s[j].
+func (s ActivePods) Less(i, j int) bool {
+	pi, pj := s[i], s[j]
+	if pi.Spec.NodeName != pj.Spec.NodeName && (pi.Spec.NodeName == "" || pj.Spec.NodeName == "") {
+		return pi.Spec.NodeName == ""
+	}
+	if oi, oj := phaseOrdinal(pi.Status.Phase), phaseOrdinal(pj.Status.Phase); oi != oj {
+		return oi < oj
+	}
+	readyI, readyJ := IsPodReady(pi), IsPodReady(pj)
+	if readyI != readyJ {
+		return !readyI
+	}
+	if readyI && readyJ {
+		if ti, tj := PodReadySince(pi), PodReadySince(pj); !ti.Equal(tj) {
+			return newerOrZeroFirst(ti, tj)
+		}
+	}
+	if _, first, ok := compareRestarts(pi, pj); ok {
+		return first
+	}
+	if ti, tj := pi.CreationTimestamp.Time, pj.CreationTimestamp.Time; !ti.Equal(tj) {
+		return newerOrZeroFirst(ti, tj)
+	}
+	return false
+}
