@@ -1,0 +1,188 @@
+package apiserver
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// Get returns the stored object res ns/name (ns ignored for nodes), or
+// NotFound. The result is the stored pointer: read-only.
+func (s *Server) Get(res Resource, ns, name string) (Object, error) {
+	return s.lookup(res, ns, name)
+}
+
+// list returns the stored objects of res in namespace ns ("" = all) whose
+// labels match sel (nil = all), sorted by namespace/name.
+func list[T Object](s *Server, res Resource, ns string, sel labels.Selector) []T {
+	t := s.tables[res]
+	if !res.Namespaced() {
+		ns = ""
+	}
+	var out []T
+	t.each(ns, func(o Object) {
+		if sel == nil || sel.Matches(labels.Set(o.GetLabels())) {
+			out = append(out, o.(T))
+		}
+	})
+	return out
+}
+
+func get[T Object](s *Server, res Resource, ns, name string) (T, error) {
+	o, err := s.lookup(res, ns, name)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return o.(T), nil
+}
+
+func typed[T Object](o Object, err error) (T, error) {
+	if err != nil || o == nil {
+		var zero T
+		return zero, err
+	}
+	return o.(T), nil
+}
+
+// Pods. All returned objects are stored pointers: DeepCopy before changing.
+
+// CreatePod creates a pod (generateName honoured) and returns the stored pod.
+func (s *Server) CreatePod(actor string, p *corev1.Pod) (*corev1.Pod, error) {
+	return typed[*corev1.Pod](s.create(actor, Pods, p))
+}
+
+// GetPod returns the stored pod or NotFound.
+func (s *Server) GetPod(ns, name string) (*corev1.Pod, error) {
+	return get[*corev1.Pod](s, Pods, ns, name)
+}
+
+// ListPods lists pods in ns ("" = all) matching sel (nil = all), sorted by
+// namespace/name.
+func (s *Server) ListPods(ns string, sel labels.Selector) []*corev1.Pod {
+	return list[*corev1.Pod](s, Pods, ns, sel)
+}
+
+// UpdatePod writes spec and metadata; the status sent is ignored.
+func (s *Server) UpdatePod(actor string, p *corev1.Pod) (*corev1.Pod, error) {
+	return typed[*corev1.Pod](s.update(actor, Pods, p, modeUpdate))
+}
+
+// UpdatePodStatus writes status (and annotations); the spec sent is ignored.
+func (s *Server) UpdatePodStatus(actor string, p *corev1.Pod) (*corev1.Pod, error) {
+	return typed[*corev1.Pod](s.update(actor, Pods, p, modeStatus))
+}
+
+// DeletePod deletes a pod, gracefully unless the grace period comes to 0.
+func (s *Server) DeletePod(actor, ns, name string, opts DeleteOptions) error {
+	return s.Delete(actor, Pods, ns, name, opts)
+}
+
+// BindPod sets spec.nodeName of an unbound pod, standing in for the binding
+// subresource the scheduler uses. UpdatePod accepts the same change.
+func (s *Server) BindPod(actor, ns, name, nodeName string) (*corev1.Pod, error) {
+	return typed[*corev1.Pod](s.patch(actor, Pods, ns, name, func(o Object) error {
+		o.(*corev1.Pod).Spec.NodeName = nodeName
+		return nil
+	}))
+}
+
+// ReplicaSets.
+
+// CreateReplicaSet creates a ReplicaSet and returns the stored object.
+func (s *Server) CreateReplicaSet(actor string, rs *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
+	return typed[*appsv1.ReplicaSet](s.create(actor, ReplicaSets, rs))
+}
+
+// GetReplicaSet returns the stored ReplicaSet or NotFound.
+func (s *Server) GetReplicaSet(ns, name string) (*appsv1.ReplicaSet, error) {
+	return get[*appsv1.ReplicaSet](s, ReplicaSets, ns, name)
+}
+
+// ListReplicaSets lists ReplicaSets in ns ("" = all) matching sel (nil =
+// all), sorted by namespace/name.
+func (s *Server) ListReplicaSets(ns string, sel labels.Selector) []*appsv1.ReplicaSet {
+	return list[*appsv1.ReplicaSet](s, ReplicaSets, ns, sel)
+}
+
+// UpdateReplicaSet writes spec and metadata; the status sent is ignored.
+func (s *Server) UpdateReplicaSet(actor string, rs *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
+	return typed[*appsv1.ReplicaSet](s.update(actor, ReplicaSets, rs, modeUpdate))
+}
+
+// UpdateReplicaSetStatus writes status (and annotations) only.
+func (s *Server) UpdateReplicaSetStatus(actor string, rs *appsv1.ReplicaSet) (*appsv1.ReplicaSet, error) {
+	return typed[*appsv1.ReplicaSet](s.update(actor, ReplicaSets, rs, modeStatus))
+}
+
+// DeleteReplicaSet deletes a ReplicaSet (see Delete).
+func (s *Server) DeleteReplicaSet(actor, ns, name string, opts DeleteOptions) error {
+	return s.Delete(actor, ReplicaSets, ns, name, opts)
+}
+
+// Deployments.
+
+// CreateDeployment creates a Deployment and returns the stored object.
+func (s *Server) CreateDeployment(actor string, d *appsv1.Deployment) (*appsv1.Deployment, error) {
+	return typed[*appsv1.Deployment](s.create(actor, Deployments, d))
+}
+
+// GetDeployment returns the stored Deployment or NotFound.
+func (s *Server) GetDeployment(ns, name string) (*appsv1.Deployment, error) {
+	return get[*appsv1.Deployment](s, Deployments, ns, name)
+}
+
+// ListDeployments lists Deployments in ns ("" = all) matching sel (nil =
+// all), sorted by namespace/name.
+func (s *Server) ListDeployments(ns string, sel labels.Selector) []*appsv1.Deployment {
+	return list[*appsv1.Deployment](s, Deployments, ns, sel)
+}
+
+// UpdateDeployment writes spec and metadata; generation is bumped when the
+// spec or the annotations change.
+func (s *Server) UpdateDeployment(actor string, d *appsv1.Deployment) (*appsv1.Deployment, error) {
+	return typed[*appsv1.Deployment](s.update(actor, Deployments, d, modeUpdate))
+}
+
+// UpdateDeploymentStatus writes status and annotations (the controller's
+// revision annotation travels this way); generation is unchanged.
+func (s *Server) UpdateDeploymentStatus(actor string, d *appsv1.Deployment) (*appsv1.Deployment, error) {
+	return typed[*appsv1.Deployment](s.update(actor, Deployments, d, modeStatus))
+}
+
+// DeleteDeployment deletes a Deployment (see Delete).
+func (s *Server) DeleteDeployment(actor, ns, name string, opts DeleteOptions) error {
+	return s.Delete(actor, Deployments, ns, name, opts)
+}
+
+// Nodes are cluster-scoped: the ns arguments are ignored.
+
+// CreateNode creates a node; its status is stored as given.
+func (s *Server) CreateNode(actor string, n *corev1.Node) (*corev1.Node, error) {
+	return typed[*corev1.Node](s.create(actor, Nodes, n))
+}
+
+// GetNode returns the stored node or NotFound (ns ignored).
+func (s *Server) GetNode(ns, name string) (*corev1.Node, error) {
+	return get[*corev1.Node](s, Nodes, "", name)
+}
+
+// ListNodes lists nodes matching sel (nil = all), sorted by name.
+func (s *Server) ListNodes(ns string, sel labels.Selector) []*corev1.Node {
+	return list[*corev1.Node](s, Nodes, "", sel)
+}
+
+// UpdateNode writes spec and metadata.
+func (s *Server) UpdateNode(actor string, n *corev1.Node) (*corev1.Node, error) {
+	return typed[*corev1.Node](s.update(actor, Nodes, n, modeUpdate))
+}
+
+// UpdateNodeStatus writes status only.
+func (s *Server) UpdateNodeStatus(actor string, n *corev1.Node) (*corev1.Node, error) {
+	return typed[*corev1.Node](s.update(actor, Nodes, n, modeStatus))
+}
+
+// DeleteNode deletes a node (ns ignored).
+func (s *Server) DeleteNode(actor, ns, name string, opts DeleteOptions) error {
+	return s.Delete(actor, Nodes, "", name, opts)
+}

@@ -1,0 +1,77 @@
+package apiserver
+
+import (
+	"sort"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// ObjectRef names a stored object.
+type ObjectRef struct {
+	Resource  Resource  `json:"resource"`
+	Namespace string    `json:"namespace,omitempty"`
+	Name      string    `json:"name"`
+	UID       types.UID `json:"uid"`
+}
+
+// String renders "pods default/web-1" (cluster-scoped: "nodes n1").
+func (r ObjectRef) String() string {
+	return string(r.Resource) + " " + objectKey(r.Namespace, r.Name)
+}
+
+func refOf(res Resource, obj Object) ObjectRef {
+	return ObjectRef{Resource: res, Namespace: obj.GetNamespace(), Name: obj.GetName(), UID: obj.GetUID()}
+}
+
+// ownerIndex maps an owner UID to the objects whose ownerReferences name it.
+// Invariant: ref is in deps[u] iff the stored object ref has an
+// ownerReference with UID u.
+type ownerIndex struct {
+	deps map[types.UID]map[ObjectRef]struct{}
+}
+
+func (x *ownerIndex) update(res Resource, old, cur Object) {
+	if old != nil {
+		r := refOf(res, old)
+		for _, o := range old.GetOwnerReferences() {
+			if set := x.deps[o.UID]; set != nil {
+				delete(set, r)
+				if len(set) == 0 {
+					delete(x.deps, o.UID)
+				}
+			}
+		}
+	}
+	if cur != nil {
+		r := refOf(res, cur)
+		for _, o := range cur.GetOwnerReferences() {
+			set := x.deps[o.UID]
+			if set == nil {
+				set = map[ObjectRef]struct{}{}
+				x.deps[o.UID] = set
+			}
+			set[r] = struct{}{}
+		}
+	}
+}
+
+// Dependents returns the stored objects that carry an ownerReference to
+// ownerUID, sorted by resource, namespace and name.
+func (s *Server) Dependents(ownerUID types.UID) []ObjectRef {
+	set := s.owners.deps[ownerUID]
+	out := make([]ObjectRef, 0, len(set))
+	for r := range set {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Resource != b.Resource {
+			return a.Resource < b.Resource
+		}
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		return a.Name < b.Name
+	})
+	return out
+}

@@ -1,0 +1,139 @@
+package apiserver
+
+import (
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/rng"
+	"github.com/rolloutlab/rolloutlab/engine/trace"
+)
+
+// traceSource is the trace source of every API request record.
+const traceSource = "apiserver"
+
+// Server is the in-memory API server. It is not safe for concurrent use.
+type Server struct {
+	clock *clock.Clock
+	// names draws UIDs and generated-name suffixes.
+	names *rng.Stream
+	rec   *trace.Recorder
+	// rv is the last resourceVersion handed out; every stored change takes
+	// rv+1.
+	rv uint64
+	// tables holds one table per watched resource (events excluded).
+	tables map[Resource]*table
+	// events are stored in creation order; eventKeys indexes them by key.
+	events    []*corev1.Event
+	eventKeys map[string]int
+	owners    ownerIndex
+	// log is append-only; log[i].RV < log[i+1].RV.
+	log []WatchEvent
+}
+
+// New returns an empty server reading time from c, drawing UIDs and
+// generated names from names, and recording every request to rec.
+func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
+	s := &Server{
+		clock:     c,
+		names:     names,
+		rec:       rec,
+		tables:    map[Resource]*table{},
+		eventKeys: map[string]int{},
+		owners:    ownerIndex{deps: map[types.UID]map[ObjectRef]struct{}{}},
+	}
+	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
+		s.tables[r] = newTable()
+	}
+	return s
+}
+
+// ResourceVersion returns the last resourceVersion handed out.
+func (s *Server) ResourceVersion() uint64 { return s.rv }
+
+// WatchLog returns the append-only watch log. The slice and its objects must
+// not be modified; consumers keep their own cursor (an index into it).
+func (s *Server) WatchLog() []WatchEvent { return s.log }
+
+// nextRV hands out the next resourceVersion.
+func (s *Server) nextRV() uint64 {
+	s.rv++
+	return s.rv
+}
+
+func formatRV(rv uint64) string { return strconv.FormatUint(rv, 10) }
+
+// parseRV returns the numeric RV of a stored object (always well-formed).
+func parseRV(obj Object) uint64 {
+	v, _ := strconv.ParseUint(obj.GetResourceVersion(), 10, 64)
+	return v
+}
+
+// lookup returns the stored object or a NotFound error.
+func (s *Server) lookup(res Resource, ns, name string) (Object, error) {
+	t, ok := s.tables[res]
+	if !ok {
+		if res == Events {
+			if i, ok := s.eventKeys[objectKey(ns, name)]; ok {
+				return s.events[i], nil
+			}
+			return nil, apierrors.NewNotFound(res.GroupResource(), name)
+		}
+		return nil, apierrors.NewNotFound(res.GroupResource(), name)
+	}
+	if !res.Namespaced() {
+		ns = ""
+	}
+	obj, ok := t.objs[objectKey(ns, name)]
+	if !ok {
+		return nil, apierrors.NewNotFound(res.GroupResource(), name)
+	}
+	return obj, nil
+}
+
+// store writes obj (already carrying a fresh RV) and logs the change.
+// old is the previously stored object, nil on create.
+func (s *Server) store(res Resource, old, obj Object) {
+	s.tables[res].put(objectKey(obj.GetNamespace(), obj.GetName()), obj)
+	s.owners.update(res, old, obj)
+	typ := Modified
+	if old == nil {
+		typ = Added
+	}
+	s.log = append(s.log, WatchEvent{Type: typ, Resource: res, Object: obj, RV: parseRV(obj)})
+}
+
+// erase removes old from storage and logs a DELETED event carrying a copy of
+// old stamped with the deletion RV. It returns that copy.
+func (s *Server) erase(res Resource, old Object) Object {
+	rv := s.nextRV()
+	last := old.DeepCopyObject().(Object)
+	last.SetResourceVersion(formatRV(rv))
+	s.tables[res].remove(objectKey(old.GetNamespace(), old.GetName()))
+	s.owners.update(res, old, nil)
+	s.log = append(s.log, WatchEvent{Type: Deleted, Resource: res, Object: last, RV: rv})
+	return last
+}
+
+// record emits the trace record of one request.
+func (s *Server) record(actor, verb string, res Resource, sub string, ns, name string, obj Object, code int32, err error) {
+	r := Request{Actor: actor, Verb: verb, Resource: string(res) + sub, Namespace: ns, Name: name, Code: code}
+	if err != nil {
+		r.Code = codeOf(err)
+		r.Error = err.Error()
+	} else if obj != nil {
+		r.RV = parseRV(obj)
+	}
+	s.rec.Emit(traceSource, r)
+}
+
+// codeOf returns the HTTP code of an API error.
+func codeOf(err error) int32 {
+	if st, ok := err.(apierrors.APIStatus); ok {
+		return st.Status().Code
+	}
+	return 500
+}

@@ -1,0 +1,138 @@
+package apiserver
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/util/sets"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Validation of pods and pod specs: the subset of the v1.36.3 rules that a
+// scenario can trip over (containers, names, images, enums), with upstream
+// paths and wording. Volumes, probes, resources and the like are accepted
+// as given.
+
+var (
+	restartPolicies  = []string{string(corev1.RestartPolicyAlways), string(corev1.RestartPolicyOnFailure), string(corev1.RestartPolicyNever)}
+	dnsPolicies      = []string{string(corev1.DNSClusterFirstWithHostNet), string(corev1.DNSClusterFirst), string(corev1.DNSDefault), string(corev1.DNSNone)}
+	pullPolicies     = []string{string(corev1.PullAlways), string(corev1.PullIfNotPresent), string(corev1.PullNever)}
+	messagePolicies  = []string{string(corev1.TerminationMessageReadFile), string(corev1.TerminationMessageFallbackToLogsOnError)}
+	portProtocols    = []string{string(corev1.ProtocolSCTP), string(corev1.ProtocolTCP), string(corev1.ProtocolUDP)}
+	podUpdateMessage = "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"
+)
+
+func validatePodCreate(p *corev1.Pod) field.ErrorList {
+	errs := apivalidation.ValidateObjectMeta(&p.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	return append(errs, validatePodSpec(&p.Spec, specPath, false)...)
+}
+
+// validatePodSpec checks containers, then restartPolicy and dnsPolicy. In a
+// template (isTemplate) the image may be empty: workload controllers allow
+// it to be filled in later; a pod needs one.
+func validatePodSpec(s *corev1.PodSpec, p *field.Path, isTemplate bool) field.ErrorList {
+	var errs field.ErrorList
+	names := sets.New[string]()
+	for i := range s.InitContainers {
+		errs = append(errs, validateContainer(&s.InitContainers[i], p.Child("initContainers").Index(i), names, isTemplate)...)
+	}
+	if len(s.Containers) == 0 {
+		errs = append(errs, field.Required(p.Child("containers"), ""))
+	}
+	for i := range s.Containers {
+		errs = append(errs, validateContainer(&s.Containers[i], p.Child("containers").Index(i), names, isTemplate)...)
+	}
+	if !contains(restartPolicies, string(s.RestartPolicy)) {
+		errs = append(errs, field.NotSupported(p.Child("restartPolicy"), s.RestartPolicy, restartPolicies))
+	}
+	if !contains(dnsPolicies, string(s.DNSPolicy)) {
+		errs = append(errs, field.NotSupported(p.Child("dnsPolicy"), s.DNSPolicy, dnsPolicies))
+	}
+	if s.ActiveDeadlineSeconds != nil && *s.ActiveDeadlineSeconds <= 0 {
+		errs = append(errs, field.Invalid(p.Child("activeDeadlineSeconds"), *s.ActiveDeadlineSeconds, "must be between 1 and 2147483647, inclusive"))
+	}
+	return errs
+}
+
+func validateContainer(c *corev1.Container, p *field.Path, names sets.Set[string], isTemplate bool) field.ErrorList {
+	var errs field.ErrorList
+	np := p.Child("name")
+	switch {
+	case c.Name == "":
+		errs = append(errs, field.Required(np, ""))
+	case names.Has(c.Name):
+		errs = append(errs, field.Duplicate(np, c.Name))
+	default:
+		for _, msg := range utilvalidation.IsDNS1123Label(c.Name) {
+			errs = append(errs, field.Invalid(np, c.Name, msg))
+		}
+		names.Insert(c.Name)
+	}
+	if c.Image == "" && !isTemplate {
+		errs = append(errs, field.Required(p.Child("image"), ""))
+	}
+	for i, port := range c.Ports {
+		pp := p.Child("ports").Index(i)
+		for _, msg := range utilvalidation.IsValidPortNum(int(port.ContainerPort)) {
+			errs = append(errs, field.Invalid(pp.Child("containerPort"), port.ContainerPort, msg))
+		}
+		if !contains(portProtocols, string(port.Protocol)) {
+			errs = append(errs, field.NotSupported(pp.Child("protocol"), port.Protocol, portProtocols))
+		}
+	}
+	if !contains(messagePolicies, string(c.TerminationMessagePolicy)) {
+		errs = append(errs, field.NotSupported(p.Child("terminationMessagePolicy"), c.TerminationMessagePolicy, messagePolicies))
+	}
+	if !contains(pullPolicies, string(c.ImagePullPolicy)) {
+		errs = append(errs, field.NotSupported(p.Child("imagePullPolicy"), c.ImagePullPolicy, pullPolicies))
+	}
+	return errs
+}
+
+// validatePodUpdate allows only the mutable pod fields to change. Setting
+// spec.nodeName on an unbound pod is accepted here as the stand-in for the
+// binding subresource (see BindPod). The upstream message is followed by a
+// diff of the spec, which is not reproduced.
+func validatePodUpdate(p, old *corev1.Pod) field.ErrorList {
+	errs := apivalidation.ValidateObjectMetaUpdate(&p.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	errs = append(errs, apivalidation.ValidateObjectMeta(&p.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))...)
+	if len(p.Spec.Containers) != len(old.Spec.Containers) {
+		return append(errs, field.Forbidden(specPath.Child("containers"), "pod updates may not add or remove containers"))
+	}
+	errs = append(errs, validatePodSpec(&p.Spec, specPath, false)...)
+	// Blank out what may change, then require the rest to be equal.
+	a, b := p.Spec.DeepCopy(), old.Spec.DeepCopy()
+	for i := range a.Containers {
+		a.Containers[i].Image = b.Containers[i].Image
+	}
+	if len(a.InitContainers) == len(b.InitContainers) {
+		for i := range a.InitContainers {
+			a.InitContainers[i].Image = b.InitContainers[i].Image
+		}
+	}
+	a.ActiveDeadlineSeconds = b.ActiveDeadlineSeconds
+	if b.NodeName == "" {
+		a.NodeName = ""
+	}
+	if len(a.Tolerations) >= len(b.Tolerations) && equality.Semantic.DeepEqual(a.Tolerations[:len(b.Tolerations)], b.Tolerations) {
+		a.Tolerations = b.Tolerations
+	}
+	if b.TerminationGracePeriodSeconds != nil && *b.TerminationGracePeriodSeconds < 0 &&
+		a.TerminationGracePeriodSeconds != nil && *a.TerminationGracePeriodSeconds == 1 {
+		a.TerminationGracePeriodSeconds = b.TerminationGracePeriodSeconds
+	}
+	if !equality.Semantic.DeepEqual(a, b) {
+		errs = append(errs, field.Forbidden(specPath, podUpdateMessage))
+	}
+	return errs
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,222 @@
+package apiserver
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// optimisticLockMessage is the detail of a Conflict on a stale update.
+const optimisticLockMessage = "the object has been modified; please apply your changes to the latest version and try again"
+
+// errResourceVersionSet is the storage error for a create that carries a
+// resourceVersion.
+var errResourceVersionSet = errors.New("resourceVersion should not be set on objects to be created")
+
+// updateMode selects which part of an object a write may change.
+type updateMode uint8
+
+const (
+	// modeUpdate is a PUT of the object: spec and metadata, not status.
+	modeUpdate updateMode = iota
+	// modeStatus is a PUT of the status subresource.
+	modeStatus
+	// modePatch is a server-side patch of metadata (adopt, release,
+	// finalizer removal); no resourceVersion precondition.
+	modePatch
+)
+
+// String names the mode as the trace shows it.
+func (m updateMode) String() string {
+	switch m {
+	case modeStatus:
+		return "update"
+	case modePatch:
+		return "patch"
+	}
+	return "update"
+}
+
+func (m updateMode) subresource() string {
+	if m == modeStatus {
+		return "/status"
+	}
+	return ""
+}
+
+// create stores a deep copy of in and returns the stored object.
+func (s *Server) create(actor string, res Resource, in Object) (Object, error) {
+	if isNil(in) {
+		err := apierrors.NewBadRequest("no object in request body")
+		s.record(actor, "create", res, "", "", "", nil, 0, err)
+		return nil, err
+	}
+	out, err := s.doCreate(res, in)
+	name := in.GetName()
+	if out != nil {
+		name = out.GetName()
+	} else if name == "" {
+		name = in.GetGenerateName()
+	}
+	s.record(actor, "create", res, "", s.namespaceOf(res, in), name, out, 201, err)
+	return out, err
+}
+
+func (s *Server) namespaceOf(res Resource, obj Object) string {
+	if res.Namespaced() && obj.GetNamespace() == "" {
+		return metav1.NamespaceDefault
+	}
+	return obj.GetNamespace()
+}
+
+func (s *Server) doCreate(res Resource, in Object) (Object, error) {
+	st := strategies[res]
+	obj := in.DeepCopyObject().(Object)
+	obj.SetNamespace(s.namespaceOf(res, obj))
+	if obj.GetResourceVersion() != "" {
+		return nil, apierrors.NewInternalError(errResourceVersionSet)
+	}
+	obj.SetCreationTimestamp(metav1.NewTime(s.clock.Now()))
+	obj.SetDeletionTimestamp(nil)
+	obj.SetDeletionGracePeriodSeconds(nil)
+	obj.SetUID("")
+	st.prepareCreate(obj)
+	generated := obj.GetName() == "" && obj.GetGenerateName() != ""
+	for attempt := 0; ; attempt++ {
+		if generated {
+			obj.SetName(s.generateName(obj.GetGenerateName()))
+		}
+		if errs := st.validateCreate(obj); len(errs) > 0 {
+			return nil, apierrors.NewInvalid(res.GroupKind(), obj.GetName(), errs)
+		}
+		if _, err := s.lookup(res, obj.GetNamespace(), obj.GetName()); err == nil {
+			if generated && attempt+1 < generateNameAttempts {
+				continue
+			}
+			return nil, apierrors.NewAlreadyExists(res.GroupResource(), obj.GetName())
+		}
+		break
+	}
+	obj.SetUID(s.newUID())
+	obj.SetResourceVersion(formatRV(s.nextRV()))
+	s.store(res, nil, obj)
+	return obj, nil
+}
+
+// update applies a PUT (mode modeUpdate or modeStatus) of in.
+func (s *Server) update(actor string, res Resource, in Object, mode updateMode) (Object, error) {
+	if isNil(in) {
+		err := apierrors.NewBadRequest("no object in request body")
+		s.record(actor, mode.String(), res, mode.subresource(), "", "", nil, 0, err)
+		return nil, err
+	}
+	ns := s.namespaceOf(res, in)
+	out, err := s.doUpdate(res, ns, in, mode)
+	s.record(actor, mode.String(), res, mode.subresource(), ns, in.GetName(), out, 200, err)
+	return out, err
+}
+
+func (s *Server) doUpdate(res Resource, ns string, in Object, mode updateMode) (Object, error) {
+	old, err := s.lookup(res, ns, in.GetName())
+	if err != nil {
+		return nil, err
+	}
+	if rv := in.GetResourceVersion(); rv != "" && rv != old.GetResourceVersion() {
+		return nil, apierrors.NewConflict(res.GroupResource(), in.GetName(), errors.New(optimisticLockMessage))
+	}
+	if uid := in.GetUID(); uid != "" && uid != old.GetUID() {
+		return nil, apierrors.NewConflict(res.GroupResource(), in.GetName(),
+			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", uid, old.GetUID()))
+	}
+	obj := in.DeepCopyObject().(Object)
+	obj.SetNamespace(ns)
+	return s.commitUpdate(res, old, obj, mode)
+}
+
+// commitUpdate finishes a write of obj over old: server-managed metadata,
+// the strategy, validation, no-op detection and deletion of an object whose
+// last finalizer went away.
+func (s *Server) commitUpdate(res Resource, old, obj Object, mode updateMode) (Object, error) {
+	st := strategies[res]
+	obj.SetUID(old.GetUID())
+	obj.SetResourceVersion(old.GetResourceVersion())
+	obj.SetCreationTimestamp(old.GetCreationTimestamp())
+	obj.SetDeletionTimestamp(old.GetDeletionTimestamp())
+	obj.SetDeletionGracePeriodSeconds(old.GetDeletionGracePeriodSeconds())
+	obj.SetGenerateName(old.GetGenerateName())
+	if mode == modeStatus {
+		st.prepareStatus(obj, old)
+		if errs := st.validateStatus(obj, old); len(errs) > 0 {
+			return nil, apierrors.NewInvalid(res.GroupKind(), obj.GetName(), errs)
+		}
+	} else {
+		st.prepareUpdate(obj, old)
+		if errs := st.validateUpdate(obj, old); len(errs) > 0 {
+			return nil, apierrors.NewInvalid(res.GroupKind(), obj.GetName(), errs)
+		}
+	}
+	if equality.Semantic.DeepEqual(obj, old) {
+		return old, nil // a no-op write stores nothing and keeps the RV
+	}
+	if shouldDeleteDuringUpdate(obj) {
+		return s.erase(res, obj), nil
+	}
+	obj.SetResourceVersion(formatRV(s.nextRV()))
+	s.store(res, old, obj)
+	return obj, nil
+}
+
+// shouldDeleteDuringUpdate: an object marked for deletion whose finalizers
+// are all gone, and whose grace period is over (0 or unset), is deleted by
+// the write that removed the last finalizer.
+func shouldDeleteDuringUpdate(obj Object) bool {
+	if obj.GetDeletionTimestamp() == nil || len(obj.GetFinalizers()) > 0 {
+		return false
+	}
+	g := obj.GetDeletionGracePeriodSeconds()
+	return g == nil || *g == 0
+}
+
+// patch applies mutate to a copy of the stored object and commits it as a
+// metadata write without a resourceVersion precondition.
+func (s *Server) patch(actor string, res Resource, ns, name string, mutate func(obj Object) error) (Object, error) {
+	if !res.Namespaced() {
+		ns = ""
+	}
+	out, err := s.doPatch(res, ns, name, mutate)
+	s.record(actor, "patch", res, "", ns, name, out, 200, err)
+	return out, err
+}
+
+func (s *Server) doPatch(res Resource, ns, name string, mutate func(obj Object) error) (Object, error) {
+	if _, ok := strategies[res]; !ok {
+		return nil, apierrors.NewMethodNotSupported(res.GroupResource(), "patch")
+	}
+	old, err := s.lookup(res, ns, name)
+	if err != nil {
+		return nil, err
+	}
+	obj := old.DeepCopyObject().(Object)
+	if err := mutate(obj); err != nil {
+		return nil, err
+	}
+	// The patch may carry a uid (a precondition in disguise): it must
+	// match, which validation checks as an immutable field.
+	if obj.GetUID() != old.GetUID() {
+		if errs := strategies[res].validateUpdate(obj, old); len(errs) > 0 {
+			return nil, apierrors.NewInvalid(res.GroupKind(), name, errs)
+		}
+	}
+	return s.commitUpdate(res, old, obj, modePatch)
+}
+
+// isNil reports whether o is nil or a typed nil pointer.
+func isNil(o Object) bool {
+	return o == nil || reflect.ValueOf(o).IsNil()
+}
+
+func sameObject(a, b Object) bool { return equality.Semantic.DeepEqual(a, b) }

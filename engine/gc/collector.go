@@ -1,0 +1,207 @@
+package gc
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/trace"
+)
+
+// actor is how the collector identifies itself to the API server.
+const actor = "garbage-collector"
+
+// DefaultRetryDelay is the virtual delay before a failed item is retried.
+const DefaultRetryDelay = time.Second
+
+// Collector is the garbage collector. It is not safe for concurrent use.
+type Collector struct {
+	srv   *apiserver.Server
+	clock *clock.Clock
+	rec   *trace.Recorder
+	// RetryDelay is the virtual time a failed item waits before it is
+	// queued again (DefaultRetryDelay unless changed before use).
+	RetryDelay time.Duration
+	// cursor is the index of the next unread watch-log entry.
+	cursor int
+	// nodes holds every observed or virtual node by UID.
+	nodes  map[types.UID]*node
+	queue  *workQueue
+	absent *absentCache
+}
+
+// New returns a collector for srv with an empty graph; call Observe to
+// catch up with the watch log.
+func New(srv *apiserver.Server, c *clock.Clock, rec *trace.Recorder) *Collector {
+	return &Collector{
+		srv: srv, clock: c, rec: rec,
+		RetryDelay: DefaultRetryDelay,
+		nodes:      map[types.UID]*node{},
+		queue:      newWorkQueue(),
+		absent:     newAbsentCache(),
+	}
+}
+
+// HasWork reports whether an item is ready to be processed now.
+func (g *Collector) HasWork() bool { return g.queue.ready(g.clock.Now()) }
+
+// NextDue returns the earliest time a waiting (retrying) item becomes ready.
+func (g *Collector) NextDue() (time.Time, bool) { return g.queue.nextDue() }
+
+// Pending renders the ready queue in order, then the waiting items in due
+// order, e.g. "attemptToDelete pods default/web-1".
+func (g *Collector) Pending() []string {
+	var out []string
+	render := func(it item, suffix string) {
+		name := string(it.uid)
+		if n := g.nodes[it.uid]; n != nil {
+			name = n.ref.String()
+		}
+		out = append(out, it.queue.String()+" "+name+suffix)
+	}
+	for _, it := range g.queue.fifo {
+		render(it, "")
+	}
+	for _, w := range g.queue.waiting {
+		render(w.item, " (retry at "+clock.FormatOffset(w.due.Sub(g.clock.Start()))+")")
+	}
+	return out
+}
+
+func (g *Collector) emit(queue string, n *node, verdict, do string) {
+	g.rec.Emit(traceSource, Action{Queue: queue, Object: n.ref.String(), Verdict: verdict, Do: do})
+}
+
+func (g *Collector) enqueue(q queueName, n *node, why string) {
+	if g.queue.add(item{queue: q, uid: n.ref.UID}) {
+		g.emit("graph", n, "", "enqueue "+q.String()+" ("+why+")")
+	}
+}
+
+// Observe applies every new watch-log entry to the graph.
+func (g *Collector) Observe() {
+	log := g.srv.WatchLog()
+	for ; g.cursor < len(log); g.cursor++ {
+		ev := log[g.cursor]
+		if ev.Type == apiserver.Deleted {
+			if n := g.nodes[ev.Object.GetUID()]; n != nil {
+				g.removeNode(n)
+			}
+			continue
+		}
+		g.upsert(ev.Resource, ev.Object)
+	}
+}
+
+// upsert records an added or modified object.
+func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
+	uid := obj.GetUID()
+	n := g.nodes[uid]
+	var oldOwners []metav1.OwnerReference
+	wasDeleting, oldFins := false, []string(nil)
+	if n == nil {
+		n = &node{dependents: map[types.UID]*node{}}
+		g.nodes[uid] = n
+	} else {
+		oldOwners = n.owners
+		if !n.virtual {
+			wasDeleting, oldFins = n.beingDeleted, n.finalizers
+		}
+	}
+	n.ref = apiserver.ObjectRef{Resource: res, Namespace: obj.GetNamespace(), Name: obj.GetName(), UID: uid}
+	n.virtual = false
+	n.owners = obj.GetOwnerReferences()
+	n.beingDeleted = obj.GetDeletionTimestamp() != nil
+	n.finalizers = obj.GetFinalizers()
+
+	// Owner links: drop removed references (enqueueing the owner, which may
+	// have been waiting for this dependent), add new ones.
+	newByUID := map[types.UID]metav1.OwnerReference{}
+	for _, r := range n.owners {
+		newByUID[r.UID] = r
+	}
+	for _, r := range oldOwners {
+		nr, still := newByUID[r.UID]
+		owner := g.nodes[r.UID]
+		if owner == nil {
+			continue
+		}
+		switch {
+		case !still:
+			delete(owner.dependents, uid)
+			g.enqueue(attemptToDelete, owner, "ownerReference removed from "+n.ref.String())
+		case r.BlockOwnerDeletion != nil && *r.BlockOwnerDeletion && (nr.BlockOwnerDeletion == nil || !*nr.BlockOwnerDeletion):
+			g.enqueue(attemptToDelete, owner, "unblocked by "+n.ref.String())
+		}
+	}
+	oldByUID := map[types.UID]bool{}
+	for _, r := range oldOwners {
+		oldByUID[r.UID] = true
+	}
+	for _, r := range n.owners {
+		owner := g.nodes[r.UID]
+		if owner == nil && oldByUID[r.UID] {
+			continue // an unchanged reference to an owner already gone
+		}
+		if owner == nil {
+			res, ok := apiserver.ResourceForKind(r.Kind)
+			if !ok {
+				continue // a kind this cluster does not store
+			}
+			ns := n.ref.Namespace
+			if !res.Namespaced() {
+				ns = ""
+			}
+			owner = &node{
+				ref:        apiserver.ObjectRef{Resource: res, Namespace: ns, Name: r.Name, UID: r.UID},
+				dependents: map[types.UID]*node{},
+				virtual:    true,
+			}
+			g.nodes[r.UID] = owner
+			g.enqueue(attemptToDelete, owner, "virtual owner of "+n.ref.String())
+		}
+		owner.dependents[uid] = n
+	}
+
+	// Transitions into deletion with a propagation finalizer.
+	startsWith := func(f string) bool {
+		return n.beingDeleted && hasFinalizer(n.finalizers, f) && !(wasDeleting && hasFinalizer(oldFins, f))
+	}
+	if startsWith(metav1.FinalizerOrphanDependents) {
+		g.enqueue(attemptToOrphan, n, "deleting with orphan")
+	}
+	if startsWith(metav1.FinalizerDeleteDependents) {
+		n.deletingDependents = true
+		for _, d := range n.sortedDependents() {
+			g.enqueue(attemptToDelete, d, "owner deleting in foreground")
+		}
+		g.enqueue(attemptToDelete, n, "deleting in foreground")
+	}
+}
+
+// removeNode handles a deleted object (observed or virtual): its dependents
+// are enqueued, it is remembered as absent if it had any, and owners waiting
+// for it in foreground are enqueued.
+func (g *Collector) removeNode(n *node) {
+	delete(g.nodes, n.ref.UID)
+	deps := n.sortedDependents()
+	if len(deps) > 0 {
+		g.absent.add(absentKey{namespace: n.ref.Namespace, uid: n.ref.UID})
+	}
+	for _, d := range deps {
+		g.enqueue(attemptToDelete, d, "owner "+n.ref.String()+" deleted")
+	}
+	for _, r := range n.owners {
+		owner := g.nodes[r.UID]
+		if owner == nil {
+			continue
+		}
+		delete(owner.dependents, n.ref.UID)
+		if owner.deletingDependents {
+			g.enqueue(attemptToDelete, owner, "dependent "+n.ref.String()+" deleted")
+		}
+	}
+}
