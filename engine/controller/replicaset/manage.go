@@ -1,0 +1,199 @@
+package replicaset
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/expectations"
+	"github.com/rolloutlab/rolloutlab/engine/informer"
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
+)
+
+// manageReplicas is BEHAVIOR §3.4: it creates or deletes pods so that the
+// active claimed pods match spec.replicas, at most BurstReplicas per sync.
+// active is reordered by a ranked scale-down.
+func (rc *Controller) manageReplicas(key string, active []*corev1.Pod, rs *appsv1.ReplicaSet) error {
+	desired := int(replicasOf(rs))
+	d := ManageDecision{Key: key, Active: len(active), Desired: desired, Diff: len(active) - desired}
+	switch {
+	case d.Diff < 0:
+		return rc.scaleUp(d, rs)
+	case d.Diff > 0:
+		return rc.scaleDown(d, active, rs)
+	}
+	d.Action = ManageNothing
+	rc.emit(d)
+	return nil
+}
+
+// scaleUp expects the creations first, then creates in slow-start batches
+// and un-expects every pod that failed or was never attempted.
+func (rc *Controller) scaleUp(d ManageDecision, rs *appsv1.ReplicaSet) error {
+	n := -d.Diff
+	if n > rc.cfg.BurstReplicas {
+		n, d.Burst = rc.cfg.BurstReplicas, rc.cfg.BurstReplicas
+	}
+	d.Action, d.Count, d.Batches = ManageCreate, n, plannedBatches(n, slowStartInitialBatchSize)
+	rc.emit(d)
+
+	rc.expectations.ExpectCreations(d.Key, n)
+	prefix := podNamePrefix(rs.Name)
+	attempted := 0
+	successes, _, err := podutil.SlowStartBatch(n, slowStartInitialBatchSize, func(int) error {
+		attempted++
+		err := rc.createPod(rs, prefix)
+		if err != nil && apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause) {
+			// Counted as a success: its expectation waits for the TTL.
+			return nil
+		}
+		return err
+	})
+	skipped := n - successes
+	for i := 0; i < skipped; i++ {
+		rc.expectations.CreationObserved(d.Key)
+	}
+	res := ManageResult{Key: d.Key, Action: ManageCreate, Planned: n, Attempted: attempted, Succeeded: successes, Unexpected: skipped}
+	if err != nil {
+		res.Error = err.Error()
+	}
+	rc.emit(res)
+	return err
+}
+
+// createPod creates one pod from rs's template and records the Event.
+func (rc *Controller) createPod(rs *appsv1.ReplicaSet, prefix string) error {
+	pod, err := podFromTemplate(rs, prefix)
+	if err != nil {
+		return err
+	}
+	created, err := rc.podControl.CreatePod(ControllerName, pod)
+	if err != nil {
+		if !apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause) {
+			rc.recordEvent(rs, corev1.EventTypeWarning, ReasonFailedCreate, "Error creating: "+err.Error())
+		}
+		return err
+	}
+	// The stale-cache gate waits for the pod informer to apply this create,
+	// filed under the new pod's controller.
+	if ref := metav1.GetControllerOfNoCopy(created); ref != nil {
+		rc.consistency.RecordWrite(keyOf(created.Namespace, ref.Name), ref.UID, expectations.ResourcePods, created.ResourceVersion)
+	}
+	rc.recordEvent(rs, corev1.EventTypeNormal, ReasonSuccessfulCreate, "Created pod: "+created.Name)
+	return nil
+}
+
+// scaleDown ranks the active pods against the pods of every ReplicaSet with
+// the same controller, expects the victims' deletions by key, and deletes
+// them with plain graceful deletes.
+func (rc *Controller) scaleDown(d ManageDecision, active []*corev1.Pod, rs *appsv1.ReplicaSet) error {
+	n := d.Diff
+	if n > rc.cfg.BurstReplicas {
+		n, d.Burst = rc.cfg.BurstReplicas, rc.cfg.BurstReplicas
+	}
+	d.Action, d.Count = ManageDelete, n
+	rc.emit(d)
+
+	related := rc.relatedPods(rs)
+	victims, ranking := podutil.GetPodsToDeleteExplained(d.Key, active, related, n, rc.clock.Now(), rankingSurvivorsShown)
+	rc.emit(ranking)
+
+	keys := make([]string, len(victims))
+	for i, p := range victims {
+		keys[i] = podKey(p)
+	}
+	if old := rc.expectations.PendingDeleteKeys(d.Key); len(old) > 0 {
+		rc.emit(Note{Key: d.Key, Message: fmt.Sprintf("Clobbering existing delete keys: %v", old)})
+	}
+	rc.expectations.ExpectDeletionKeys(d.Key, keys)
+
+	res := ManageResult{Key: d.Key, Action: ManageDelete, Planned: len(victims)}
+	var firstErr error
+	for _, p := range victims {
+		res.Attempted++
+		err := rc.deletePodRequest(rs, p)
+		if err == nil {
+			res.Succeeded++
+			continue
+		}
+		// The deletion will never be observed: stop waiting for it.
+		rc.expectations.DeletionObservedKey(d.Key, podKey(p))
+		res.Unexpected++
+		if !apierrors.IsNotFound(err) && firstErr == nil {
+			firstErr = err
+		}
+	}
+	if firstErr != nil {
+		res.Error = firstErr.Error()
+	}
+	rc.emit(res)
+	return firstErr
+}
+
+// deletePodRequest sends a plain delete (no options: the pod's own grace
+// period, no preconditions) and records the Event. NotFound is returned as
+// is and recorded by no Event; other errors become "unable to delete pods:".
+func (rc *Controller) deletePodRequest(rs *appsv1.ReplicaSet, pod *corev1.Pod) error {
+	err := rc.podControl.DeletePod(ControllerName, pod.Namespace, pod.Name, apiserver.DeleteOptions{})
+	switch {
+	case err == nil:
+		rc.recordEvent(rs, corev1.EventTypeNormal, ReasonSuccessfulDelete, "Deleted pod: "+pod.Name)
+		return nil
+	case apierrors.IsNotFound(err):
+		return err
+	}
+	rc.recordEvent(rs, corev1.EventTypeWarning, ReasonFailedDelete, "Error deleting: "+err.Error())
+	return fmt.Errorf("unable to delete pods: %v", err)
+}
+
+// relatedPods returns the cached pods selected by every ReplicaSet that has
+// the same controller as rs (rs included), deduplicated by UID, in
+// ReplicaSet-index then pod-cache order. A ReplicaSet without a controller
+// has no related pods.
+func (rc *Controller) relatedPods(rs *appsv1.ReplicaSet) []*corev1.Pod {
+	ref := metav1.GetControllerOfNoCopy(rs)
+	if ref == nil {
+		rc.emit(Note{Key: keyOf(rs.Namespace, rs.Name), Message: "ReplicaSet has no controller: " + keyOf(rs.Namespace, rs.Name)})
+		return nil
+	}
+	seen := map[types.UID]bool{}
+	var out []*corev1.Pod
+	for _, obj := range rc.replicaSets.Store().ByIndex(informer.ControllerUIDIndex, string(ref.UID)) {
+		relRS, ok := obj.(*appsv1.ReplicaSet)
+		if !ok {
+			continue
+		}
+		sel, err := metav1.LabelSelectorAsSelector(relRS.Spec.Selector)
+		if err != nil {
+			continue // an invalid selector matches no pods
+		}
+		for _, o := range rc.pods.Store().List(relRS.Namespace, sel) {
+			p, ok := o.(*corev1.Pod)
+			if !ok || seen[p.UID] {
+				continue
+			}
+			seen[p.UID] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// plannedBatches lists the slow-start batch sizes for count creates when
+// every create succeeds: initial, then doubling, each capped by what
+// remains.
+//
+// Example: plannedBatches(10, 1) = [1 2 4 3].
+func plannedBatches(count, initial int) []int {
+	var out []int
+	for size, remaining := min(count, initial), count; size > 0; size = min(2*size, remaining) {
+		out = append(out, size)
+		remaining -= size
+	}
+	return out
+}

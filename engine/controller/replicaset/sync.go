@@ -1,0 +1,149 @@
+package replicaset
+
+import (
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/controller/refmanager"
+	"github.com/rolloutlab/rolloutlab/engine/expectations"
+	"github.com/rolloutlab/rolloutlab/engine/informer"
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
+)
+
+// syncReplicaSet is BEHAVIOR §3.3. It returns the delay of the availability
+// requeue it scheduled (0 when none) and the error to retry on.
+func (rc *Controller) syncReplicaSet(key string) (time.Duration, error) {
+	// 1. Stale-cache gate: nothing else runs until the informers have
+	// applied this controller's own writes.
+	if rc.cfg.StaleCacheGate {
+		if err := rc.consistency.EnsureReady(key, rc.readRV); err != nil {
+			rc.staleSkips++
+			rc.emit(StaleRefusal{Key: key, Error: err.Error(), Skips: rc.staleSkips})
+			return 0, err
+		}
+	}
+
+	// 2. Look the ReplicaSet up in the cache.
+	cached, _ := rc.replicaSets.Store().Get(key).(*appsv1.ReplicaSet)
+	if cached == nil {
+		rc.consistency.ClearAny(key)
+		rc.expectations.Delete(key)
+		rc.emit(Note{Key: key, Message: "ReplicaSet has been deleted; expectations dropped"})
+		return 0, nil
+	}
+	rs := cached.DeepCopy()
+
+	// 3. Expectations, evaluated before listing pods.
+	check := rc.expectations.Check(key)
+	rc.emit(check)
+
+	// 4. Selector.
+	selector, err := metav1.LabelSelectorAsSelector(rs.Spec.Selector)
+	if err != nil {
+		rc.emit(Note{Key: key, Message: "error converting pod selector to selector for rs " + key + ": " + err.Error()})
+		return 0, nil
+	}
+
+	// 5. Candidates: owned pods plus orphans, from the owner index.
+	allPods := rc.candidatePods(rs)
+	active := podutil.FilterActivePods(allPods)
+
+	// 6. Claim: adopt matching orphans, release owned pods that stopped
+	// matching.
+	claimed, summary, err := refmanager.ClaimPods(refmanager.Env{Client: rc.server, Rec: rc.rec, Actor: ControllerName}, rs, selector, active)
+	for _, c := range summary.Adopted {
+		rc.consistency.RecordWrite(key, rs.UID, expectations.ResourcePods, c.RV)
+	}
+	rc.emit(summary)
+	if err != nil {
+		return 0, err
+	}
+
+	// 7. Terminating pods this ReplicaSet controls.
+	terminating := countTerminating(allPods, rs, selector)
+
+	// 8. manageReplicas, when expectations allow and the RS is not being
+	// deleted.
+	var manageErr error
+	switch {
+	case !check.Satisfied:
+		rc.emit(ManageDecision{Key: key, Action: ManageSkipped, Why: "expectations pending: " + check.Text()})
+	case rs.DeletionTimestamp != nil:
+		rc.emit(ManageDecision{Key: key, Action: ManageSkipped, Why: "ReplicaSet is being deleted"})
+	default:
+		manageErr = rc.manageReplicas(key, claimed, rs)
+	}
+
+	// 9. Status.
+	now := rc.clock.Now()
+	newStatus := podutil.CalculateReplicaSetStatus(rs, claimed, terminating, manageErr, rs.Spec.MinReadySeconds, now)
+	updated, err := rc.updateStatus(key, rs, newStatus)
+	if err != nil {
+		return 0, err
+	}
+	rc.consistency.RecordWrite(key, rs.UID, expectations.ResourceReplicaSets, updated.ResourceVersion)
+
+	// 10. The manageReplicas error, after the status was written.
+	if manageErr != nil {
+		return 0, manageErr
+	}
+
+	// 11. Availability requeue for pods that become available with time.
+	if rs.Spec.MinReadySeconds > 0 && updated.Status.ReadyReplicas != updated.Status.AvailableReplicas {
+		after, ok := podutil.NextAvailabilityCheck(claimed, rs.Spec.MinReadySeconds, now)
+		if !ok {
+			after = secondsDuration(rs.Spec.MinReadySeconds)
+		}
+		rc.queue.AddAfter(key, "availability check: next ready pod reaches minReadySeconds", after)
+		return after, nil
+	}
+	return 0, nil
+}
+
+// readRV gives the gate each informer store's last applied resourceVersion.
+func (rc *Controller) readRV(r expectations.Resource) string {
+	switch r {
+	case expectations.ResourcePods:
+		return rc.pods.Store().LastAppliedRV()
+	case expectations.ResourceReplicaSets:
+		return rc.replicaSets.Store().LastAppliedRV()
+	}
+	return ""
+}
+
+// candidatePods returns the cached pods controlled by rs plus the orphans
+// of its namespace, from the pod owner index. Other owners' pods are never
+// candidates, even when the selector matches them.
+func (rc *Controller) candidatePods(rs *appsv1.ReplicaSet) []*corev1.Pod {
+	store := rc.pods.Store()
+	owned := store.ByIndex(informer.PodControllerIndex, informer.PodControllerKey(rs.Namespace, "ReplicaSet", rs.Name, string(rs.UID)))
+	orphans := store.ByIndex(informer.PodControllerIndex, rs.Namespace)
+	out := make([]*corev1.Pod, 0, len(owned)+len(orphans))
+	for _, group := range [][]apiserver.Object{owned, orphans} {
+		for _, o := range group {
+			if p, ok := o.(*corev1.Pod); ok {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// countTerminating counts the pods of allPods that are terminating, are
+// controlled by rs (UID) and match its selector.
+func countTerminating(allPods []*corev1.Pod, rs *appsv1.ReplicaSet, selector labels.Selector) int {
+	n := 0
+	for _, p := range allPods {
+		if podutil.IsPodTerminating(p) && podutil.IsControlledBy(p, rs.UID) && selector.Matches(labels.Set(p.Labels)) {
+			n++
+		}
+	}
+	return n
+}
+
+func secondsDuration(s int32) time.Duration { return time.Duration(s) * time.Second }
