@@ -1,0 +1,27 @@
+// Package scenario parses Rollout Lab scenario files.
+//
+// A scenario file is multi-document YAML. Its documents are either plain
+// Kubernetes objects (apps/v1 Deployment, apps/v1 ReplicaSet, v1 Pod), which
+// the simulator applies at time zero in file order, or at most one
+// rolloutlab.dev/v1alpha1 Scenario document that names the scenario, seeds
+// the simulation, configures the simulated cluster, sets limits and lists a
+// timeline of kubectl-style actions.
+//
+// Contract:
+//
+//   - Parse never panics on any input and never reads anything but its
+//     arguments. Every failure is a *Error, or an ErrorList of them, that
+//     names the file, the document (1-based, counting every document the
+//     YAML stream holds), the line and column, the field path and what was
+//     expected.
+//   - Unknown fields are errors everywhere, with a "did you mean" suggestion
+//     when a known field is close. Kubernetes documents are decoded strictly
+//     into the real k8s.io/api types: a value of the wrong YAML type (a
+//     number where a string belongs, for example) is an error, as it is for
+//     kubectl.
+//   - Kubernetes semantics (selectors, required fields, name syntax) are not
+//     checked here: that is the API server's job. Parse checks syntax, kinds,
+//     unknown fields, value types and the Scenario schema.
+//   - Inputs are bounded: MaxFileBytes, MaxDocuments, MaxErrors, and a node
+//     budget that stops YAML alias expansion bombs.
+package scenario

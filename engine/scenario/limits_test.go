@@ -1,0 +1,125 @@
+package scenario
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestFileTooLarge(t *testing.T) {
+	data := []byte("# " + strings.Repeat("x", MaxFileBytes))
+	_, err := Parse("big.yaml", data)
+	want := "big.yaml: file is 1048578 bytes; the limit is 1 MiB (1048576 bytes)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+}
+
+func TestTooManyDocuments(t *testing.T) {
+	doc := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\n"
+	_, err := Parse("many.yaml", []byte(strings.Repeat(doc, MaxDocuments)))
+	if err != nil {
+		t.Fatalf("%d documents should parse: %v", MaxDocuments, err)
+	}
+	_, err = Parse("many.yaml", []byte(strings.Repeat(doc, MaxDocuments+1)))
+	want := "many.yaml: document 501, line 2001: too many documents: the limit is 500"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+}
+
+func TestTooManyErrors(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: Pod\nmetadata:\n")
+	for i := 0; i < 30; i++ {
+		b.WriteString("  bad" + strings.Repeat("x", i) + ": 1\n")
+	}
+	_, err := Parse("e.yaml", []byte(b.String()))
+	list := Errors(err)
+	if len(list) != MaxErrors+1 {
+		t.Fatalf("got %d errors, want %d", len(list), MaxErrors+1)
+	}
+	if last := list[MaxErrors].Error(); last != "e.yaml: too many errors; only the first 20 are shown" {
+		t.Fatalf("last error %q", last)
+	}
+}
+
+// An alias bomb (each level doubling the one below) must fail fast instead
+// of expanding 2^30 nodes: the typed walk stops at the first value of the
+// wrong shape and never renders JSON for an invalid document.
+func TestAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: Pod\nmetadata:\n  annotations:\n    a0: &a0 [x, x]\n")
+	for i := 1; i <= 30; i++ {
+		b.WriteString("    a" + itoa(i) + ": &a" + itoa(i) + " [*a" + itoa(i-1) + ", *a" + itoa(i-1) + "]\n")
+	}
+	_, err := Parse("bomb.yaml", []byte(b.String()))
+	if err == nil {
+		t.Fatal("alias bomb parsed")
+	}
+	checkErrorShape(t, err)
+	if !strings.Contains(err.Error(), "metadata.annotations.a1: expected a string, got a list") {
+		t.Fatalf("alias bomb error: %v", err)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestErrorFormatting(t *testing.T) {
+	e := &Error{File: "web.yaml", Doc: 2, Line: 14, Field: "spec.strategy.rollingUpdate.maxSurge", Message: `invalid value "3x": must be an integer or a percentage like "25%"`}
+	want := `web.yaml: document 2, line 14: spec.strategy.rollingUpdate.maxSurge: invalid value "3x": must be an integer or a percentage like "25%"`
+	if e.Error() != want {
+		t.Fatalf("got %s", e.Error())
+	}
+	if got := (&Error{Message: "m"}).Error(); got != "m" {
+		t.Fatalf("bare error renders %q", got)
+	}
+	if !errors.Is(e, ErrInvalid) || !errors.Is(ErrorList{e, e}, ErrInvalid) {
+		t.Fatal("errors do not match ErrInvalid")
+	}
+	if Errors(errors.New("x")) != nil || len(Errors(ErrorList{e, e})) != 2 || len(Errors(e)) != 1 {
+		t.Fatal("Errors")
+	}
+}
+
+// Examples from suggest's doc comment.
+func TestSuggest(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		cand []string
+		want string
+	}{
+		{"replica", []string{"replicas", "selector"}, "replicas"},
+		{"colour", []string{"name", "labels"}, ""},
+		{"crashloop", []string{"crashLoop", "crashAfter"}, "crashLoop"},
+		{"at", []string{"after", "when"}, ""},
+		{"atx", []string{"at", "ab"}, "at"},
+	} {
+		if got := suggest(c.in, c.cand); got != c.want {
+			t.Errorf("suggest(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestEnumStrings(t *testing.T) {
+	for i, name := range actionTypeNames() {
+		if got := ActionType(i + 1).String(); got != name {
+			t.Errorf("ActionType(%d) = %s, want %s", i+1, got, name)
+		}
+	}
+	if ActionType(0).String() != "unknown" || Kind(9).String() != "unknown" || TriggerType(9).String() != "unknown" || ConditionType(9).String() != "unknown" {
+		t.Error("out-of-range enums must render unknown")
+	}
+	want := map[string]Kind{"deploy": KindDeployment, "deployment": KindDeployment, "deployments": KindDeployment,
+		"rs": KindReplicaSet, "replicaset": KindReplicaSet, "replicasets": KindReplicaSet,
+		"po": KindPod, "pod": KindPod, "pods": KindPod}
+	if len(kindAliases) != len(want) {
+		t.Errorf("%d aliases, want %d", len(kindAliases), len(want))
+	}
+	for alias, k := range want {
+		if kindAliases[alias] != k {
+			t.Errorf("alias %s -> %s, want %s", alias, kindAliases[alias], k)
+		}
+	}
+}

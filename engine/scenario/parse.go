@@ -1,0 +1,210 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// scenarioAPIVersion and scenarioKind identify the Scenario document.
+const (
+	scenarioAPIVersion = "rolloutlab.dev/v1alpha1"
+	scenarioKind       = "Scenario"
+)
+
+// parser holds the state of one Parse call.
+type parser struct {
+	file string
+	// errs holds at most MaxErrors errors; truncated is set when more were
+	// found.
+	errs      ErrorList
+	truncated bool
+}
+
+func (p *parser) add(e *Error) {
+	if len(p.errs) >= MaxErrors {
+		p.truncated = true
+		return
+	}
+	p.errs = append(p.errs, e)
+}
+
+func (p *parser) count() int { return len(p.errs) }
+
+// result returns nil, the single error, or the list.
+func (p *parser) result() error {
+	sort.SliceStable(p.errs, func(i, j int) bool {
+		a, b := p.errs[i], p.errs[j]
+		if a.Doc != b.Doc {
+			return a.Doc < b.Doc
+		}
+		return a.Line < b.Line
+	})
+	if p.truncated {
+		p.errs = append(p.errs, &Error{File: p.file, Message: "too many errors; only the first " + strconv.Itoa(MaxErrors) + " are shown"})
+	}
+	switch len(p.errs) {
+	case 0:
+		return nil
+	case 1:
+		return p.errs[0]
+	}
+	return p.errs
+}
+
+// Parse reads the scenario file called name (used in messages only) from
+// data. On error the scenario is nil and the error is a *Error or an
+// ErrorList.
+func Parse(name string, data []byte) (*Scenario, error) {
+	p := &parser{file: name}
+	if len(data) > MaxFileBytes {
+		p.add(&Error{File: name, Message: "file is " + strconv.Itoa(len(data)) + " bytes; the limit is 1 MiB (" + strconv.Itoa(MaxFileBytes) + " bytes)"})
+		return nil, p.result()
+	}
+	s := &Scenario{Name: name, Cluster: DefaultCluster(), Limits: Limits{MaxPods: DefaultMaxPods, MaxSteps: DefaultMaxSteps}}
+	var scenarioDoc int
+	p.documents(data, func(doc int, body *yaml.Node) {
+		r := &docReader{p: p, doc: doc}
+		kindNode, apiNode, ok := r.typeOf(body)
+		if !ok {
+			return
+		}
+		if kindNode.Value == scenarioKind {
+			if apiNode.Value != scenarioAPIVersion {
+				r.errorf(apiNode, "apiVersion", "invalid value "+strconv.Quote(apiNode.Value)+": kind Scenario must have apiVersion "+strconv.Quote(scenarioAPIVersion))
+				return
+			}
+			if scenarioDoc != 0 {
+				r.errorf(kindNode, "kind", "a file may hold only one Scenario document; document "+strconv.Itoa(scenarioDoc)+" is one already")
+				return
+			}
+			scenarioDoc = doc
+			r.decodeScenario(body, s)
+			return
+		}
+		if obj := r.decodeKube(body, kindNode, apiNode); obj != nil {
+			s.Objects = append(s.Objects, *obj)
+		}
+	})
+	if err := p.result(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// documents calls visit with each non-empty document of data, numbered from
+// 1, and reports syntax errors and too many documents.
+func (p *parser) documents(data []byte, visit func(doc int, body *yaml.Node)) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for doc := 1; ; doc++ {
+		var root yaml.Node
+		err := decodeNode(dec, &root)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			p.add(syntaxError(p.file, doc, err))
+			return
+		}
+		if len(root.Content) == 0 {
+			continue
+		}
+		body := root.Content[0]
+		if body.Kind == yaml.ScalarNode && body.Tag == tagNull {
+			continue // an empty document, e.g. after a trailing "---"
+		}
+		if doc > MaxDocuments {
+			p.add(&Error{File: p.file, Doc: doc, Line: firstLine(&root), Message: "too many documents: the limit is " + strconv.Itoa(MaxDocuments)})
+			return
+		}
+		visit(doc, body)
+	}
+}
+
+// decodeNode decodes the next document, turning a panic of the YAML
+// library (which it documents as impossible, but the input is untrusted)
+// into an error.
+func decodeNode(dec *yaml.Decoder, n *yaml.Node) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = errors.New("yaml: malformed document")
+		}
+	}()
+	return dec.Decode(n)
+}
+
+// typeOf reads kind and apiVersion of a document, reporting when either is
+// missing or not a string.
+func (r *docReader) typeOf(body *yaml.Node) (kindNode, apiNode *yaml.Node, ok bool) {
+	body = resolve(body)
+	if body.Kind != yaml.MappingNode {
+		r.errorf(body, "", "expected a mapping (a Kubernetes object or a Scenario), got "+describe(body))
+		return nil, nil, false
+	}
+	// Read the first kind and apiVersion keys without reporting anything
+	// else: the full decode that follows reports the other problems once.
+	var kf, af field
+	var hasKind, hasAPI bool
+	for i := 0; i+1 < len(body.Content); i += 2 {
+		k := resolve(body.Content[i])
+		switch {
+		case k.Kind != yaml.ScalarNode:
+		case k.Value == "kind" && !hasKind:
+			kf, hasKind = field{k, body.Content[i+1]}, true
+		case k.Value == "apiVersion" && !hasAPI:
+			af, hasAPI = field{k, body.Content[i+1]}, true
+		}
+	}
+	if !hasKind {
+		r.errorf(body, "kind", "required field is missing: expected one of "+supportedKinds)
+		return nil, nil, false
+	}
+	if kindNode, ok = r.scalar(kf.value, "kind", "a kind"); !ok {
+		return nil, nil, false
+	}
+	if !hasAPI {
+		r.errorf(body, "apiVersion", "required field is missing")
+		return nil, nil, false
+	}
+	if apiNode, ok = r.scalar(af.value, "apiVersion", "an apiVersion"); !ok {
+		return nil, nil, false
+	}
+	return kindNode, apiNode, true
+}
+
+// syntaxLine finds the line number in a YAML library error message.
+var syntaxLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxError turns a YAML library error into an Error with its line.
+func syntaxError(file string, doc int, err error) *Error {
+	msg := err.Error()
+	e := &Error{File: file, Doc: doc, Message: "invalid YAML: " + msg}
+	if m := syntaxLine.FindStringSubmatch(msg); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Message = "invalid YAML: " + m[2]
+	} else if len(msg) > 6 && msg[:6] == "yaml: " {
+		e.Message = "invalid YAML: " + msg[6:]
+	}
+	return e
+}
+
+func firstLine(root *yaml.Node) int {
+	if len(root.Content) > 0 {
+		return root.Content[0].Line
+	}
+	return root.Line
+}
+
+func sortedKeys(m map[string]field) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
