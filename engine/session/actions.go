@@ -1,0 +1,81 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/kubectl"
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
+)
+
+// apply creates or updates one scenario object as `kubectl apply` would.
+func apply(sm *sim.Sim, obj scenario.Object) (string, error) {
+	return kubectl.New(sm.Server(), sm.Clock()).Apply(obj.Obj)
+}
+
+// resourceOf maps a scenario kind to the API resource.
+func resourceOf(k scenario.Kind) apiserver.Resource {
+	switch k {
+	case scenario.KindDeployment:
+		return apiserver.Deployments
+	case scenario.KindReplicaSet:
+		return apiserver.ReplicaSets
+	}
+	return apiserver.Pods
+}
+
+// perform carries out one action against the simulation: kubectl actions as
+// API requests, cluster actions through the pod lifecycle model.
+func perform(sm *sim.Sim, a scenario.Action) (string, error) {
+	k := kubectl.New(sm.Server(), sm.Clock())
+	ns, name := a.Namespace, a.Target.Name
+	if ns == "" {
+		ns = "default"
+	}
+	switch a.Type {
+	case scenario.ActionApply:
+		var msgs string
+		for _, obj := range a.Manifest {
+			msg, err := apply(sm, obj)
+			if err != nil {
+				return msgs, err
+			}
+			if msgs != "" {
+				msgs += "; "
+			}
+			msgs += msg
+		}
+		return msgs, nil
+	case scenario.ActionScale:
+		return k.Scale(resourceOf(a.Target.Kind), ns, name, a.Replicas)
+	case scenario.ActionSetImage:
+		return k.SetImage(ns, name, a.Container, a.Image)
+	case scenario.ActionPause:
+		return k.Pause(ns, name)
+	case scenario.ActionResume:
+		return k.Resume(ns, name)
+	case scenario.ActionRestart:
+		return k.Restart(ns, name)
+	case scenario.ActionUndo:
+		return k.Undo(ns, name, a.ToRevision)
+	case scenario.ActionDelete:
+		return k.Delete(resourceOf(a.Target.Kind), ns, name, a.PropagationPolicy)
+	case scenario.ActionDeletePod:
+		return k.DeletePod(ns, a.Pod)
+	case scenario.ActionFailNode:
+		if err := sm.Kubelet().FailNode(a.Node); err != nil {
+			return "", err
+		}
+		return "node/" + a.Node + " stopped responding", nil
+	case scenario.ActionRecoverNode:
+		if err := sm.Kubelet().RecoverNode(a.Node); err != nil {
+			return "", err
+		}
+		return "node/" + a.Node + " is back", nil
+	case scenario.ActionSetImageProfile:
+		sm.Kubelet().SetImageProfile(a.Image, a.Profile)
+		return "image " + a.Image + " is now " + profileWord(a), nil
+	}
+	return "", fmt.Errorf("unsupported action %s", a.Type)
+}

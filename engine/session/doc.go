@@ -1,0 +1,15 @@
+// Package session is what the CLI, the wasm bridge and the tests drive: one
+// loaded scenario, the simulation built from it, and the user's actions on
+// it, with rewind.
+//
+// A Session parses a scenario file, builds a sim.Sim from it (objects applied
+// at time zero, the timeline armed), and steps it at three granularities:
+// one event, one controller sync, or settle. Every step's StepInfo and a chart
+// sample are kept, so the UI can list and plot the run.
+//
+// Rewind is exact because the simulation is deterministic: Seek to an earlier
+// step rebuilds the simulation from the scenario and replays it, re-applying
+// the user's actions at the steps they were made. A user action made after a
+// rewind discards the old future (the actions recorded after that point), as
+// an editor's undo history does.
+package session

@@ -1,0 +1,135 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
+)
+
+// userAction is an action the user made, and the step count at which it was
+// made (it runs before step AtStep+1).
+type userAction struct {
+	AtStep int
+	Action scenario.Action
+}
+
+// Session is one loaded scenario and its simulation.
+type Session struct {
+	name   string
+	source []byte
+	scen   *scenario.Scenario
+	// seed is the seed in use: the file's, or the override given to Load.
+	seed uint64
+	sim  *sim.Sim
+	// user holds the user's actions sorted by AtStep (ties in order made).
+	user []userAction
+	// nextUser is the index in user of the first action not yet run in the
+	// current run.
+	nextUser int
+	// history holds the StepInfo of steps 1..len(history) of the furthest
+	// run computed; history[i].Step == i+1. It may extend past the current
+	// step after a rewind.
+	history []sim.StepInfo
+	// samples[i] is the chart sample after step i (samples[0]: set-up).
+	samples []Sample
+	// timeline arms the scenario's actions one after another.
+	timeline *timeline
+}
+
+// Load parses source and builds the simulation at step 0. A non-nil seed
+// overrides the file's seed. Errors are *scenario.Error / scenario.ErrorList
+// for file problems and *SetupError for objects the API server refused.
+func Load(name string, source []byte, seed *uint64) (*Session, error) {
+	scen, err := scenario.Parse(name, source)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{name: name, source: append([]byte(nil), source...), scen: scen, seed: scen.Seed}
+	if seed != nil {
+		s.seed = *seed
+	}
+	if err := s.rebuild(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Scenario returns the parsed scenario.
+func (s *Session) Scenario() *scenario.Scenario { return s.scen }
+
+// Source returns the scenario text the session was loaded from.
+func (s *Session) Source() []byte { return s.source }
+
+// Seed returns the seed in use.
+func (s *Session) Seed() uint64 { return s.seed }
+
+// Sim returns the live simulation (read-only use: views and checks).
+func (s *Session) Sim() *sim.Sim { return s.sim }
+
+// Step returns the number of steps taken in the current run.
+func (s *Session) Step() int { return s.sim.Steps() }
+
+// MaxStep returns the furthest step computed so far.
+func (s *Session) MaxStep() int { return len(s.history) }
+
+// History returns the StepInfo of every step computed (read-only). After a
+// rewind it still lists the steps beyond the current one.
+func (s *Session) History() []sim.StepInfo { return s.history }
+
+// Samples returns the chart samples, one per step computed plus set-up.
+func (s *Session) Samples() []Sample { return s.samples }
+
+// options turns the scenario's cluster description into simulator options.
+func (s *Session) options() sim.Options {
+	o := sim.DefaultOptions(s.seed)
+	c := s.scen.Cluster
+	o.InformerLag = c.InformerLag
+	o.ReplicaSetWorkers, o.DeploymentWorkers = c.Workers.ReplicaSet, c.Workers.Deployment
+	o.Kubelet = c.KubeletConfig()
+	o.Limits.MaxPods = s.scen.Limits.MaxPods
+	o.Limits.MaxSteps = s.scen.Limits.MaxSteps
+	return o
+}
+
+// objectRef renders kind/name of a scenario object.
+func objectRef(obj scenario.Object) string {
+	name := ""
+	if m, ok := obj.Obj.(interface{ GetName() string }); ok {
+		name = m.GetName()
+	}
+	return obj.Kind().String() + "/" + name
+}
+
+// SetupError is an object of the scenario the API server refused at time
+// zero; Message is the API server's message.
+type SetupError struct {
+	Doc, Line int
+	Message   string
+}
+
+func (e *SetupError) Error() string {
+	return fmt.Sprintf("document %d, line %d: %s", e.Doc, e.Line, e.Message)
+}
+
+// rebuild creates a fresh simulation at step 0: objects applied, timeline
+// armed. The chart keeps only the set-up sample.
+func (s *Session) rebuild() error {
+	sm, err := sim.New(s.options())
+	if err != nil {
+		return err
+	}
+	for _, obj := range s.scen.Objects {
+		obj := obj
+		err := sm.Do(&sim.Action{Name: "apply " + objectRef(obj), Do: func(sm *sim.Sim) (string, error) { return apply(sm, obj) }})
+		if err != nil {
+			return &SetupError{Doc: obj.Doc, Line: obj.Line, Message: err.Error()}
+		}
+	}
+	s.sim = sm
+	s.timeline = newTimeline(s.scen.Timeline)
+	s.timeline.arm(sm)
+	s.nextUser = 0
+	s.setSample(0, sample(sm, nil))
+	return nil
+}

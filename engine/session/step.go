@@ -1,0 +1,180 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
+)
+
+// Granularity is how far one call to Advance goes.
+type Granularity uint8
+
+const (
+	// ByEvent takes one simulator step: one event.
+	ByEvent Granularity = iota + 1
+	// BySync takes steps up to and including the next controller sync.
+	BySync
+	// BySettle takes steps until nothing is due (or the settle horizon or
+	// a limit is reached).
+	BySettle
+)
+
+// ParseGranularity maps "event", "sync" and "settle" to a Granularity.
+func ParseGranularity(s string) (Granularity, error) {
+	switch s {
+	case "event", "":
+		return ByEvent, nil
+	case "sync":
+		return BySync, nil
+	case "settle":
+		return BySettle, nil
+	}
+	return 0, fmt.Errorf("unknown granularity %q (want event, sync or settle)", s)
+}
+
+// settleMaxSteps bounds one settle call; Limits.MaxSteps bounds the run.
+const settleMaxSteps = 1_000_000
+
+// ErrNoSuchStep is returned by Seek for a negative step.
+var ErrNoSuchStep = errors.New("no such step")
+
+// stepOnce runs the user actions due before the next step, then the step.
+func (s *Session) stepOnce() (sim.StepInfo, bool) {
+	s.applyUserActions()
+	info, ok := s.sim.Step()
+	if !ok {
+		return info, false
+	}
+	if info.Step <= len(s.history) {
+		s.history[info.Step-1] = info
+	} else {
+		s.history = append(s.history, info)
+	}
+	s.setSample(info.Step, sample(s.sim, &info))
+	return info, true
+}
+
+// setSample stores the chart sample taken after step i.
+func (s *Session) setSample(i int, smp Sample) {
+	if i < len(s.samples) {
+		s.samples[i] = smp
+		return
+	}
+	s.samples = append(s.samples, smp)
+}
+
+// applyUserActions runs, in order, the user actions recorded at or before
+// the current step count that have not run yet in this run.
+func (s *Session) applyUserActions() {
+	for s.nextUser < len(s.user) && s.user[s.nextUser].AtStep <= s.sim.Steps() {
+		a := s.user[s.nextUser].Action
+		s.nextUser++
+		_, _ = s.run(a)
+	}
+}
+
+// Advance moves forward by n units of g and returns the steps taken.
+func (s *Session) Advance(g Granularity, n int) []sim.StepInfo {
+	var out []sim.StepInfo
+	for i := 0; i < n; i++ {
+		switch g {
+		case ByEvent:
+			info, ok := s.stepOnce()
+			if !ok {
+				return out
+			}
+			out = append(out, info)
+		case BySync:
+			for {
+				info, ok := s.stepOnce()
+				if !ok {
+					return out
+				}
+				out = append(out, info)
+				if info.Kind == sim.StepSync {
+					break
+				}
+			}
+		case BySettle:
+			horizon := s.sim.Now().Add(s.sim.Options().Limits.SettleHorizon)
+			for taken := 0; taken < settleMaxSteps; taken++ {
+				at, ok := s.sim.NextDue()
+				if !ok || at.After(horizon) {
+					break
+				}
+				info, ok := s.stepOnce()
+				if !ok {
+					break
+				}
+				out = append(out, info)
+			}
+			return out
+		}
+	}
+	return out
+}
+
+// RunUntil steps until done holds or maxSteps steps were taken.
+func (s *Session) RunUntil(done func(*sim.Sim) bool, maxSteps int) []sim.StepInfo {
+	var out []sim.StepInfo
+	for len(out) < maxSteps && !done(s.sim) {
+		info, ok := s.stepOnce()
+		if !ok {
+			break
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// Seek moves to the state right after step n (0: the start), replaying from
+// the start when n is behind the current step.
+func (s *Session) Seek(n int) error {
+	if n < 0 {
+		return fmt.Errorf("%w: %d", ErrNoSuchStep, n)
+	}
+	if n < s.sim.Steps() {
+		if err := s.rebuild(); err != nil {
+			return err
+		}
+	}
+	for s.sim.Steps() < n {
+		if _, ok := s.stepOnce(); !ok {
+			return fmt.Errorf("%w: the run ends at step %d", ErrNoSuchStep, s.sim.Steps())
+		}
+	}
+	// Actions recorded at exactly this step were made before the next step;
+	// run them now so the state shown includes them.
+	s.applyUserActions()
+	return nil
+}
+
+// Apply performs a user action now, after the current step. It becomes part
+// of the run: a replay re-applies it here. What was computed after the
+// current step (an old future, after a rewind) is discarded, with the user
+// actions recorded there.
+func (s *Session) Apply(a scenario.Action) (string, error) {
+	s.applyUserActions()
+	at := s.sim.Steps()
+	s.user = s.user[:s.nextUser]
+	if len(s.history) > at {
+		s.history = s.history[:at]
+		s.samples = s.samples[:at+1]
+	}
+	s.user = append(s.user, userAction{AtStep: at, Action: a})
+	s.nextUser = len(s.user)
+	return s.run(a)
+}
+
+// run performs a through the simulator, recorded like a timeline action.
+func (s *Session) run(a scenario.Action) (string, error) {
+	var msg string
+	err := s.sim.Do(&sim.Action{Name: Describe(a), Do: func(sm *sim.Sim) (string, error) {
+		m, err := perform(sm, a)
+		msg = m
+		return m, err
+	}})
+	return msg, err
+}

@@ -1,0 +1,156 @@
+package session
+
+import (
+	"fmt"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
+)
+
+// timeline arms a scenario's actions one at a time: each entry's trigger is
+// evaluated from the moment the previous entry ran (the start, for the
+// first), as the scenario format defines "after" and "when".
+type timeline struct {
+	actions []scenario.Action
+	// next is the index of the entry armed (or to arm) next.
+	next int
+}
+
+func newTimeline(actions []scenario.Action) *timeline { return &timeline{actions: actions} }
+
+// arm schedules entry t.next on sm.
+func (t *timeline) arm(sm *sim.Sim) {
+	if t.next >= len(t.actions) {
+		return
+	}
+	a := t.actions[t.next]
+	sa := &sim.Action{Name: Describe(a), Do: func(sm *sim.Sim) (string, error) {
+		msg, err := perform(sm, a)
+		t.next++
+		t.arm(sm)
+		return msg, err
+	}}
+	switch a.Trigger.Type {
+	case scenario.TriggerAt:
+		sa.At = sm.Clock().Start().Add(a.Trigger.At)
+	case scenario.TriggerAfter:
+		sa.At = sm.Now().Add(a.Trigger.After)
+	case scenario.TriggerWhen:
+		sa.When = condition(a.Trigger.When)
+	default:
+		sa.At = sm.Now()
+	}
+	sm.Schedule(sa)
+}
+
+// condition turns a "when" trigger into a predicate over the simulation.
+func condition(c scenario.Condition) func(*sim.Sim) bool {
+	switch c.Type {
+	case scenario.CondRolloutComplete:
+		return func(sm *sim.Sim) bool {
+			d, err := sm.Server().GetDeployment("default", c.Target.Name)
+			return err == nil && RolloutComplete(d)
+		}
+	case scenario.CondAvailable:
+		return func(sm *sim.Sim) bool { return availableReplicas(sm, c.Target) >= c.AtLeast }
+	case scenario.CondSettled:
+		return func(sm *sim.Sim) bool { return sm.Quiet() }
+	case scenario.CondStep:
+		return func(sm *sim.Sim) bool { return sm.Steps() >= c.Step }
+	}
+	return func(*sim.Sim) bool { return false }
+}
+
+func availableReplicas(sm *sim.Sim, ref scenario.Ref) int32 {
+	switch ref.Kind {
+	case scenario.KindDeployment:
+		if d, err := sm.Server().GetDeployment("default", ref.Name); err == nil {
+			return d.Status.AvailableReplicas
+		}
+	case scenario.KindReplicaSet:
+		if rs, err := sm.Server().GetReplicaSet("default", ref.Name); err == nil {
+			return rs.Status.AvailableReplicas
+		}
+	}
+	return -1
+}
+
+// RolloutComplete reports whether `kubectl rollout status` would say the
+// Deployment has successfully rolled out.
+func RolloutComplete(d *appsv1.Deployment) bool {
+	if d.Generation > d.Status.ObservedGeneration {
+		return false
+	}
+	replicas := int32(1)
+	if d.Spec.Replicas != nil {
+		replicas = *d.Spec.Replicas
+	}
+	s := d.Status
+	return s.UpdatedReplicas >= replicas && s.Replicas <= s.UpdatedReplicas && s.AvailableReplicas >= s.UpdatedReplicas
+}
+
+// Describe renders an action as one line, e.g. "scale deployment/web to 12".
+func Describe(a scenario.Action) string {
+	switch a.Type {
+	case scenario.ActionApply:
+		return fmt.Sprintf("apply %d object(s)", len(a.Manifest))
+	case scenario.ActionScale:
+		return fmt.Sprintf("scale %s to %d", a.Target, a.Replicas)
+	case scenario.ActionSetImage:
+		c := a.Container
+		if c == "" {
+			c = "(first container)"
+		}
+		return fmt.Sprintf("set image %s %s=%s", a.Target, c, a.Image)
+	case scenario.ActionPause:
+		return "rollout pause " + a.Target.String()
+	case scenario.ActionResume:
+		return "rollout resume " + a.Target.String()
+	case scenario.ActionRestart:
+		return "rollout restart " + a.Target.String()
+	case scenario.ActionUndo:
+		s := "rollout undo " + a.Target.String()
+		if a.ToRevision != 0 {
+			s += " --to-revision=" + strconv.FormatInt(a.ToRevision, 10)
+		}
+		return s
+	case scenario.ActionDelete:
+		p := a.PropagationPolicy
+		if p == "" {
+			p = "Background"
+		}
+		return fmt.Sprintf("delete %s --cascade=%s", a.Target, cascadeFlag(string(p)))
+	case scenario.ActionDeletePod:
+		return "delete pod/" + a.Pod
+	case scenario.ActionFailNode:
+		return "fail node " + a.Node
+	case scenario.ActionRecoverNode:
+		return "recover node " + a.Node
+	case scenario.ActionSetImageProfile:
+		return "image " + a.Image + " becomes " + profileWord(a)
+	}
+	return a.Type.String()
+}
+
+func cascadeFlag(policy string) string {
+	switch policy {
+	case "Foreground":
+		return "foreground"
+	case "Orphan":
+		return "orphan"
+	}
+	return "background"
+}
+
+func profileWord(a scenario.Action) string {
+	switch {
+	case a.Profile.CrashLoop:
+		return "crash-looping"
+	case a.Profile.NeverReady:
+		return "never ready"
+	}
+	return "healthy"
+}

@@ -1,0 +1,22 @@
+// Package sim wires the simulated control plane and both controllers into one
+// deterministic simulation and drives it step by step.
+//
+// A Sim owns the virtual clock, the trace recorder, the API server, the
+// garbage collector, one shared informer per resource, the ReplicaSet and
+// Deployment controllers with their workqueues, and the pod lifecycle model.
+// Like etcd-io/raft's RawNode, it has a tiny driving surface: Step performs
+// exactly one event, and the run helpers (StepSync, Settle, RunUntil, RunTo)
+// are loops over Step with explicit limits.
+//
+// One event is one of: a scheduled action, one watch event delivered to an
+// informer (cache updated, handlers run), one delayed workqueue item becoming
+// ready, one controller sync (a whole processNextWorkItem), one
+// garbage-collector item, or one kubelet/scheduler transition. When several
+// are due at the same virtual instant they run in that order of kinds (so a
+// write's watch event reaches the caches before the next sync), controllers
+// taking turns; when nothing is due now the clock jumps to the earliest due
+// time. Syncs take no virtual time; worker counts are recorded but, since a
+// sync is atomic here, do not change the order of events.
+//
+// Same options and seed, same sequence of Step calls: byte-identical trace.
+package sim

@@ -1,0 +1,77 @@
+package sim
+
+import "time"
+
+// RunUntil steps until done returns true (checked before each step), nothing
+// is due, a limit stops the run, or maxSteps steps were taken. It returns the
+// steps taken and whether done held at the end.
+func (s *Sim) RunUntil(done func(*Sim) bool, maxSteps int) (int, bool) {
+	n := 0
+	for n < maxSteps {
+		if done(s) {
+			return n, true
+		}
+		if _, ok := s.Step(); !ok {
+			break
+		}
+		n++
+	}
+	return n, done(s)
+}
+
+// StepSync steps until one controller sync has run (or nothing is due), and
+// returns the steps taken, the last being the sync.
+func (s *Sim) StepSync(maxSteps int) []StepInfo {
+	var out []StepInfo
+	for len(out) < maxSteps {
+		info, ok := s.Step()
+		if !ok {
+			break
+		}
+		out = append(out, info)
+		if info.Kind == StepSync {
+			break
+		}
+	}
+	return out
+}
+
+// Settle steps until nothing is due, the clock has moved past the settle
+// horizon (Limits.SettleHorizon from where it started), a limit stops the
+// run, or maxSteps steps were taken. It returns the number of steps and
+// whether the simulation is idle.
+func (s *Sim) Settle(maxSteps int) (int, bool) {
+	horizon := s.clock.Now().Add(s.opts.Limits.SettleHorizon)
+	n := 0
+	for n < maxSteps {
+		at, ok := s.NextDue()
+		if !ok || at.After(horizon) {
+			break
+		}
+		if _, ok := s.Step(); !ok {
+			break
+		}
+		n++
+	}
+	return n, s.Idle()
+}
+
+// RunTo steps through every event due at or before t, then moves the clock to
+// t. It returns the number of steps taken.
+func (s *Sim) RunTo(t time.Time, maxSteps int) int {
+	n := 0
+	for n < maxSteps {
+		at, ok := s.NextDue()
+		if !ok || at.After(t) {
+			break
+		}
+		if _, ok := s.Step(); !ok {
+			return n
+		}
+		n++
+	}
+	if s.err == nil && t.After(s.clock.Now()) {
+		s.clock.AdvanceTo(t)
+	}
+	return n
+}

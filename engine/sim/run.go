@@ -1,0 +1,187 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rolloutlab/rolloutlab/engine/trace"
+)
+
+// next is the event chosen to run.
+type next struct {
+	at   time.Time
+	kind StepKind
+	// index selects within the kind: the informer, the controller or the
+	// timeline entry.
+	index int
+	// rv orders watch deliveries across informers.
+	rv uint64
+}
+
+func (n next) before(o next) bool {
+	if !n.at.Equal(o.at) {
+		return n.at.Before(o.at)
+	}
+	if n.kind != o.kind {
+		return n.kind < o.kind
+	}
+	if n.kind == StepWatch {
+		return n.rv < o.rv
+	}
+	return n.index < o.index
+}
+
+// pick returns the next event due, if any.
+func (s *Sim) pick() (next, bool) { return s.pickFrom(true) }
+
+// pickFrom is pick, optionally ignoring the timeline (conditions that ask
+// whether the cluster is quiet must not consult themselves).
+func (s *Sim) pickFrom(withTimeline bool) (next, bool) {
+	now := s.clock.Now()
+	var best next
+	found := false
+	consider := func(c next) {
+		if !found || c.before(best) {
+			best, found = c, true
+		}
+	}
+	for i, a := range s.timeline {
+		if !withTimeline {
+			break
+		}
+		if a.When != nil {
+			if a.When(s) {
+				consider(next{at: now, kind: StepAction, index: i})
+			}
+			continue
+		}
+		at := a.At
+		if at.Before(now) {
+			at = now
+		}
+		consider(next{at: at, kind: StepAction, index: i})
+	}
+	for i, inf := range s.informers {
+		if at, ok := inf.NextDue(); ok {
+			if at.Before(now) {
+				at = now
+			}
+			consider(next{at: at, kind: StepWatch, index: i, rv: inf.NextRV()})
+		}
+	}
+	for i, c := range s.controllers {
+		if at, ok := c.queue.NextReadyAt(); ok {
+			if at.Before(now) {
+				at = now
+			}
+			consider(next{at: at, kind: StepTimer, index: i})
+		}
+	}
+	if at, ok := s.kubelet.NextDue(); ok {
+		if at.Before(now) {
+			at = now
+		}
+		consider(next{at: at, kind: StepKubelet})
+	}
+	if s.gc.HasWork() {
+		consider(next{at: now, kind: StepGC})
+	} else if at, ok := s.gc.NextDue(); ok {
+		if at.Before(now) {
+			at = now
+		}
+		consider(next{at: at, kind: StepGC})
+	}
+	// Controllers with ready work take turns after the last one that synced.
+	for off := 1; off <= len(s.controllers); off++ {
+		i := (s.lastSynced + off) % len(s.controllers)
+		if s.controllers[i].queue.Len() > 0 {
+			consider(next{at: now, kind: StepSync, index: off})
+			break
+		}
+	}
+	return best, found
+}
+
+// Idle reports whether nothing at all is due, now or later.
+func (s *Sim) Idle() bool {
+	_, ok := s.pick()
+	return !ok
+}
+
+// Quiet reports whether nothing is due, now or later, apart from pending
+// timeline actions: the cluster has settled.
+func (s *Sim) Quiet() bool {
+	_, ok := s.pickFrom(false)
+	return !ok
+}
+
+// NextDue returns when the next event is due.
+func (s *Sim) NextDue() (time.Time, bool) {
+	n, ok := s.pick()
+	return n.at, ok
+}
+
+// Step performs exactly one event, advancing the clock to it if needed. ok
+// is false when nothing is due (the simulation is idle) or the run was
+// stopped by a limit (see Err).
+func (s *Sim) Step() (StepInfo, bool) {
+	if s.err != nil {
+		return StepInfo{}, false
+	}
+	n, ok := s.pick()
+	if !ok {
+		return StepInfo{}, false
+	}
+	if s.step >= s.opts.Limits.MaxSteps {
+		s.stop(fmt.Errorf("%w: %d steps", ErrStepLimit, s.opts.Limits.MaxSteps))
+		return StepInfo{}, false
+	}
+	s.clock.AdvanceTo(n.at)
+	s.step++
+	s.rec.SetStep(s.step)
+	info := StepInfo{Step: s.step, Kind: n.kind, At: s.clock.Elapsed(), FirstSeq: uint64(s.rec.Len() + 1)}
+	s.run(n, &info)
+	s.observe()
+	info.LastSeq = uint64(s.rec.Len())
+	if s.podCount > s.opts.Limits.MaxPods {
+		s.stop(fmt.Errorf("%w: %d pods exist, the limit is %d", ErrPodLimit, s.podCount, s.opts.Limits.MaxPods))
+		info.LastSeq = uint64(s.rec.Len())
+	}
+	return info, true
+}
+
+func (s *Sim) run(n next, info *StepInfo) {
+	switch n.kind {
+	case StepAction:
+		a := s.timeline[n.index]
+		s.timeline = append(s.timeline[:n.index], s.timeline[n.index+1:]...)
+		info.Component, info.Key = "timeline", a.Name
+		s.runAction(a)
+	case StepWatch:
+		inf := s.informers[n.index]
+		info.Component = "informer/" + string(inf.Resource())
+		info.Key = inf.NextKey()
+		inf.DeliverNext()
+	case StepTimer:
+		c := s.controllers[n.index]
+		info.Component = c.name
+		c.queue.PromoteDue()
+	case StepKubelet:
+		info.Component = "kubelet"
+		s.kubelet.Step()
+	case StepGC:
+		info.Component = "garbage-collector"
+		s.gc.Step()
+	case StepSync:
+		i := (s.lastSynced + n.index) % len(s.controllers)
+		s.lastSynced = i
+		c := s.controllers[i]
+		info.Component = c.name
+		info.Key, _ = c.sync()
+	}
+}
+
+func (s *Sim) stop(err error) {
+	s.err = err
+	s.rec.Emit("sim", trace.Note{Message: "run stopped: " + err.Error()})
+}

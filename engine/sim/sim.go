@@ -1,0 +1,161 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/controller/deployment"
+	"github.com/rolloutlab/rolloutlab/engine/controller/replicaset"
+	"github.com/rolloutlab/rolloutlab/engine/gc"
+	"github.com/rolloutlab/rolloutlab/engine/informer"
+	"github.com/rolloutlab/rolloutlab/engine/kubelet"
+	"github.com/rolloutlab/rolloutlab/engine/rng"
+	"github.com/rolloutlab/rolloutlab/engine/trace"
+	"github.com/rolloutlab/rolloutlab/engine/workqueue"
+)
+
+// Sentinel errors that stop a run.
+var (
+	// ErrStepLimit: the run reached Limits.MaxSteps.
+	ErrStepLimit = errors.New("step limit reached")
+	// ErrPodLimit: more pods exist than Limits.MaxPods allows.
+	ErrPodLimit = errors.New("pod limit exceeded")
+)
+
+// Sim is one simulated cluster with both controllers.
+type Sim struct {
+	opts  Options
+	clock *clock.Clock
+	root  *rng.Root
+	rec   *trace.Recorder
+
+	server *apiserver.Server
+	gc     *gc.Collector
+	// informers are the shared caches, in the order their deliveries are
+	// considered (ties are broken by resourceVersion anyway).
+	deployInf, rsInf, podInf *informer.Informer
+	informers                []*informer.Informer
+
+	rsc *replicaset.Controller
+	dc  *deployment.Controller
+	// controllers lists the sync sources in turn order.
+	controllers []syncer
+	// lastSynced is the index in controllers of the last controller that
+	// synced, so that controllers with work at the same instant alternate.
+	lastSynced int
+
+	kubelet *kubelet.Kubelet
+
+	// timeline holds actions not yet run: timed ones by time (then order
+	// added), conditional ones in order added.
+	timeline []*Action
+	// actionSeq numbers actions in the order they were scheduled.
+	actionSeq int
+
+	// step is the number of steps taken.
+	step int
+	// podCount tracks pods currently stored, from the watch log.
+	podCount  int
+	logCursor int
+	// err is sticky: once a limit stops the run, Step refuses to go on.
+	err error
+}
+
+// syncer is a controller as the simulator drives it.
+type syncer struct {
+	name  string
+	queue *workqueue.Queue
+	sync  func() (string, bool)
+}
+
+// New builds a simulation from opts. Nothing happens until Step is called.
+func New(opts Options) (*Sim, error) {
+	if opts.Start.IsZero() {
+		opts.Start = clock.Epoch
+	}
+	if opts.Limits == (Limits{}) {
+		opts.Limits = DefaultLimits()
+	}
+	c := clock.New(opts.Start)
+	root := rng.New(opts.Seed)
+	rec := trace.NewRecorder(c, opts.Seed)
+	s := &Sim{opts: opts, clock: c, root: root, rec: rec}
+	rec.Emit("sim", trace.Note{Message: fmt.Sprintf("simulation start: seed=%d informerLag=%s workers rs=%d deployment=%d nodes=%d",
+		opts.Seed, opts.InformerLag, opts.ReplicaSetWorkers, opts.DeploymentWorkers, len(opts.Kubelet.Nodes))})
+
+	s.server = apiserver.New(c, root.Stream("apiserver"), rec)
+	faults := root.Stream("informer")
+	newInf := func(res apiserver.Resource, idx map[string]informer.IndexFunc) *informer.Informer {
+		return informer.New(res, s.server, c, rec, faults, informer.Config{Lag: opts.InformerLag, Indexers: idx})
+	}
+	s.deployInf = newInf(apiserver.Deployments, nil)
+	s.rsInf = newInf(apiserver.ReplicaSets, map[string]informer.IndexFunc{informer.ControllerUIDIndex: informer.ControllerUIDIndexFunc})
+	s.podInf = newInf(apiserver.Pods, map[string]informer.IndexFunc{informer.PodControllerIndex: informer.PodControllerIndexFunc})
+	s.informers = []*informer.Informer{s.deployInf, s.rsInf, s.podInf}
+
+	s.rsc = replicaset.New(s.server, s.podInf, s.rsInf, c, rec, opts.ReplicaSet)
+	s.dc = deployment.New(s.server, s.deployInf, s.rsInf, s.podInf, c, rec, opts.Deployment)
+	s.controllers = []syncer{
+		{name: "replicaset-controller", queue: s.rsc.Queue(), sync: s.rsc.ProcessNextWorkItem},
+		{name: "deployment-controller", queue: s.dc.Queue(), sync: s.dc.ProcessNextWorkItem},
+	}
+	s.lastSynced = len(s.controllers) - 1
+	s.gc = gc.New(s.server, c, rec)
+
+	k, err := kubelet.New(s.server, c, root.Stream("kubelet"), rec, opts.Kubelet)
+	if err != nil {
+		return nil, fmt.Errorf("creating nodes: %w", err)
+	}
+	s.kubelet = k
+	s.observe()
+	return s, nil
+}
+
+// Accessors for views, actions and tests. The returned components are live:
+// read them, and change the cluster only through API requests.
+func (s *Sim) Clock() *clock.Clock                          { return s.clock }
+func (s *Sim) Recorder() *trace.Recorder                    { return s.rec }
+func (s *Sim) Server() *apiserver.Server                    { return s.server }
+func (s *Sim) Kubelet() *kubelet.Kubelet                    { return s.kubelet }
+func (s *Sim) ReplicaSetController() *replicaset.Controller { return s.rsc }
+func (s *Sim) DeploymentController() *deployment.Controller { return s.dc }
+func (s *Sim) GarbageCollector() *gc.Collector              { return s.gc }
+func (s *Sim) Options() Options                             { return s.opts }
+func (s *Sim) Informers() []*informer.Informer              { return s.informers }
+
+// Steps returns the number of steps taken so far.
+func (s *Sim) Steps() int { return s.step }
+
+// Err returns the error that stopped the run, if any.
+func (s *Sim) Err() error { return s.err }
+
+// Now returns the current virtual time.
+func (s *Sim) Now() time.Time { return s.clock.Now() }
+
+// observe lets every log reader catch up with writes made by the last step.
+func (s *Sim) observe() {
+	for _, inf := range s.informers {
+		inf.Observe()
+	}
+	s.gc.Observe()
+	s.kubelet.Observe()
+	log := s.server.WatchLog()
+	for ; s.logCursor < len(log); s.logCursor++ {
+		ev := log[s.logCursor]
+		if ev.Resource != apiserver.Pods {
+			continue
+		}
+		switch ev.Type {
+		case apiserver.Added:
+			s.podCount++
+		case apiserver.Deleted:
+			s.podCount--
+		}
+	}
+}
+
+// PodCount returns the number of pods stored in the API server.
+func (s *Sim) PodCount() int { return s.podCount }
