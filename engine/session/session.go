@@ -104,12 +104,15 @@ func objectRef(obj scenario.Object) string {
 // SetupError is an object of the scenario the API server refused at time
 // zero; Message is the API server's message.
 type SetupError struct {
-	Doc, Line int
-	Message   string
+	Doc, Row int
+	Message  string
 }
 
+// Line returns the line of the refused object, for the UI.
+func (e *SetupError) Line() int { return e.Row }
+
 func (e *SetupError) Error() string {
-	return fmt.Sprintf("document %d, line %d: %s", e.Doc, e.Line, e.Message)
+	return fmt.Sprintf("document %d, line %d: %s", e.Doc, e.Row, e.Message)
 }
 
 // rebuild creates a fresh simulation at step 0: objects applied, timeline
@@ -123,7 +126,7 @@ func (s *Session) rebuild() error {
 		obj := obj
 		err := sm.Do(&sim.Action{Name: "apply " + objectRef(obj), Do: func(sm *sim.Sim) (string, error) { return apply(sm, obj) }})
 		if err != nil {
-			return &SetupError{Doc: obj.Doc, Line: obj.Line, Message: err.Error()}
+			return &SetupError{Doc: obj.Doc, Row: obj.Line, Message: err.Error()}
 		}
 	}
 	s.sim = sm

@@ -1,0 +1,55 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+)
+
+// ErrBadAction is returned for a user action that is not a JSON object.
+var ErrBadAction = errors.New("an action is a JSON object with a \"type\" field")
+
+// ParseUserAction reads a user action written like a timeline entry
+// ({"type": "scale", "target": "deployment/web", "replicas": 12}), validated
+// by the scenario parser itself so that user actions and timeline entries
+// accept exactly the same things with the same error messages.
+func (s *Session) ParseUserAction(raw []byte) (scenario.Action, error) {
+	var fields map[string]any
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return scenario.Action{}, ErrBadAction
+	}
+	t, ok := fields["type"].(string)
+	if !ok || t == "" {
+		return scenario.Action{}, ErrBadAction
+	}
+	delete(fields, "type")
+	fields["action"] = t
+	fields["at"] = "0s"
+	entry, err := json.Marshal(fields)
+	if err != nil {
+		return scenario.Action{}, err
+	}
+	nodes, _ := json.Marshal(s.scen.Cluster.Nodes)
+	doc := "apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nmetadata: {name: user-action}\nspec:\n  cluster: {nodes: " +
+		string(nodes) + "}\n  timeline:\n  - " + string(entry) + "\n"
+	scen, err := scenario.Parse("action", []byte(doc))
+	if err != nil {
+		var msgs []string
+		for _, e := range scenario.Errors(err) {
+			field := strings.TrimPrefix(e.Field, "spec.timeline[0].")
+			if field == "spec.timeline[0]" {
+				field = ""
+			}
+			if field != "" {
+				msgs = append(msgs, field+": "+e.Message)
+			} else {
+				msgs = append(msgs, e.Message)
+			}
+		}
+		return scenario.Action{}, fmt.Errorf("invalid %s action: %s", t, strings.Join(msgs, "; "))
+	}
+	return scen.Timeline[0], nil
+}

@@ -1,0 +1,51 @@
+package session
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+)
+
+const tinyDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.25
+`
+
+func TestParseUserAction(t *testing.T) {
+	s, err := Load("tiny.yaml", []byte(tinyDeployment), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.ParseUserAction([]byte(`{"type":"scale","target":"deploy/web","replicas":5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Type != scenario.ActionScale || a.Target.Kind != scenario.KindDeployment || a.Target.Name != "web" || a.Replicas != 5 {
+		t.Fatalf("parsed %+v", a)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`{"type":"scale","target":"deploy/web","replicas":-1}`, "replicas"},
+		{`{"type":"failNode","node":"node-9"}`, "node-9"},
+		{`{"type":"teleport"}`, "teleport"},
+		{`[1]`, "JSON object"},
+		{`{"target":"deploy/web"}`, "JSON object"},
+	} {
+		_, err := s.ParseUserAction([]byte(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to mention %q", tc.in, err, tc.want)
+		}
+	}
+}

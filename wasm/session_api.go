@@ -1,0 +1,259 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+	"github.com/rolloutlab/rolloutlab/engine/session"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
+	"github.com/rolloutlab/rolloutlab/engine/trace"
+	"github.com/rolloutlab/rolloutlab/scenarios"
+)
+
+// errNoSession is returned by methods that need a loaded scenario.
+var errNoSession = errors.New("no scenario loaded: call load first")
+
+// bridge holds the one session the page works on. Its methods decode
+// arguments, call engine/session and shape the result; nothing else.
+type bridge struct {
+	sess *session.Session
+	// goodStep is the last step the session reached without a panic; after
+	// a panic the session is restored there.
+	goodStep int
+}
+
+// snapshot is the value most methods return (see docs/bridge-api.md).
+type snapshot struct {
+	View    *session.View    `json:"view"`
+	Steps   []sim.StepInfo   `json:"steps,omitempty"`
+	Message string           `json:"message,omitempty"`
+	Samples []session.Sample `json:"samples,omitempty"`
+}
+
+type viewArgs struct {
+	MaxPods int `json:"maxPods"`
+}
+
+func decodeArgs(args json.RawMessage, into any) error {
+	if string(args) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(args, into); err != nil {
+		return fmt.Errorf("bad arguments: %w", err)
+	}
+	return nil
+}
+
+// guarded runs fn against the session; if fn panics, the session is rebuilt
+// at the last good step before the panic is passed on to the dispatcher,
+// which reports it. The simulation therefore stays usable.
+func (b *bridge) guarded(fn func(s *session.Session) (any, error)) (any, error) {
+	if b.sess == nil {
+		return nil, errNoSession
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			if b.sess != nil {
+				func() {
+					defer func() { _ = recover() }()
+					_ = b.sess.Seek(0)
+					_ = b.sess.Seek(b.goodStep)
+				}()
+			}
+			panic(p)
+		}
+	}()
+	v, err := fn(b.sess)
+	b.goodStep = b.sess.Step()
+	return v, err
+}
+
+func (b *bridge) view(s *session.Session, a viewArgs) *session.View {
+	return s.View(session.ViewOptions{MaxPods: a.MaxPods})
+}
+
+// methods of the session API, merged into the dispatch table by methods().
+func (b *bridge) methods() map[string]handler {
+	return map[string]handler{
+		"library": b.library,
+		"load":    b.load,
+		"advance": b.advance,
+		"seek":    b.seek,
+		"act":     b.act,
+		"view":    b.viewMethod,
+		"steps":   b.steps,
+		"samples": b.samples,
+		"records": b.records,
+		"kubectl": b.kubectl,
+	}
+}
+
+type libraryEntry struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Source      string `json:"source"`
+}
+
+func (b *bridge) library(json.RawMessage) (any, error) {
+	var out []libraryEntry
+	for _, id := range scenarios.IDs() {
+		src, _ := scenarios.Source(id)
+		e := libraryEntry{ID: id, Name: id, Source: string(src)}
+		if sc, err := scenario.Parse(id+".yaml", src); err == nil {
+			e.Name, e.Description = sc.Name, sc.Description
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func (b *bridge) load(args json.RawMessage) (any, error) {
+	var a struct {
+		Source string  `json:"source"`
+		Name   string  `json:"name"`
+		Seed   *uint64 `json:"seed"`
+		viewArgs
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	if a.Name == "" {
+		a.Name = "scenario.yaml"
+	}
+	s, err := session.Load(a.Name, []byte(a.Source), a.Seed)
+	if err != nil {
+		return nil, err // the previous session stays
+	}
+	b.sess, b.goodStep = s, 0
+	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples()}, nil
+}
+
+func (b *bridge) advance(args json.RawMessage) (any, error) {
+	var a struct {
+		By    string `json:"by"`
+		Count int    `json:"count"`
+		viewArgs
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	g, err := session.ParseGranularity(a.By)
+	if err != nil {
+		return nil, err
+	}
+	if a.Count <= 0 {
+		a.Count = 1
+	}
+	return b.guarded(func(s *session.Session) (any, error) {
+		steps := s.Advance(g, a.Count)
+		return snapshot{View: b.view(s, a.viewArgs), Steps: steps}, nil
+	})
+}
+
+func (b *bridge) seek(args json.RawMessage) (any, error) {
+	var a struct {
+		Step int `json:"step"`
+		viewArgs
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	return b.guarded(func(s *session.Session) (any, error) {
+		if err := s.Seek(a.Step); err != nil {
+			return nil, err
+		}
+		return snapshot{View: b.view(s, a.viewArgs)}, nil
+	})
+}
+
+func (b *bridge) act(args json.RawMessage) (any, error) {
+	var a struct {
+		Action json.RawMessage `json:"action"`
+		viewArgs
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	return b.guarded(func(s *session.Session) (any, error) {
+		action, err := s.ParseUserAction(a.Action)
+		if err != nil {
+			return nil, err
+		}
+		msg, err := s.Apply(action)
+		if err != nil {
+			return nil, err
+		}
+		return snapshot{View: b.view(s, a.viewArgs), Message: msg}, nil
+	})
+}
+
+func (b *bridge) viewMethod(args json.RawMessage) (any, error) {
+	var a viewArgs
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	return b.guarded(func(s *session.Session) (any, error) { return snapshot{View: b.view(s, a)}, nil })
+}
+
+func (b *bridge) steps(args json.RawMessage) (any, error) {
+	var a struct{ From, To int }
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	return b.guarded(func(s *session.Session) (any, error) {
+		h := s.History()
+		from, to := max(a.From, 1), len(h)
+		if a.To > 0 && a.To < to {
+			to = a.To
+		}
+		if from > to {
+			return []sim.StepInfo{}, nil
+		}
+		return h[from-1 : to], nil
+	})
+}
+
+func (b *bridge) samples(json.RawMessage) (any, error) {
+	return b.guarded(func(s *session.Session) (any, error) { return s.Samples(), nil })
+}
+
+func (b *bridge) records(args json.RawMessage) (any, error) {
+	var a struct {
+		From    uint64   `json:"from"`
+		To      uint64   `json:"to"`
+		Kinds   []string `json:"kinds"`
+		Sources []string `json:"sources"`
+		Limit   int      `json:"limit"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	return b.guarded(func(s *session.Session) (any, error) {
+		recs, total := session.FilterRecords(s.Sim().Recorder(), session.RecordFilter{From: a.From, To: a.To, Kinds: a.Kinds, Sources: a.Sources, Limit: a.Limit})
+		return struct {
+			Records []trace.Record `json:"records"`
+			Total   int            `json:"total"`
+		}{recs, total}, nil
+	})
+}
+
+func (b *bridge) kubectl(args json.RawMessage) (any, error) {
+	var a struct {
+		Command string `json:"command"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	return b.guarded(func(s *session.Session) (any, error) {
+		out, err := s.Kubectl(a.Command)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			Output string `json:"output"`
+		}{out}, nil
+	})
+}

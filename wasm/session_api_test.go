@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/rolloutlab/rolloutlab/engine/session"
+	"github.com/rolloutlab/rolloutlab/scenarios"
+)
+
+// callOK calls method and decodes the value into out, failing on an error.
+func callOK(t *testing.T, a api, method string, args any, out any) {
+	t.Helper()
+	b, _ := json.Marshal(args)
+	var env struct {
+		OK    bool            `json:"ok"`
+		Value json.RawMessage `json:"value"`
+		Error *callError      `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(a.call(method, string(b))), &env); err != nil {
+		t.Fatal(err)
+	}
+	if !env.OK {
+		t.Fatalf("%s: %+v", method, env.Error)
+	}
+	if out != nil {
+		if err := json.Unmarshal(env.Value, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func callErr(t *testing.T, a api, method string, args any) *callError {
+	t.Helper()
+	b, _ := json.Marshal(args)
+	var env struct {
+		OK    bool       `json:"ok"`
+		Error *callError `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(a.call(method, string(b))), &env); err != nil {
+		t.Fatal(err)
+	}
+	if env.OK {
+		t.Fatalf("%s succeeded, want an error", method)
+	}
+	return env.Error
+}
+
+type snap struct {
+	View struct {
+		Step        int `json:"step"`
+		MaxStep     int `json:"maxStep"`
+		ReplicaSets []struct {
+			Name    string `json:"name"`
+			Desired int32  `json:"desired"`
+		} `json:"replicaSets"`
+		Deployments []struct {
+			Replicas int32 `json:"replicas"`
+		} `json:"deployments"`
+	} `json:"view"`
+	Steps   []json.RawMessage `json:"steps"`
+	Message string            `json:"message"`
+}
+
+func TestSessionMethods(t *testing.T) {
+	a := methods()
+	if e := callErr(t, a, "advance", map[string]any{"by": "event"}); !strings.Contains(e.Message, "no scenario loaded") {
+		t.Fatalf("advance before load: %+v", e)
+	}
+	var lib []libraryEntry
+	callOK(t, a, "library", nil, &lib)
+	if len(lib) != len(scenarios.IDs()) || lib[0].Description == "" {
+		t.Fatalf("library = %d entries", len(lib))
+	}
+	src, _ := scenarios.Source(scenarios.Default)
+	var s snap
+	callOK(t, a, "load", map[string]any{"source": string(src), "name": "r.yaml"}, &s)
+	if s.View.Step != 0 || len(s.View.Deployments) != 1 {
+		t.Fatalf("after load: %+v", s.View)
+	}
+	callOK(t, a, "advance", map[string]any{"by": "sync", "count": 3}, &s)
+	if s.View.Step == 0 || len(s.Steps) != s.View.Step {
+		t.Fatalf("advance: step %d, %d steps returned", s.View.Step, len(s.Steps))
+	}
+	reached := s.View.Step
+	callOK(t, a, "seek", map[string]any{"step": 1}, &s)
+	if s.View.Step != 1 || s.View.MaxStep != reached {
+		t.Fatalf("seek back: step %d max %d", s.View.Step, s.View.MaxStep)
+	}
+	callOK(t, a, "act", map[string]any{"action": map[string]any{"type": "scale", "target": "deployment/web", "replicas": 4}}, &s)
+	if s.Message != "deployment.apps/web scaled" || s.View.Deployments[0].Replicas != 4 {
+		t.Fatalf("act: %q %+v", s.Message, s.View.Deployments)
+	}
+	if e := callErr(t, a, "act", map[string]any{"action": map[string]any{"type": "scale", "target": "deployment/web", "replicas": -2}}); !strings.Contains(e.Message, "replicas") {
+		t.Fatalf("bad act: %+v", e)
+	}
+	var out struct{ Output string }
+	callOK(t, a, "kubectl", map[string]any{"command": "get deploy"}, &out)
+	if !strings.HasPrefix(out.Output, "NAME") || !strings.Contains(out.Output, "web") {
+		t.Fatalf("kubectl get deploy:\n%s", out.Output)
+	}
+	// A broken file is reported with its line and the session stays.
+	e := callErr(t, a, "load", map[string]any{"source": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n  replica: 3\n"})
+	if e.Line != 6 || len(e.Errors) == 0 || !strings.Contains(e.Message, "replica") {
+		t.Fatalf("bad load: %+v", e)
+	}
+	callOK(t, a, "view", nil, &s)
+	if s.View.Step != 1 || s.View.Deployments[0].Replicas != 4 {
+		t.Fatalf("session lost after a failed load: %+v", s.View)
+	}
+}
+
+func TestPanicRestoresSession(t *testing.T) {
+	src, _ := scenarios.Source(scenarios.Default)
+	sess, err := session.Load("r.yaml", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &bridge{sess: sess}
+	if _, err := b.guarded(func(s *session.Session) (any, error) { s.Advance(session.ByEvent, 5); return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	a := api{"boom": func(json.RawMessage) (any, error) {
+		return b.guarded(func(s *session.Session) (any, error) {
+			s.Advance(session.ByEvent, 3)
+			panic("injected")
+		})
+	}}
+	var env struct {
+		OK    bool
+		Error *callError
+	}
+	_ = json.Unmarshal([]byte(a.call("boom", "")), &env)
+	if env.OK || !env.Error.Panic || !strings.Contains(env.Error.Message, "injected") {
+		t.Fatalf("panic not reported: %+v", env.Error)
+	}
+	if got := b.sess.Step(); got != 5 {
+		t.Fatalf("after the panic the session is at step %d, want the last good step 5", got)
+	}
+}
