@@ -1,0 +1,162 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
+	"github.com/rolloutlab/rolloutlab/scenarios"
+)
+
+func load(t *testing.T, id string) *Session {
+	t.Helper()
+	src, ok := scenarios.Source(id)
+	if !ok {
+		t.Fatalf("no scenario %s", id)
+	}
+	s, err := Load(id+".yaml", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// viewJSON renders the view without MaxStep, which records how far the run
+// has been computed rather than the state.
+func viewJSON(t *testing.T, s *Session) string {
+	t.Helper()
+	v := s.View(ViewOptions{})
+	v.MaxStep = 0
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestSeekBackReproducesTheSameState(t *testing.T) {
+	s := load(t, "rolling-update-10-3-2")
+	s.Advance(ByEvent, 40)
+	at40 := viewJSON(t, s)
+	trace40 := s.Sim().Recorder().Text()
+	s.Advance(ByEvent, 60)
+	if s.Step() != 100 || s.MaxStep() != 100 {
+		t.Fatalf("step %d max %d", s.Step(), s.MaxStep())
+	}
+	if err := s.Seek(40); err != nil {
+		t.Fatal(err)
+	}
+	if got := viewJSON(t, s); got != at40 {
+		t.Fatal("the view at step 40 differs after a rewind")
+	}
+	if s.Sim().Recorder().Text() != trace40 {
+		t.Fatal("the trace up to step 40 differs after a rewind")
+	}
+	if s.MaxStep() != 100 {
+		t.Fatalf("a rewind forgot the computed future: max %d", s.MaxStep())
+	}
+	if err := s.Seek(100); err != nil || s.Step() != 100 {
+		t.Fatalf("seek forward: %v, step %d", err, s.Step())
+	}
+	if err := s.Seek(-1); !errors.Is(err, ErrNoSuchStep) {
+		t.Fatalf("Seek(-1) = %v", err)
+	}
+}
+
+func TestUserActionsAreReplayedAndRewriteTheFuture(t *testing.T) {
+	s := load(t, "rolling-update-10-3-2")
+	s.Advance(ByEvent, 10)
+	scale := scenario.Action{Type: scenario.ActionScale, Namespace: "default", Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 3}
+	msg, err := s.Apply(scale)
+	if err != nil || msg != "deployment.apps/web scaled" {
+		t.Fatalf("Apply: %q %v", msg, err)
+	}
+	s.Advance(ByEvent, 20)
+	at30 := viewJSON(t, s)
+	// Rewind before the action and come back: the action is re-applied.
+	if err := s.Seek(5); err != nil {
+		t.Fatal(err)
+	}
+	if d := s.View(ViewOptions{}).Deployments[0]; d.Replicas != 10 {
+		t.Fatalf("at step 5 the deployment has %d replicas, want 10 (before the action)", d.Replicas)
+	}
+	if err := s.Seek(30); err != nil {
+		t.Fatal(err)
+	}
+	if got := viewJSON(t, s); got != at30 {
+		t.Fatal("replay with the user action gave a different state")
+	}
+	// A new action after rewinding to step 5 discards the old future.
+	if err := s.Seek(5); err != nil {
+		t.Fatal(err)
+	}
+	scale.Replicas = 6
+	if _, err := s.Apply(scale); err != nil {
+		t.Fatal(err)
+	}
+	if s.MaxStep() != 5 {
+		t.Fatalf("old future kept: max %d", s.MaxStep())
+	}
+	if err := s.Seek(30); err != nil {
+		t.Fatal(err)
+	}
+	if d := s.View(ViewOptions{}).Deployments[0]; d.Replicas != 6 {
+		t.Fatalf("after replay the deployment has %d replicas, want 6", d.Replicas)
+	}
+}
+
+func TestAdvanceGranularities(t *testing.T) {
+	s := load(t, "adoption")
+	steps := s.Advance(BySync, 1)
+	if len(steps) == 0 || steps[len(steps)-1].Kind != sim.StepSync {
+		t.Fatalf("BySync did not end with a sync: %+v", steps)
+	}
+	for _, st := range steps[:len(steps)-1] {
+		if st.Kind == sim.StepSync {
+			t.Fatal("BySync took more than one sync")
+		}
+	}
+	s.Advance(BySettle, 1)
+	if !s.Sim().Idle() {
+		t.Fatal("settle left work due")
+	}
+	if len(s.Samples()) != s.Step()+1 {
+		t.Fatalf("%d samples for %d steps", len(s.Samples()), s.Step())
+	}
+	if _, err := ParseGranularity("leap"); err == nil {
+		t.Fatal("unknown granularity accepted")
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	_, err := Load("bad.yaml", []byte("kind: Deployment\napiVersion: apps/v1\nmetadata: {name: x}\nspec:\n  replicas: [1]\n"), nil)
+	if errs := scenario.Errors(err); len(errs) == 0 || errs[0].Line != 5 {
+		t.Fatalf("parse error = %v", err)
+	}
+	// Valid YAML the API server refuses: the selector does not match.
+	src := strings.Replace(tinyDeployment, "labels: {app: web}", "labels: {app: other}", 1)
+	_, err = Load("refused.yaml", []byte(src), nil)
+	var setup *SetupError
+	if !errors.As(err, &setup) || setup.Line() != 1 || !strings.Contains(setup.Message, "`selector` does not match template `labels`") {
+		t.Fatalf("setup error = %v", err)
+	}
+}
+
+func TestKubectlViews(t *testing.T) {
+	s := load(t, "adoption")
+	s.Advance(BySettle, 1)
+	for _, cmd := range []string{"get pods", "get rs -o wide", "get deploy", "kubectl get po"} {
+		if _, err := s.Kubectl(cmd); err != nil {
+			t.Errorf("%s: %v", cmd, err)
+		}
+	}
+	if _, err := s.Kubectl("delete pods --all"); !errors.Is(err, ErrUnknownCommand) {
+		t.Fatalf("unknown command: %v", err)
+	}
+	if _, err := s.Kubectl("describe rs nope"); err == nil {
+		t.Fatal("describe of a missing RS succeeded")
+	}
+}
