@@ -86,8 +86,8 @@ func (k *Kubelet) setNodeReady(name string, status corev1.ConditionStatus, reaso
 }
 
 func (k *Kubelet) markNodePodsNotReady(name string) {
-	keys := k.sortedPodKeysOnNode(name)
-	for _, key := range keys {
+	marked := 0
+	for _, key := range k.sortedPodKeysOnNode(name) {
 		p := k.pods[key]
 		pod, ok := k.freshPod(p)
 		if !ok || pod.DeletionTimestamp != nil {
@@ -96,8 +96,9 @@ func (k *Kubelet) markNodePodsNotReady(name string) {
 		setPodCondition(pod, corev1.PodReady, corev1.ConditionFalse, "NodeNotReady", k.clock.Now())
 		k.writeStatus("node-controller", pod)
 		p.gen++
+		marked++
 	}
-	k.emit(Transition{Actor: "node-controller", Node: name, What: "not-ready", Detail: fmt.Sprintf("%d pods marked NotReady", len(keys))})
+	k.emit(Transition{Actor: "node-controller", Node: name, What: "not-ready", Detail: fmt.Sprintf("%d pods marked NotReady", marked)})
 }
 
 func (k *Kubelet) evictNodePods(name string) {

@@ -74,19 +74,31 @@ func splitKey(key string) (string, string) {
 
 // freshPod reads the pod from the API server and checks it is still the same
 // object; ok is false if it is gone or was re-created.
+//
+// The model only ever changes a pod's status before writing it back, so the
+// result is a shallow copy of the stored pod with a deep copy of its status:
+// the metadata and spec it shares with the stored object are read-only.
 func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
 	ns, name := splitKey(p.key)
 	pod, err := k.server.GetPod(ns, name)
 	if err != nil || pod.UID != p.uid {
 		return nil, false
 	}
-	return pod.DeepCopy(), true
+	cp := *pod
+	pod.Status.DeepCopyInto(&cp.Status)
+	return &cp, true
 }
 
 func (k *Kubelet) firePod(act action, p *podState) {
 	pod, ok := k.freshPod(p)
 	if !ok {
 		delete(k.pods, p.key)
+		return
+	}
+	if n := k.nodes[p.node]; n != nil && !n.ready {
+		// A failed node's kubelet writes nothing: the transition is lost.
+		// RecoverNode restarts the pods that are still there.
+		p.gen++
 		return
 	}
 	switch act {

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"strconv"
+
+	"github.com/rolloutlab/rolloutlab/engine/session"
+	"github.com/rolloutlab/rolloutlab/engine/trace"
+)
+
+// traceSchema names the JSON trace format and its version; see
+// docs/trace-schema.md.
+var traceSchema = "rolloutlab.trace/v" + strconv.Itoa(trace.SchemaVersion)
+
+// traceHeader is the part of the JSON trace before the steps.
+type traceHeader struct {
+	Schema   string `json:"schema"`
+	Seed     uint64 `json:"seed"`
+	Scenario string `json:"scenario"`
+}
+
+// writeTraceJSON writes the JSON format of `run`: one object
+//
+//	{"schema":"rolloutlab.trace/v1","seed":1,"scenario":"adoption",
+//	"steps":[
+//	{"step":1,...},
+//	...
+//	],
+//	"records":[
+//	{"seq":1,...},
+//	...
+//	]}
+//
+// with one step or record per line so that traces diff well. steps are
+// the StepInfo of every step of the current run; records the whole trace
+// from set-up on, through trace.Record's MarshalJSON.
+func writeTraceJSON(w io.Writer, s *session.Session) error {
+	bw := bufio.NewWriter(w)
+	head, err := json.Marshal(traceHeader{Schema: traceSchema, Seed: s.Seed(), Scenario: s.Scenario().Name})
+	if err != nil {
+		return err
+	}
+	bw.Write(head[:len(head)-1]) // leave the object open
+	bw.WriteString(",\n\"steps\":[")
+	for i, info := range s.History()[:s.Step()] {
+		if err := writeElement(bw, i, info); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("\n],\n\"records\":[")
+	for i, r := range s.Sim().Recorder().Records() {
+		if err := writeElement(bw, i, r); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("\n]}\n")
+	return bw.Flush()
+}
+
+// writeElement writes element i of a JSON array on its own line.
+func writeElement(bw *bufio.Writer, i int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if i > 0 {
+		bw.WriteByte(',')
+	}
+	bw.WriteByte('\n')
+	_, err = bw.Write(b)
+	return err
+}

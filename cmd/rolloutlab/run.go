@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"strconv"
+
+	"github.com/rolloutlab/rolloutlab/engine/session"
+)
+
+const runSynopsis = "run FILE [--seed N] [--until settle|DURATION|step=N] [--format text|json|state] [--tables actions|end|none]"
+
+const runHelpText = `Plays a scenario headless and prints what the controllers did.
+
+FILE is a scenario file, library:ID for an embedded scenario (see
+` + "`rolloutlab list`" + `), or - to read the scenario from stdin.
+
+--until says where to stop:
+  settle     (default) settle, and again while timeline actions are pending
+  DURATION   every event up to that virtual time since the start (90s, 2m)
+  step=N     right after step N (0: after set-up)
+
+--format says what to print:
+  text   the timeline: each step, its trace records (decisions show their
+         math) and kubectl get deploy,rs,pods tables (--tables)
+  json   the trace in the versioned schema of docs/trace-schema.md
+  state  every object at the end as a v1 List, like kubectl get -o json
+
+The same scenario and seed always print the same bytes.
+
+Exit codes: 0 ok; 1 the scenario is invalid, cannot be read, or the run was
+stopped by a limit (the output is still printed); 2 usage error.
+`
+
+// runRun implements `rolloutlab run`.
+func runRun(e env, args []string) exitCode {
+	fs := newFlagSet(e, "run", runSynopsis)
+	describe(fs, runSynopsis, runHelpText)
+	seed := &seedFlag{}
+	fs.Var(seed, "seed", "seed to use instead of the scenario's `N`")
+	untilArg := fs.String("until", "settle", "where to stop: settle, a virtual `time` (90s), or step=N")
+	formatArg := fs.String("format", "text", "output: text, json or state")
+	tablesArg := fs.String("tables", "actions", "text only: kubectl tables after each timeline action and at the end (actions), at the end (end), or none")
+	pos, code, ok := parseArgs(e, fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		return usageError(e, fs, "want exactly one FILE, got %d arguments", len(pos))
+	}
+	stop, err := parseUntil(*untilArg)
+	if err != nil {
+		return usageError(e, fs, "%v", err)
+	}
+	format, ok := parseFormat(*formatArg)
+	if !ok {
+		return usageError(e, fs, "unknown --format %q (want text, json or state)", *formatArg)
+	}
+	tables, ok := parseTables(*tablesArg)
+	if !ok {
+		return usageError(e, fs, "unknown --tables %q (want actions, end or none)", *tablesArg)
+	}
+
+	src, err := readSource(e, pos[0])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rolloutlab run: %v\n", err)
+		return sourceErrorCode(err)
+	}
+	s, err := session.Load(src.name, src.data, seed.value())
+	if err != nil {
+		lines := diagnostics(src.name, err)
+		for _, l := range lines {
+			fmt.Fprintln(e.stderr, l)
+		}
+		fmt.Fprintf(e.stderr, "rolloutlab run: %s is invalid: %s\n", src.name, plural(len(lines), "error"))
+		return exitRuntime
+	}
+	if err := stop.drive(s); err != nil {
+		fmt.Fprintf(e.stderr, "rolloutlab run: --until %s: %v\n", stop, err)
+		return exitRuntime
+	}
+
+	out := bufio.NewWriter(e.stdout)
+	switch format {
+	case formatJSON:
+		err = writeTraceJSON(out, s)
+	case formatState:
+		err = writeState(out, s)
+	default:
+		err = writeTimeline(out, s, src.name, stop, tables)
+	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "rolloutlab run: writing output: %v\n", err)
+		return exitRuntime
+	}
+	if err := s.Sim().Err(); err != nil {
+		fmt.Fprintf(e.stderr, "rolloutlab run: %s (seed %d): run stopped at step %d: %v\n", src.name, s.Seed(), s.Step(), err)
+		return exitRuntime
+	}
+	return exitOK
+}
+
+// seedFlag is --seed: unset means the scenario's own seed.
+type seedFlag struct {
+	// set records whether --seed was given; n is only meaningful then.
+	set bool
+	n   uint64
+}
+
+func (f *seedFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.FormatUint(f.n, 10)
+}
+
+func (f *seedFlag) Set(s string) error {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("want a whole number from 0 to %d", uint64(1<<64-1))
+	}
+	f.set, f.n = true, n
+	return nil
+}
+
+// value is the seed override for session.Load: nil when unset.
+func (f *seedFlag) value() *uint64 {
+	if !f.set {
+		return nil
+	}
+	n := f.n
+	return &n
+}
+
+var _ flag.Value = (*seedFlag)(nil)

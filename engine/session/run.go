@@ -1,0 +1,56 @@
+package session
+
+import (
+	"time"
+
+	"github.com/rolloutlab/rolloutlab/engine/sim"
+)
+
+// RunToEnd plays the scenario out, for headless runs (the CLI's default):
+// it settles, and while timeline actions are still pending it settles again.
+// When a settle makes no progress although actions are pending (the next
+// one is timed beyond the settle horizon), one event is taken, which moves
+// the clock to it. It stops when no action is pending after a settle, when
+// nothing at all is due (a "when" action whose condition can no longer come
+// true stays pending), or when a limit stops the run: Limits.MaxSteps bounds
+// every loop here. It returns the steps taken.
+//
+// Example: adoption.yaml applies a ReplicaSet at 5s and deletes it once two
+// pods are available; RunToEnd returns after the garbage collector's pod
+// deletions at +10s with no action pending.
+func (s *Session) RunToEnd() []sim.StepInfo {
+	var out []sim.StepInfo
+	for s.sim.Err() == nil {
+		steps := s.Advance(BySettle, 1)
+		out = append(out, steps...)
+		if len(s.sim.PendingActions()) == 0 {
+			break
+		}
+		if len(steps) == 0 {
+			steps = s.Advance(ByEvent, 1)
+			if len(steps) == 0 {
+				break
+			}
+			out = append(out, steps...)
+		}
+	}
+	return out
+}
+
+// RunToTime takes every event due at or before virtual time at (measured
+// from the start of the simulation) and stops: the state is the one after
+// the last event at or before at. The clock is not moved past that event,
+// so that a replay (Seek) reproduces the same state. It returns the steps
+// taken; none when the clock is already at or past at.
+//
+// Example: on adoption.yaml, RunToTime(7*time.Second) stops after the
+// kubelet reports the second pod running at +7s, before it turns ready at
+// +8s.
+func (s *Session) RunToTime(at time.Duration) []sim.StepInfo {
+	deadline := s.sim.Clock().Start().Add(at)
+	reached := func(sm *sim.Sim) bool {
+		next, ok := sm.NextDue()
+		return !ok || next.After(deadline)
+	}
+	return s.RunUntil(reached, s.scen.Limits.MaxSteps)
+}
