@@ -19,23 +19,6 @@ func (s *Sim) RunUntil(done func(*Sim) bool, maxSteps int) (int, bool) {
 	return n, done(s)
 }
 
-// StepSync steps until one controller sync has run (or nothing is due), and
-// returns the steps taken, the last being the sync.
-func (s *Sim) StepSync(maxSteps int) []StepInfo {
-	var out []StepInfo
-	for len(out) < maxSteps {
-		info, ok := s.Step()
-		if !ok {
-			break
-		}
-		out = append(out, info)
-		if info.Kind == StepSync {
-			break
-		}
-	}
-	return out
-}
-
 // Settle steps until nothing is due, the clock has moved past the settle
 // horizon (Limits.SettleHorizon from where it started), a limit stops the
 // run, or maxSteps steps were taken. It returns the number of steps and
