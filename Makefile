@@ -1,0 +1,131 @@
+# Rollout Lab. Quick start: `make run` (install, build, serve) and `make test`
+# (every test). `make help` lists the targets.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+GO        ?= go
+GOROOT    := $(shell $(GO) env GOROOT)
+WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
+NODE_BIN  := node_modules/.bin
+ADDR      ?= 127.0.0.1:8080
+
+# Go packages vetted and tested natively.
+GO_PKGS ?= ./...
+# Go packages tested again under GOOS=js GOARCH=wasm (the engine must behave
+# identically in the browser) and the subset benchmarked there.
+WASM_TEST_PKGS  ?= ./engine/... ./wasm/...
+BENCH_PKGS      ?= ./engine/...
+WASM_BENCH_PKGS ?= ./engine/deployutil ./engine/podutil ./engine/workqueue
+# `make test` fails when the first page load is over the 2.8 MB brotli budget
+# (scripts/size-budget.mjs). Set to 0 to only report it.
+ENFORCE_SIZE_BUDGET ?= 1
+SIZE_FLAGS ?=
+# Targets that need the built app depend on build unless SKIP_BUILD is set.
+BUILD_DEP := $(if $(SKIP_BUILD),,build)
+
+# step prints a banner so every stage of a long run is easy to find.
+step = @printf '\n==> %s\n' "$(1)"
+
+.PHONY: help deps build cli wasm web run test test-go test-wasm test-web test-e2e \
+        test-worker bench fmt vet lint clean
+
+help: ## list targets
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+deps: ## install system packages and node_modules (idempotent)
+	$(call step,deps: scripts/setup.sh)
+	@scripts/setup.sh
+
+build: deps cli wasm web ## build bin/rolloutlab, the wasm and web/dist
+
+cli: ## build the CLI to bin/rolloutlab
+	$(call step,build: bin/rolloutlab)
+	$(GO) build -trimpath -o bin/rolloutlab ./cmd/rolloutlab
+
+wasm: ## build web/public/rolloutlab.wasm and copy wasm_exec.js
+	$(call step,build: web/public/rolloutlab.wasm)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/public/rolloutlab.wasm ./wasm
+	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/public/wasm_exec.js
+
+web: ## vite build to web/dist, then precompress and check the size budget
+	$(call step,build: web/dist (vite))
+	$(NODE_BIN)/vite build --config web/vite.config.ts --logLevel warn
+	$(call step,build: precompress web/dist and size budget)
+	node scripts/size-budget.mjs $(SIZE_FLAGS)
+
+run: build ## build everything and serve the app (ADDR=127.0.0.1:8080)
+	$(call step,run: bin/rolloutlab serve --addr $(ADDR))
+	bin/rolloutlab serve --addr $(ADDR) --dir web/dist
+
+# Stages of `make test`, in order. build runs once, before the stages that
+# need it (they are told so through SKIP_BUILD).
+TEST_STAGES := deps vet test-go test-wasm test-web build test-e2e test-worker
+
+test: ## every test, in order, stopping at the first failure
+	@start=$$(date +%s); n=0; total=$(words $(TEST_STAGES)); \
+	 for stage in $(TEST_STAGES); do \
+	   n=$$((n + 1)); t0=$$(date +%s); \
+	   printf '\n######## make test [%d/%d]: %s\n' $$n $$total $$stage; \
+	   $(MAKE) $$stage SKIP_BUILD=1 SIZE_FLAGS=$(if $(filter 1,$(ENFORCE_SIZE_BUDGET)),--enforce,); \
+	   printf '######## %s passed in %ss\n' $$stage $$(( $$(date +%s) - t0 )); \
+	 done; \
+	 printf '\n######## make test: all %d stages passed in %ss\n' $$total $$(( $$(date +%s) - start ))
+
+vet: ## go vet, natively and for js/wasm
+	$(call step,vet: go vet (native and js/wasm))
+	$(GO) vet $(GO_PKGS)
+	GOOS=js GOARCH=wasm $(GO) vet $(WASM_TEST_PKGS) ./cmd/worker/...
+
+test-go: ## native go test (GO_PKGS=./...)
+	$(call step,test-go: go test $(GO_PKGS) (native))
+	$(GO) test $(GO_PKGS)
+
+test-wasm: ## go test under GOOS=js GOARCH=wasm (Node)
+	$(call step,test-wasm: go test $(WASM_TEST_PKGS) (GOOS=js GOARCH=wasm))
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $(WASM_TEST_PKGS)
+
+test-web: deps ## Vitest unit tests of web/src
+	$(call step,test-web: vitest (web unit tests))
+	$(NODE_BIN)/vitest run --config web/vite.config.ts
+
+test-e2e: $(BUILD_DEP) ## Playwright end-to-end tests in Debian's Chromium
+	$(call step,test-e2e: playwright (browser end-to-end))
+	@mkdir -p test-artifacts
+	$(NODE_BIN)/playwright test --config web/e2e/playwright.config.ts
+
+test-worker: $(BUILD_DEP) ## the Cloudflare Worker under wrangler dev
+	$(call step,test-worker: worker under wrangler dev)
+	scripts/test-worker.sh
+
+bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
+	@mkdir -p test-artifacts/bench
+	$(call step,bench: go test -bench (native))
+	$(GO) test -run '^$$' -bench . -benchmem $(BENCH_PKGS) | tee test-artifacts/bench/go-native.txt
+	$(call step,bench: go test -bench (js/wasm: $(WASM_BENCH_PKGS)))
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench . -benchmem $(WASM_BENCH_PKGS) | tee test-artifacts/bench/go-wasm.txt
+	$(call step,bench: size budget)
+	node scripts/size-budget.mjs --json test-artifacts/bench/size.json | tee test-artifacts/bench/size.txt
+	$(call step,bench: browser timing)
+	node scripts/bench-browser.mjs --json test-artifacts/bench/browser.json | tee test-artifacts/bench/browser.txt
+	$(call step,bench: summary (details in test-artifacts/bench/))
+	@printf '  go native: %s benchmarks\n' $$(grep -c '^Benchmark' test-artifacts/bench/go-native.txt || true)
+	@printf '  go wasm:   %s benchmarks\n' $$(grep -c '^Benchmark' test-artifacts/bench/go-wasm.txt || true)
+	@grep -h '^size-budget: first load' test-artifacts/bench/size.txt | sed 's/^/  /'
+	@grep -h '^bench-browser: navigation' test-artifacts/bench/browser.txt | sed 's/^/  /'
+
+fmt: ## gofmt -w all Go sources
+	gofmt -w $$(git ls-files --cached --others --exclude-standard '*.go')
+
+lint: deps ## gofmt check, go vet, tsc --noEmit
+	$(call step,lint: gofmt)
+	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
+	 if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@$(MAKE) vet
+	$(call step,lint: tsc --noEmit)
+	$(NODE_BIN)/tsc --noEmit -p tsconfig.json
+
+clean: ## remove build outputs
+	rm -rf bin web/dist web/public/rolloutlab.wasm web/public/wasm_exec.js cmd/worker/build test-artifacts

@@ -1,0 +1,152 @@
+// The stepping UI against the real engine: the default scenario, the panels'
+// numbers at known steps of the rolling update 10/3/2 (seed 1), rewind, an
+// invalid scenario, and a user action. Screenshots go to test-artifacts/.
+import { expect, type Page, test } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+
+const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/ui-${name}.png`, import.meta.url));
+
+async function currentStep(page: Page): Promise<number> {
+  const label = (await page.locator('#step-label').textContent()) ?? '';
+  const m = label.match(/^step (\d+) \//);
+  if (!m) throw new Error(`unexpected step label ${label}`);
+  return Number(m[1]);
+}
+
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  return problems;
+}
+
+test('rolling update 10/3/2: panels show the controllers\' numbers, rewind, bad YAML, scale', async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = watchConsole(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(page.locator('#scenario-picker')).toHaveValue('rolling-update-10-3-2');
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \/ 0/);
+  await expect(page.locator('#scenario-desc')).toContainText('What to watch');
+  await expect(page.locator('.deploy[data-name="web"] .deploy-title')).toHaveText('Deployment web');
+  await page.screenshot({ path: shot('1-loaded') });
+
+  // One event, then controller syncs, until the rollout to nginx:1.26 has completed.
+  await page.keyboard.press('n');
+  await expect(page.locator('#step-label')).toHaveText(/^step 1 \/ 1 /);
+  const checked = new Set<number>();
+  for (let i = 0; i < 200; i++) {
+    await page.keyboard.press('s');
+    const step = await currentStep(page);
+    if (step === 95) {
+      // The deployment controller's first sync after the image change.
+      const newRS = page.locator('#math .math-block[data-type="NewRSMath"] li');
+      await expect(newRS).toHaveText(['maxTotalPods = replicas 10 + maxSurge 3 = 13', 'current pods 10', 'scale up = min(13 − 10, 10 − 0) = 3', 'new RS = 0 + 3 = 3']);
+      const old = page.locator('#math .math-block[data-type="OldScaleDownMath"]');
+      await expect(old.locator('li').filter({ hasText: 'maxScaledDown' })).toHaveText('maxScaledDown = allPods 13 − minAvailable 8 − new RS unavailable 3 = 2');
+      await expect(old.locator('li').filter({ hasText: /^minAvailable/ })).toHaveText('minAvailable = replicas 10 − maxUnavailable 2 = 8');
+      await expect(old.locator('table').last().locator('tbody tr td')).toHaveText([/^web-/, '10', '10', '−2', '8']);
+      await expect(page.locator('#math .math-block[data-type="FencepostMath"] .math-notes')).toContainText('maxSurge rounds up, maxUnavailable rounds down');
+      await expect(page.locator('#queues [data-controller="deployment-controller"] .q-sync')).toHaveText('syncing now: default/web because deployment default/web updated');
+      await page.screenshot({ path: shot('2-step95-math') });
+      checked.add(step);
+    }
+    if (step === 99) {
+      // The ReplicaSet controller creates the 3 pods and now expects them.
+      await expect(page.locator('#math .math-block[data-type="ManageDecision"] li')).toHaveText(['diff = active 0 − desired 3 = -3', '→ create 3 (slow start batches 1 2)']);
+      const row = page.locator('#expectations tr[data-key$="/' + (await newRSName(page)) + '"]');
+      await expect(row.locator('.n-add')).toHaveText('3');
+      await expect(row.locator('.satisfied')).toHaveText('waiting');
+      await expect(page.locator('.rs .rs-counts[data-desired="3"]')).toHaveCount(1);
+      await page.screenshot({ path: shot('3-step99-expectations') });
+      checked.add(step);
+    }
+    if (step === 113) {
+      // The old ReplicaSet deletes 2 pods: two pending delete keys.
+      await expect(page.locator('#expectations tr.wait .n-del')).toHaveText('2');
+      const ranking = page.locator('#math .math-block[data-type="DeletionRanking"]');
+      await expect(ranking.locator('li').first()).toHaveText(/^default\/web-\w+: delete 2 of 10$/);
+      await expect(ranking.locator('tbody tr').filter({ has: page.locator('td:nth-child(2)', { hasText: 'yes' }) })).toHaveCount(2);
+      checked.add(step);
+    }
+    const label = (await page.locator('#step-label').textContent()) ?? '';
+    if (label.includes('idle') && step > 113) break;
+  }
+  expect([...checked].sort((a, b) => a - b)).toEqual([95, 99, 113]);
+  const deploy = page.locator('.deploy[data-name="web"] .deploy-meta');
+  await expect(deploy).toContainText('revision 2');
+  await expect(deploy).toContainText('status: total 10, updated 10, ready 10, available 10');
+  await page.locator('#kubectl-cmd').selectOption('rollout status deployment/web');
+  await expect(page.locator('#kubectl-out')).toContainText('successfully rolled out');
+  await page.screenshot({ path: shot('4-complete'), fullPage: true });
+
+  // Rewind with the scrubber, then step back with ←: step 95's math is shown again.
+  const endStep = await currentStep(page);
+  await page.locator('#scrubber').fill('96');
+  await expect(page.locator('#step-label')).toHaveText(new RegExp(`^step 96 / ${endStep} `));
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('#step-label')).toHaveText(new RegExp(`^step 95 / ${endStep} `));
+  await expect(page.locator('#math .math-block[data-type="NewRSMath"] li').nth(2)).toHaveText('scale up = min(13 − 10, 10 − 0) = 3');
+  await expect(page.locator('.rs .rs-counts[data-desired="8"]')).toHaveCount(1);
+  await page.screenshot({ path: shot('5-rewound') });
+
+  // Invalid YAML: errors at their line, and the simulation stays.
+  await page.locator('#edit-btn').click();
+  const content = page.locator('#editor-host .cm-content');
+  await expect(content).toBeVisible();
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText('apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nspec:\n  seed: banana\n');
+  await page.locator('#load-btn').click();
+  await expect(page.locator('#load-errors li').first()).toHaveAttribute('data-line', '4');
+  await expect(page.locator('#load-errors li').first()).toContainText('line 4: spec.seed');
+  await expect(page.locator('#editor-host .cm-lint-marker-error')).toHaveCount(1);
+  await expect(page.locator('#load-status')).toContainText('previous simulation is kept');
+  await expect(page.locator('#step-label')).toHaveText(new RegExp(`^step 95 / ${endStep} `));
+  await page.screenshot({ path: shot('6-invalid-yaml') });
+
+  // A user action: scale to 12, then settle; the deployment and its new RS follow.
+  await page.locator('#act-type').selectOption('scale');
+  await page.locator('#act-target').fill('deployment/web');
+  await page.locator('#act-value').fill('12');
+  await page.locator('#act-btn').click();
+  await expect(page.locator('#act-message')).toContainText('scaled');
+  await expect(page.locator('#step-label')).toHaveText(/^step 95 \/ 95 /); // the old future is discarded
+  await page.locator('#settle-btn').click();
+  await expect(deploy).toContainText('status: total 12, updated 12, ready 12, available 12');
+  await expect(page.locator('.deploy[data-name="web"] .deploy-title')).toHaveText('Deployment web');
+  await page.screenshot({ path: shot('7-scaled'), fullPage: true });
+
+  expect(problems).toEqual([]);
+});
+
+async function newRSName(page: Page): Promise<string> {
+  // the newest ReplicaSet is drawn first under its Deployment
+  const name = await page.locator('.deploy[data-name="web"] .rs').first().getAttribute('data-name');
+  return name ?? '';
+}
+
+test('keyboard: help overlay, theme toggle and large text', async ({ page }) => {
+  const problems = watchConsole(page);
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await page.keyboard.press('?');
+  await expect(page.locator('#help')).toBeVisible();
+  await expect(page.locator('#help-keys')).toContainText('step one event');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#help')).toBeHidden();
+  await page.locator('#theme-btn').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.locator('#theme-btn').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.locator('#big-btn').click();
+  await expect(page.locator('html')).toHaveClass(/big/);
+  await page.keyboard.press('s');
+  await expect(page.locator('#step-label')).not.toHaveText(/^step 0 /);
+  await page.screenshot({ path: shot('8-dark-big'), fullPage: true });
+  expect(problems).toEqual([]);
+});

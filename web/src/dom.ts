@@ -1,0 +1,95 @@
+// Small DOM helpers: element creation and keyed list updates, so a step
+// touches only the elements whose data changed.
+
+type Attrs = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
+type Child = Node | string | null | undefined | false;
+
+/**
+ * Creates an element. Attributes named on* are listeners; `class` and
+ * `text` are shorthands; false/null/undefined attributes are skipped.
+ */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    if (typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = String(v);
+    else if (k === 'text') el.textContent = String(v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+/** Sets textContent only when it differs (avoids layout work). */
+export function setText(el: Element, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/** Sets className only when it differs. */
+export function setClass(el: Element, cls: string): void {
+  if (el.className !== cls) el.className = cls;
+}
+
+/** Sets or removes an attribute only when it differs. */
+export function setAttr(el: Element, name: string, value: string | null): void {
+  if (value === null) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+  } else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+/**
+ * Keeps the children of a container in step with a list of items, by key:
+ * existing elements are updated in place and moved only when out of order,
+ * new ones created, missing ones removed.
+ */
+export class KeyedList<T, E extends Element = HTMLElement> {
+  private readonly els = new Map<string, E>();
+
+  constructor(
+    private readonly container: Element,
+    private readonly key: (item: T) => string,
+    private readonly create: (item: T) => E,
+    private readonly update: (el: E, item: T) => void,
+  ) {}
+
+  /** The number of items shown. */
+  get size(): number {
+    return this.els.size;
+  }
+
+  /** The element of a key, if shown. */
+  get(key: string): E | undefined {
+    return this.els.get(key);
+  }
+
+  /** Renders items in order. */
+  set(items: readonly T[]): void {
+    const seen = new Set<string>();
+    let cursor: Element | null = this.container.firstElementChild;
+    for (const item of items) {
+      const k = this.key(item);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      let el = this.els.get(k);
+      if (!el) {
+        el = this.create(item);
+        this.els.set(k, el);
+      }
+      this.update(el, item);
+      if (el !== cursor) this.container.insertBefore(el, cursor);
+      else cursor = cursor.nextElementSibling;
+    }
+    for (const [k, el] of this.els) {
+      if (!seen.has(k)) {
+        el.remove();
+        this.els.delete(k);
+      }
+    }
+  }
+}
+
+/** Formats virtual nanoseconds as "+12.345s". */
+export function formatOffset(ns: number): string {
+  return `+${(ns / 1e9).toFixed(3)}s`;
+}

@@ -1,0 +1,71 @@
+// The keyboard map: which key runs which command. Pure, so it is tested
+// without a browser; app.ts wires it to keydown.
+
+/** What a shortcut does. */
+export type Command =
+  | 'stepEvent'
+  | 'stepSync'
+  | 'settle'
+  | 'back'
+  | 'togglePlay'
+  | 'reset'
+  | 'help'
+  | 'closeOverlay'
+  | 'first'
+  | 'last';
+
+/** The shortcuts, as documented in the help overlay (keys as KeyboardEvent.key). */
+export const SHORTCUTS: readonly { keys: string[]; command: Command; label: string }[] = [
+  { keys: ['ArrowRight', 'n'], command: 'stepEvent', label: 'step one event' },
+  { keys: ['s'], command: 'stepSync', label: 'step to the next controller sync' },
+  { keys: ['e'], command: 'settle', label: 'settle (run until nothing is due)' },
+  { keys: ['ArrowLeft', 'b'], command: 'back', label: 'back one step' },
+  { keys: [' '], command: 'togglePlay', label: 'play / pause' },
+  { keys: ['Home'], command: 'first', label: 'go to step 0' },
+  { keys: ['End'], command: 'last', label: 'go to the last computed step' },
+  { keys: ['r'], command: 'reset', label: 'reset (reload the scenario)' },
+  { keys: ['?'], command: 'help', label: 'show this help' },
+  { keys: ['Escape'], command: 'closeOverlay', label: 'close the help' },
+];
+
+/** The parts of a KeyboardEvent the map looks at. */
+export interface KeyInput {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  /** Tag name of the focused element, upper case (e.g. "INPUT"). */
+  targetTag: string;
+  /** True when the focused element is contenteditable (the code editor). */
+  targetEditable: boolean;
+  /** The focused element's type attribute for inputs (e.g. "range"). */
+  targetType?: string;
+}
+
+const TYPING_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+
+/**
+ * The command for a key press, or null to let the browser handle it. Keys
+ * with Ctrl/Meta/Alt are never taken, nor keys typed into a form field or the
+ * editor (except Escape); Space and the arrows on a focused button, range or
+ * select keep their native meaning.
+ *
+ *   commandFor({key: 'n', …, targetTag: 'BODY'})   → 'stepEvent'
+ *   commandFor({key: 'n', …, targetTag: 'INPUT'})  → null
+ */
+export function commandFor(k: KeyInput): Command | null {
+  if (k.ctrlKey || k.metaKey || k.altKey) return null;
+  const typing = TYPING_TAGS.has(k.targetTag) || k.targetEditable;
+  if (k.key === 'Escape') return 'closeOverlay';
+  if (typing) return null;
+  if (k.key === ' ' && (k.targetTag === 'BUTTON' || k.targetTag === 'SUMMARY' || k.targetTag === 'A')) return null;
+  const key = k.key.length === 1 ? k.key.toLowerCase() : k.key;
+  for (const s of SHORTCUTS) if (s.keys.includes(key) || s.keys.includes(k.key)) return s.command;
+  return null;
+}
+
+/** A key name for the help overlay: " " → "Space", "ArrowRight" → "→". */
+export function keyLabel(key: string): string {
+  const names: Record<string, string> = { ' ': 'Space', ArrowRight: '→', ArrowLeft: '←', Escape: 'Esc' };
+  return names[key] ?? key;
+}

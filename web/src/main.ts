@@ -1,0 +1,98 @@
+// Entry point: the shell in index.html is already on screen; this wires the
+// engine status bar, theme and text-size toggles, loads the engine in the
+// background, then opens the default scenario.
+
+import './style.css';
+import { App } from './app';
+import { loadEngine, type EngineClient, type VersionInfo } from './engine';
+import { describeProgress, progressFraction, type Progress } from './progress';
+import { nextTheme, type Theme } from './theme';
+
+/** The scenario the app opens with (scenarios.Default in Go). */
+const DEFAULT_SCENARIO = 'rolling-update-10-3-2';
+
+const status = document.querySelector<HTMLElement>('#engine-status');
+const bar = document.querySelector<HTMLProgressElement>('#engine-progress');
+const text = document.querySelector<HTMLElement>('#engine-text');
+
+type EngineState = 'loading' | 'ready' | 'error';
+
+function show(state: EngineState, message: string): void {
+  if (status) status.dataset.state = state;
+  if (text) text.textContent = message;
+}
+
+function showProgress(p: Progress): void {
+  const fraction = progressFraction(p);
+  if (bar) {
+    if (fraction === null) bar.removeAttribute('value');
+    else bar.value = fraction;
+  }
+  show('loading', `Loading the simulation engine… ${describeProgress(p)}`);
+}
+
+function wireAppearance(): void {
+  const root = document.documentElement;
+  const themeBtn = document.getElementById('theme-btn');
+  const bigBtn = document.getElementById('big-btn');
+  const applyTheme = (t: Theme) => {
+    if (t === 'system') delete root.dataset.theme;
+    else root.dataset.theme = t;
+    if (themeBtn) {
+      themeBtn.textContent = `Theme: ${t}`;
+      themeBtn.setAttribute('aria-label', `Theme: ${t} (click to change)`);
+    }
+  };
+  let theme: Theme = (localStorage.getItem('rolloutlab-theme') as Theme | null) ?? 'system';
+  applyTheme(theme);
+  themeBtn?.addEventListener('click', () => {
+    theme = nextTheme(theme);
+    localStorage.setItem('rolloutlab-theme', theme);
+    applyTheme(theme);
+  });
+  const applyBig = (on: boolean) => {
+    root.classList.toggle('big', on);
+    bigBtn?.setAttribute('aria-pressed', String(on));
+  };
+  let big = localStorage.getItem('rolloutlab-big') === '1';
+  applyBig(big);
+  bigBtn?.addEventListener('click', () => {
+    big = !big;
+    localStorage.setItem('rolloutlab-big', big ? '1' : '0');
+    applyBig(big);
+  });
+}
+
+async function start(): Promise<EngineClient> {
+  const base = import.meta.env.BASE_URL;
+  const engine = await loadEngine({
+    wasmURL: `${base}rolloutlab.wasm`,
+    runtimeURL: `${base}wasm_exec.js`,
+    buildBytes: __WASM_BYTES__,
+    onProgress: showProgress,
+  });
+  const version = await engine.call<VersionInfo>('version');
+  if (!version.ok) throw new Error(version.error.message);
+  performance.mark('rolloutlab:engine-ready'); // read by scripts/bench-browser.mjs
+  show('ready', `Engine ${version.value.engine} · Kubernetes ${version.value.upstream} controllers`);
+  return engine;
+}
+
+wireAppearance();
+
+/** Resolves to the engine client once it is ready (for the UI built on top). */
+export const engineReady: Promise<EngineClient> = start();
+engineReady.then(
+  async (engine) => {
+    const app = new App(engine);
+    window.__rolloutlabApp = app;
+    await app.start(DEFAULT_SCENARIO);
+    app.render();
+    performance.mark('rolloutlab:first-step-rendered'); // read by scripts/bench-browser.mjs
+    document.body.dataset.app = 'ready';
+    app.preloadEditorWhenIdle();
+  },
+  (e: unknown) => {
+    show('error', `The simulation engine failed to load: ${e instanceof Error ? e.message : String(e)}`);
+  },
+);

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { fencepostSide, formatMath, mathOf, newRSLines, proportionalTable, signed } from './math';
+import type { TraceRecord } from './types';
+
+// Records captured from the engine (rolling-update-10-3-2, seed 1; proportional-scaling, seed 1).
+const fixture = JSON.parse(readFileSync(new URL('./testdata/math-records.json', import.meta.url), 'utf8')) as Record<string, TraceRecord>;
+const rec = (name: string): TraceRecord => {
+  const r = fixture[name];
+  if (!r) throw new Error(`no fixture ${name}`);
+  return r;
+};
+
+describe('newRSLines (doc example)', () => {
+  it('scales the new RS up by min(maxTotal - current, replicas - new)', () => {
+    expect(
+      newRSLines({ strategy: 'RollingUpdate', replicas: 10, maxSurge: 3, maxTotalPods: 13, currentPods: 10, newRSReplicas: 0, atCapacity: false, scaleUpCount: 3, result: 3 }),
+    ).toEqual(['maxTotalPods = replicas 10 + maxSurge 3 = 13', 'current pods 10', 'scale up = min(13 − 10, 10 − 0) = 3', 'new RS = 0 + 3 = 3']);
+  });
+  it('keeps the size at capacity', () => {
+    expect(newRSLines({ strategy: 'RollingUpdate', replicas: 10, maxSurge: 3, maxTotalPods: 13, currentPods: 13, newRSReplicas: 3, atCapacity: true, result: 3 })).toEqual([
+      'maxTotalPods = replicas 10 + maxSurge 3 = 13',
+      'current pods 10'.replace('10', '13'),
+      'current 13 ≥ maxTotalPods 13 → new RS stays 3',
+    ]);
+  });
+  it('uses replicas for Recreate', () => {
+    expect(newRSLines({ strategy: 'Recreate', replicas: 4 })).toEqual(['strategy Recreate: new RS = replicas 4']);
+  });
+});
+
+describe('fencepostSide (doc example)', () => {
+  it('shows percentage rounding', () => {
+    expect(fencepostSide('maxSurge', { input: '25%', isPercent: true, percent: 25, raw: '2.5', rounding: 'up', value: 3 }, 10)).toBe('maxSurge = 25% of 10 = 2.5, rounded up → 3');
+    expect(fencepostSide('maxUnavailable', { input: '25%', isPercent: true, percent: 25, raw: '2.5', rounding: 'down', value: 2 }, 10)).toBe('maxUnavailable = 25% of 10 = 2.5, rounded down → 2');
+  });
+  it('shows absolute values and unset', () => {
+    expect(fencepostSide('maxSurge', { input: '3', isPercent: false, rounding: 'up', value: 3 }, 10)).toBe('maxSurge = 3 (absolute, no rounding)');
+    expect(fencepostSide('maxSurge', { input: 'unset' }, 10)).toBe('maxSurge unset → 0');
+  });
+});
+
+describe('formatMath on engine records', () => {
+  it('NewRSMath of the rollout: 13 / 3', () => {
+    const b = formatMath(rec('newRS'))!;
+    expect(b.title).toBe('NewRSNewReplicas');
+    expect(b.lines).toContain('maxTotalPods = replicas 10 + maxSurge 3 = 13');
+    expect(b.lines).toContain('scale up = min(13 − 10, 10 − 0) = 3');
+  });
+  it('OldScaleDownMath: maxScaledDown 2 and the scaled-down table', () => {
+    const b = formatMath(rec('oldScaleDown'))!;
+    expect(b.lines).toEqual([
+      'minAvailable = replicas 10 − maxUnavailable 2 = 8',
+      'new RS unavailable = 3 − 0 available = 3',
+      'maxScaledDown = allPods 13 − minAvailable 8 − new RS unavailable 3 = 2',
+      'scale down = available 10 − minAvailable 8 = 2',
+      'total scaled down 2',
+    ]);
+    expect(b.tables.map((t) => t.rows)).toEqual([
+      [['web-7b786dbddb', '10', '10', '0', '10', 'all available']],
+      [['web-7b786dbddb', '10', '10', '−2', '8']],
+    ]);
+  });
+  it('OldScaleDownMath stopped by maxScaledDown <= 0', () => {
+    const b = formatMath(rec('oldBlocked'))!;
+    expect(b.lines[2]).toBe('maxScaledDown = allPods 13 − minAvailable 8 − new RS unavailable 5 = 0');
+    expect(b.notes).toEqual(['stopped: maxScaledDown <= 0']);
+  });
+  it('FencepostMath names the rounding rule', () => {
+    const b = formatMath(rec('fenceposts'))!;
+    expect(b.lines).toEqual(['maxSurge = 3 (absolute, no rounding)', 'maxUnavailable = 2 (absolute, no rounding)', '→ maxSurge 3, maxUnavailable 2']);
+    expect(b.notes).toEqual(['maxSurge rounds up, maxUnavailable rounds down']);
+  });
+  it('ScaleMath proportional: per-RS table with leftover', () => {
+    const b = formatMath(rec('proportional'))!;
+    expect(b.title).toBe('scale');
+    const t = b.tables[0]!;
+    expect(t.head).toEqual(['ReplicaSet', 'spec', 'before', 'fraction', 'proportion (min with allowed)', 'new size']);
+    const d = (rec('proportional').data as { proportional: { rows: { name: string; newSize: number }[]; toAdd: number } }).proportional;
+    expect(t.rows.map((r) => [r[0], r[5]])).toEqual(d.rows.map((r) => [r.name, String(r.newSize)]));
+    expect(b.lines).toContain(`toAdd = 18 − 13 = ${signed(d.toAdd)}`);
+  });
+  it('ExpectationsCheck says whether manageReplicas runs', () => {
+    const b = formatMath(rec('expectations'))!;
+    expect(b.lines.at(-1)).toBe('→ satisfied: manageReplicas runs');
+    expect(formatMath({ ...rec('expectations'), data: { key: 'default/x', satisfied: false, reason: 'pending', add: 2, del: 0, pendingKeys: [] } })!.lines.at(-1)).toBe(
+      '→ not satisfied: manageReplicas skipped this sync',
+    );
+  });
+  it('ignores non-math records and keeps record order', () => {
+    expect(formatMath({ ...rec('newRS'), type: 'Request' })).toBeNull();
+    expect(mathOf([rec('oldScaleDown'), rec('newRS')]).map((b) => b.type)).toEqual(['OldScaleDownMath', 'NewRSMath']);
+  });
+});
+
+describe('proportionalTable', () => {
+  it('formats the fraction and the capped proportion', () => {
+    const t = proportionalTable({
+      toAdd: 5,
+      order: 'larger first, ties newer first',
+      rows: [{ name: 'a', spec: 8, maxSource: 'annotation', maxBefore: 13, newMax: 18, raw: '11.077', fraction: 3, allowed: 5, proportion: 3, newSize: 11 }],
+    });
+    expect(t.rows).toEqual([['a', '8', '13 (annotation)', 'round(8×18/13 = 11.077) − 8 = +3', 'min(+3, +5) = +3', '11']]);
+  });
+});

@@ -1,0 +1,317 @@
+// Turns the structured data of the controllers' math records into formulas
+// with their numbers, for the math panel. It reads `record.data` only, never
+// `record.text`, and computes nothing the engine did not report: every number
+// shown is a field of the payload (see engine/deployutil/*.go).
+
+import type { TraceRecord } from './types';
+
+/** A table under a formula, e.g. the proportional-scaling rows. */
+export interface MathTable {
+  caption: string;
+  head: string[];
+  rows: string[][];
+}
+
+/** One record rendered for people. */
+export interface MathBlock {
+  /** The payload type, e.g. "NewRSMath". */
+  type: string;
+  /** The function the decision belongs to, e.g. "NewRSNewReplicas". */
+  title: string;
+  /** Formulas, one per line: "maxTotalPods = replicas 10 + maxSurge 3 = 13". */
+  lines: string[];
+  tables: MathTable[];
+  /** Rules that applied: rounding directions, the fencepost rule, why a step stopped. */
+  notes: string[];
+}
+
+/** The payload types the math panel shows, in the order a sync emits them. */
+export const MATH_TYPES: readonly string[] = [
+  'FencepostMath',
+  'ScalingEventMath',
+  'ScaleMath',
+  'NewRSMath',
+  'ReconcileNewMath',
+  'OldScaleDownMath',
+  'ExpectationsCheck',
+  'ManageDecision',
+  'DeletionRanking',
+  'RolloutStatusDecision',
+];
+
+type Obj = Record<string, unknown>;
+
+function obj(v: unknown): Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {};
+}
+function num(o: Obj, k: string): number {
+  const v = o[k];
+  return typeof v === 'number' ? v : 0;
+}
+function str(o: Obj, k: string): string {
+  const v = o[k];
+  return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+}
+function arr(o: Obj, k: string): Obj[] {
+  const v = o[k];
+  return Array.isArray(v) ? v.map(obj) : [];
+}
+/** A signed count: "+3", "-2", "0". */
+export function signed(n: number): string {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/**
+ * The NewRSNewReplicas formula.
+ *
+ *   newRSLines({strategy:'RollingUpdate', replicas:10, maxSurge:3, maxTotalPods:13, currentPods:10,
+ *               newRSReplicas:0, atCapacity:false, scaleUpCount:3, result:3})
+ *   → ['maxTotalPods = replicas 10 + maxSurge 3 = 13', 'current pods 10',
+ *      'scale up = min(13 − 10, 10 − 0) = 3', 'new RS = 0 + 3 = 3']
+ */
+export function newRSLines(d: Obj): string[] {
+  if (str(d, 'error')) return [`error: ${str(d, 'error')}`];
+  if (str(d, 'strategy') !== 'RollingUpdate') {
+    return [`strategy ${str(d, 'strategy')}: new RS = replicas ${num(d, 'replicas')}`];
+  }
+  const lines = [
+    `maxTotalPods = replicas ${num(d, 'replicas')} + maxSurge ${num(d, 'maxSurge')} = ${num(d, 'maxTotalPods')}`,
+    `current pods ${num(d, 'currentPods')}`,
+  ];
+  if (d.atCapacity === true) {
+    lines.push(`current ${num(d, 'currentPods')} ≥ maxTotalPods ${num(d, 'maxTotalPods')} → new RS stays ${num(d, 'result')}`);
+    return lines;
+  }
+  lines.push(
+    `scale up = min(${num(d, 'maxTotalPods')} − ${num(d, 'currentPods')}, ${num(d, 'replicas')} − ${num(d, 'newRSReplicas')}) = ${num(d, 'scaleUpCount')}`,
+    `new RS = ${num(d, 'newRSReplicas')} + ${num(d, 'scaleUpCount')} = ${num(d, 'result')}`,
+  );
+  return lines;
+}
+
+/**
+ * One side of the fenceposts, with its rounding direction.
+ *
+ *   fencepostSide('maxSurge', {input:'25%', isPercent:true, percent:25, raw:'2.5', rounding:'up', value:3}, 10)
+ *   → 'maxSurge = 25% of 10 = 2.5, rounded up → 3'
+ */
+export function fencepostSide(name: string, v: Obj, replicas: number): string {
+  if (v.isPercent === true) {
+    return `${name} = ${str(v, 'input')} of ${replicas} = ${str(v, 'raw')}, rounded ${str(v, 'rounding')} → ${num(v, 'value')}`;
+  }
+  if (str(v, 'input') === 'unset') return `${name} unset → 0`;
+  return `${name} = ${num(v, 'value')} (absolute, no rounding)`;
+}
+
+function fenceposts(d: Obj): MathBlock {
+  const b = block('FencepostMath', 'ResolveFenceposts');
+  const replicas = num(d, 'replicas');
+  if (d.resolved !== true) {
+    b.lines.push(`strategy ${str(d, 'strategy')}: no maxSurge / maxUnavailable`);
+    if (str(d, 'error')) b.notes.push(`error: ${str(d, 'error')}`);
+    return b;
+  }
+  b.lines.push(fencepostSide('maxSurge', obj(d.surge), replicas), fencepostSide('maxUnavailable', obj(d.unavailable), replicas));
+  b.notes.push('maxSurge rounds up, maxUnavailable rounds down');
+  if (d.fencepostRule === true) {
+    b.notes.push(`fencepost rule: both resolved to 0, so maxUnavailable = ${num(d, 'resolvedUnavailable')} (a rollout must be able to progress)`);
+  }
+  if (d.zeroReplicas === true) b.notes.push('replicas 0 forces maxUnavailable 0');
+  if (d.clampedToReplicas === true) b.notes.push(`maxUnavailable clamped to replicas ${replicas}`);
+  b.lines.push(`→ maxSurge ${num(d, 'maxSurge')}, maxUnavailable ${num(d, 'maxUnavailable')}`);
+  return b;
+}
+
+function oldScaleDown(d: Obj): MathBlock {
+  const b = block('OldScaleDownMath', 'reconcileOldReplicaSets');
+  const stopped = str(d, 'stopped');
+  if (stopped === 'no old pods') {
+    b.lines.push('old pods 0 → nothing to scale down');
+    return b;
+  }
+  const replicas = num(d, 'replicas');
+  const minAvailable = num(d, 'minAvailable');
+  b.lines.push(
+    `minAvailable = replicas ${replicas} − maxUnavailable ${num(d, 'maxUnavailable')} = ${minAvailable}`,
+    `new RS unavailable = ${num(d, 'newRSReplicas')} − ${num(d, 'newRSAvailable')} available = ${num(d, 'newRSUnavailable')}`,
+    `maxScaledDown = allPods ${num(d, 'allPods')} − minAvailable ${minAvailable} − new RS unavailable ${num(d, 'newRSUnavailable')} = ${num(d, 'maxScaledDown')}`,
+  );
+  const cleaned = arr(d, 'cleanedUnhealthy');
+  if (cleaned.length > 0) {
+    b.tables.push({
+      caption: `cleanup unhealthy replicas (removed ${num(d, 'cleanupCount')})`,
+      head: ['ReplicaSet', 'spec', 'available', 'removed', 'new size', 'note'],
+      rows: cleaned.map((r) => [str(r, 'name'), String(num(r, 'spec')), String(num(r, 'available')), String(num(r, 'removed')), String(num(r, 'newSize')), str(r, 'skip')]),
+    });
+  }
+  const scaled = arr(d, 'scaledDown');
+  if (num(d, 'maxScaledDown') > 0 && !stopped) {
+    b.lines.push(`scale down = available ${num(d, 'availablePods')} − minAvailable ${minAvailable} = ${num(d, 'scaleDownTarget')}`);
+  }
+  if (scaled.length > 0) {
+    b.tables.push({
+      caption: 'scaled down (oldest first)',
+      head: ['ReplicaSet', 'spec', 'available', 'removed', 'new size'],
+      rows: scaled.map((r) => [str(r, 'name'), String(num(r, 'spec')), String(num(r, 'available')), `−${num(r, 'removed')}`, String(num(r, 'newSize'))]),
+    });
+  }
+  b.lines.push(`total scaled down ${num(d, 'totalScaledDown')}`);
+  if (stopped) b.notes.push(`stopped: ${stopped}`);
+  return b;
+}
+
+/**
+ * The proportional-scaling table: per ReplicaSet its spec, the size the
+ * deployment had before (max-replicas annotation), the fraction, the capped
+ * proportion and the new size.
+ */
+export function proportionalTable(p: Obj): MathTable {
+  const adding = num(p, 'toAdd') >= 0;
+  return {
+    caption: `order: ${str(p, 'order')}`,
+    head: ['ReplicaSet', 'spec', 'before', 'fraction', `proportion (${adding ? 'min' : 'max'} with allowed)`, 'new size'],
+    rows: arr(p, 'rows').map((r) => {
+      const src = str(r, 'maxSource');
+      let fraction: string;
+      if (src === '') fraction = '—';
+      else if (src === 'scale-to-zero') fraction = `${signed(num(r, 'fraction'))} (scale to 0)`;
+      else if (src === 'none') fraction = '0 (no base)';
+      else fraction = `round(${num(r, 'spec')}×${num(r, 'newMax')}/${num(r, 'maxBefore')} = ${str(r, 'raw')}) − ${num(r, 'spec')} = ${signed(num(r, 'fraction'))}`;
+      const proportion = src === '' ? '0' : `${adding ? 'min' : 'max'}(${signed(num(r, 'fraction'))}, ${signed(num(r, 'allowed'))}) = ${signed(num(r, 'proportion'))}`;
+      return [str(r, 'name'), String(num(r, 'spec')), src === '' ? '—' : `${num(r, 'maxBefore')} (${src})`, fraction, proportion, String(num(r, 'newSize'))];
+    }),
+  };
+}
+
+function scale(d: Obj): MathBlock {
+  const b = block('ScaleMath', 'scale');
+  switch (str(d, 'path')) {
+    case 'active-or-latest':
+      b.lines.push(`single active or latest RS ${str(d, 'target')}: ${num(d, 'targetReplicas')} → ${num(d, 'replicas')}`);
+      break;
+    case 'saturated':
+      b.lines.push(`new RS ${str(d, 'newRS')} saturated (spec = desired = available = ${num(d, 'replicas')}) → active old RSs to 0`);
+      break;
+    case 'proportional': {
+      const p = obj(d.proportional);
+      b.lines.push(
+        num(p, 'replicas') === 0
+          ? 'allowed = 0 (replicas 0)'
+          : `allowed = replicas ${num(p, 'replicas')} + maxSurge ${num(p, 'maxSurge')} = ${num(p, 'allowedSize')}`,
+        `current = Σ spec over active RSs = ${num(p, 'current')}`,
+        `toAdd = ${num(p, 'allowedSize')} − ${num(p, 'current')} = ${signed(num(p, 'toAdd'))}`,
+      );
+      b.tables.push(proportionalTable(p));
+      b.lines.push(`added ${signed(num(p, 'added'))}`);
+      if (str(p, 'leftoverTo')) {
+        b.lines.push(`leftover = ${signed(num(p, 'toAdd'))} − ${signed(num(p, 'added'))} = ${signed(num(p, 'leftover'))} → ${str(p, 'leftoverTo')}`);
+        if (p.leftoverClamped === true) b.notes.push('leftover floored at 0');
+      }
+      b.notes.push('fraction rounds half away from zero; the leftover goes to the first RS in order');
+      break;
+    }
+    default:
+      b.lines.push('several active RSs and strategy is not RollingUpdate → nothing to do');
+  }
+  return b;
+}
+
+function reconcileNew(d: Obj): MathBlock {
+  const b = block('ReconcileNewMath', 'reconcileNewReplicaSet');
+  const rel = num(d, 'newRSReplicas') === num(d, 'replicas') ? '=' : num(d, 'newRSReplicas') < num(d, 'replicas') ? '<' : '>';
+  b.lines.push(`new RS ${str(d, 'newRS')} ${num(d, 'newRSReplicas')} ${rel} replicas ${num(d, 'replicas')} (${str(d, 'case')})`);
+  if (d.sizing !== undefined && d.sizing !== null) b.lines.push(...newRSLines(obj(d.sizing)));
+  b.lines.push(`→ new RS target ${num(d, 'target')}`);
+  return b;
+}
+
+function expectationsCheck(d: Obj): MathBlock {
+  const b = block('ExpectationsCheck', 'SatisfiedExpectations');
+  const pending = Array.isArray(d.pendingKeys) ? (d.pendingKeys as unknown[]).map(String) : [];
+  b.lines.push(`${str(d, 'key')}: expected adds ${num(d, 'add')}, deletes ${num(d, 'del')} (${str(d, 'reason')})`);
+  if (pending.length > 0) b.lines.push(`pending deletes: ${pending.join(', ')}`);
+  b.lines.push(d.satisfied === true ? '→ satisfied: manageReplicas runs' : '→ not satisfied: manageReplicas skipped this sync');
+  return b;
+}
+
+function manage(d: Obj): MathBlock {
+  const b = block('ManageDecision', 'manageReplicas');
+  b.lines.push(`diff = active ${num(d, 'active')} − desired ${num(d, 'desired')} = ${num(d, 'diff')}`);
+  const batches = Array.isArray(d.batches) ? (d.batches as unknown[]).map(String) : [];
+  const action = str(d, 'action');
+  b.lines.push(`→ ${action}${num(d, 'count') ? ` ${num(d, 'count')}` : ''}${batches.length ? ` (slow start batches ${batches.join(' ')})` : ''}`);
+  return b;
+}
+
+function deletionRanking(d: Obj): MathBlock {
+  const b = block('DeletionRanking', 'getPodsToDelete');
+  b.lines.push(`${str(d, 'owner')}: delete ${num(d, 'diff')} of ${num(d, 'candidates')}`);
+  b.tables.push({
+    caption: 'ranked, victims first',
+    head: ['pod', 'victim', 'node', 'phase', 'ready', 'restarts', 'decided by'],
+    rows: arr(d, 'pods').map((p) => [str(p, 'name'), p.victim === true ? 'yes' : '', str(p, 'node'), str(p, 'phase'), p.ready === true ? 'yes' : 'no', String(num(p, 'restarts')), str(p, 'decidedBy')]),
+  });
+  return b;
+}
+
+function rolloutStatus(d: Obj): MathBlock {
+  const b = block('RolloutStatusDecision', 'syncRolloutStatus');
+  const o = obj(d.old);
+  const n = obj(d.new);
+  const fmt = (c: Obj) => `${num(c, 'replicas')}/${num(c, 'updated')}/${num(c, 'ready')}/${num(c, 'available')}`;
+  b.lines.push(`total/updated/ready/available ${fmt(o)} → ${fmt(n)} (replicas ${num(d, 'replicas')})`);
+  const prog = obj(d.progressing);
+  b.lines.push(`case ${str(d, 'case')}; Progressing ${str(prog, 'status')} ${str(prog, 'reason')}`.trim());
+  return b;
+}
+
+function block(type: string, title: string): MathBlock {
+  return { type, title, lines: [], tables: [], notes: [] };
+}
+
+/** Renders one record, or null when it is not a math record. */
+export function formatMath(r: TraceRecord): MathBlock | null {
+  const d = obj(r.data);
+  switch (r.type) {
+    case 'NewRSMath': {
+      const b = block('NewRSMath', 'NewRSNewReplicas');
+      b.lines.push(...newRSLines(d));
+      return b;
+    }
+    case 'FencepostMath':
+      return fenceposts(d);
+    case 'OldScaleDownMath':
+      return oldScaleDown(d);
+    case 'ScaleMath':
+      return scale(d);
+    case 'ReconcileNewMath':
+      return reconcileNew(d);
+    case 'ExpectationsCheck':
+      return expectationsCheck(d);
+    case 'ManageDecision':
+      return manage(d);
+    case 'DeletionRanking':
+      return deletionRanking(d);
+    case 'RolloutStatusDecision':
+      return rolloutStatus(d);
+    case 'ScalingEventMath': {
+      const b = block('ScalingEventMath', 'isScalingEvent');
+      const checked = arr(d, 'checked');
+      b.lines.push(`replicas ${num(d, 'replicas')}; active RSs: ${checked.length ? checked.map((c) => `${str(c, 'name')} desired ${c.valid === true ? str(c, 'desired') : '(none)'}`).join(', ') : 'none'}`);
+      b.lines.push(str(d, 'trigger') ? `→ scaling event (${str(d, 'trigger')} differs)` : '→ no scaling event');
+      return b;
+    }
+  }
+  return null;
+}
+
+/** The math blocks of a step's records, in record order. */
+export function mathOf(records: readonly TraceRecord[]): MathBlock[] {
+  const out: MathBlock[] = [];
+  for (const r of records) {
+    if (!MATH_TYPES.includes(r.type)) continue;
+    const b = formatMath(r);
+    if (b) out.push(b);
+  }
+  return out;
+}

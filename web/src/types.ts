@@ -1,0 +1,189 @@
+// The shapes the bridge returns (docs/bridge-api.md). The Go source of truth is
+// engine/session/view.go, engine/sim/step.go and engine/trace/record.go; only
+// the fields the UI reads are typed here.
+
+/** What one step was. */
+export type StepKind = 'action' | 'watch' | 'timer' | 'kubelet' | 'gc' | 'sync';
+
+/** One simulator step. */
+export interface StepInfo {
+  step: number;
+  kind: StepKind;
+  /** What acted, e.g. "deployment-controller" or "informer/pods". */
+  component: string;
+  key?: string;
+  /** Virtual time since the start, in nanoseconds. */
+  atNs: number;
+  firstSeq: number;
+  lastSeq: number;
+}
+
+/** Trace record kinds (engine/trace/kind.go). */
+export type RecordKind = 'api' | 'watch' | 'queue' | 'sync' | 'decision' | 'kubelet' | 'gc' | 'event' | 'action' | 'sim';
+
+/** One trace record; `data` is the payload named by `type`. */
+export interface TraceRecord {
+  seq: number;
+  step: number;
+  atNs: number;
+  source: string;
+  kind: RecordKind;
+  type: string;
+  text: string;
+  data: unknown;
+}
+
+export interface StatusCount {
+  replicas: number;
+  updated: number;
+  ready: number;
+  available: number;
+  unavailable: number;
+  terminating?: number;
+}
+
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
+export interface DeploymentView {
+  namespace: string;
+  name: string;
+  generation: number;
+  observedGeneration: number;
+  replicas: number;
+  strategy: string;
+  maxSurge?: string;
+  maxUnavailable?: string;
+  minReadySeconds: number;
+  paused: boolean;
+  revision?: string;
+  images: string[] | null;
+  status: StatusCount;
+  conditions: Condition[] | null;
+  deleting?: boolean;
+}
+
+export interface ReplicaSetView {
+  namespace: string;
+  name: string;
+  /** Controlling Deployment's name, absent for none. */
+  owner?: string;
+  revision?: string;
+  podTemplateHash?: string;
+  desired: number;
+  current: number;
+  ready: number;
+  available: number;
+  terminating?: number;
+  images: string[] | null;
+  deleting?: boolean;
+}
+
+export interface PodView {
+  namespace: string;
+  name: string;
+  /** Controlling ReplicaSet's name, absent for an orphan. */
+  owner?: string;
+  node?: string;
+  phase: string;
+  status: string;
+  ready: boolean;
+  available: boolean;
+  terminating: boolean;
+  restarts: number;
+  image: string;
+}
+
+export interface NodeView {
+  name: string;
+  ready: boolean;
+  pods: number;
+}
+
+/** A workqueue snapshot (engine/workqueue State). */
+export interface QueueState {
+  queue: { key: string; reasons: string[] | null }[] | null;
+  dirty: string[] | null;
+  processing: string[] | null;
+  waiting: { key: string; readyAt: string; reason: string }[] | null;
+  requeues: { key: string; count: number; lastBackoffNs: number }[] | null;
+}
+
+export interface QueueView {
+  controller: string;
+  state: QueueState;
+}
+
+/** The ReplicaSet controller's expectations for one ReplicaSet. */
+export interface ExpectationsEntry {
+  key: string;
+  add: number;
+  del: number;
+  pendingDeleteKeys: string[] | null;
+  setAt: string;
+  satisfied: boolean;
+  expired: boolean;
+}
+
+/** The picture after the current step. Go marshals empty slices as null. */
+export interface View {
+  scenario: string;
+  seed: number;
+  step: number;
+  maxStep: number;
+  atNs: number;
+  now: string;
+  idle: boolean;
+  stopped?: string;
+  deployments: DeploymentView[] | null;
+  replicaSets: ReplicaSetView[] | null;
+  pods: PodView[] | null;
+  nodes: NodeView[] | null;
+  queues: QueueView[] | null;
+  expectations: ExpectationsEntry[] | null;
+  lastStep?: StepInfo;
+  records: TraceRecord[] | null;
+  pendingActions: string[] | null;
+}
+
+export interface Sample {
+  step: number;
+  atNs: number;
+  replicaSets: { name: string; owner?: string; desired: number; current: number; ready: number; available: number }[] | null;
+  deployments: { name: string; replicas: number; updated: number; available: number }[] | null;
+}
+
+/** What load, advance, seek, act and view return. */
+export interface Snapshot {
+  view: View;
+  steps?: StepInfo[];
+  message?: string;
+  samples?: Sample[];
+}
+
+/** One built-in scenario. */
+export interface LibraryEntry {
+  id: string;
+  name: string;
+  description: string;
+  source: string;
+}
+
+/** A user action (same vocabulary as scenario timeline entries). */
+export type UserAction =
+  | { type: 'scale'; target: string; replicas: number }
+  | { type: 'setImage'; target: string; image: string; container?: string }
+  | { type: 'pause' | 'resume' | 'restart'; target: string }
+  | { type: 'undo'; target: string; toRevision?: number }
+  | { type: 'delete'; target: string; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' }
+  | { type: 'deletePod'; name: string }
+  | { type: 'failNode' | 'recoverNode'; node: string };
+
+/** `x ?? []` for the slices Go marshals as null. */
+export function list<T>(xs: T[] | null | undefined): T[] {
+  return xs ?? [];
+}
