@@ -11,8 +11,11 @@
 //
 // Contract:
 //
-//   - Every write deep-copies its input; the caller keeps ownership of what it
-//     passed in.
+//   - Every write copies what it keeps of its input (a status write keeps
+//     only metadata and status, a spec write only metadata and spec); the
+//     caller keeps ownership of what it passed in. Successive stored versions
+//     of an object may share unchanged spec or status memory, which is safe
+//     because stored objects are immutable.
 //   - Every returned object is the STORED POINTER. Callers must treat it as
 //     read-only and DeepCopy it before changing anything. The server never
 //     mutates a stored object in place: a write replaces the pointer, so an

@@ -110,7 +110,7 @@ func (s *Server) store(res Resource, old, obj Object) {
 // old stamped with the deletion RV. It returns that copy.
 func (s *Server) erase(res Resource, old Object) Object {
 	rv := s.nextRV()
-	last := old.DeepCopyObject().(Object)
+	last := copyMeta(old)
 	last.SetResourceVersion(formatRV(rv))
 	s.tables[res].remove(objectKey(old.GetNamespace(), old.GetName()))
 	s.owners.update(res, old, nil)

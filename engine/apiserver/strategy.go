@@ -3,7 +3,6 @@ package apiserver
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -59,7 +58,7 @@ var strategies = map[Resource]*strategy{
 			d, od := o.(*appsv1.Deployment), old.(*appsv1.Deployment)
 			defaultDeployment(d)
 			d.Status = od.Status
-			bumpIf(d, od, !equality.Semantic.DeepEqual(d.Spec, od.Spec) || !equality.Semantic.DeepEqual(d.Annotations, od.Annotations))
+			bumpIf(d, od, !semanticEqual(&d.Spec, &od.Spec) || !semanticEqual(d.Annotations, od.Annotations))
 		},
 		validateUpdate: func(o, old Object) field.ErrorList {
 			return validateDeploymentUpdate(o.(*appsv1.Deployment), old.(*appsv1.Deployment))
@@ -88,7 +87,7 @@ var strategies = map[Resource]*strategy{
 			rs, ors := o.(*appsv1.ReplicaSet), old.(*appsv1.ReplicaSet)
 			defaultReplicaSet(rs)
 			rs.Status = ors.Status
-			bumpIf(rs, ors, !equality.Semantic.DeepEqual(rs.Spec, ors.Spec))
+			bumpIf(rs, ors, !semanticEqual(&rs.Spec, &ors.Spec))
 		},
 		validateUpdate: func(o, old Object) field.ErrorList {
 			return validateReplicaSetUpdate(o.(*appsv1.ReplicaSet), old.(*appsv1.ReplicaSet))
@@ -117,7 +116,7 @@ var strategies = map[Resource]*strategy{
 			p, op := o.(*corev1.Pod), old.(*corev1.Pod)
 			defaultPod(p)
 			p.Status = op.Status
-			bumpIf(p, op, !equality.Semantic.DeepEqual(p.Spec, op.Spec))
+			bumpIf(p, op, !semanticEqual(&p.Spec, &op.Spec))
 		},
 		validateUpdate: func(o, old Object) field.ErrorList {
 			return validatePodUpdate(o.(*corev1.Pod), old.(*corev1.Pod))

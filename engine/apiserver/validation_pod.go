@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
@@ -102,11 +101,15 @@ func validatePodUpdate(p, old *corev1.Pod) field.ErrorList {
 	}
 	errs = append(errs, validatePodSpec(&p.Spec, specPath, false)...)
 	// Blank out what may change, then require the rest to be equal.
-	a, b := p.Spec.DeepCopy(), old.Spec.DeepCopy()
+	// Shallow copies suffice: only top-level fields and the containers'
+	// images are replaced, on fresh container slices.
+	a, b := p.Spec, old.Spec
+	a.Containers = append([]corev1.Container(nil), a.Containers...)
 	for i := range a.Containers {
 		a.Containers[i].Image = b.Containers[i].Image
 	}
-	if len(a.InitContainers) == len(b.InitContainers) {
+	if len(a.InitContainers) == len(b.InitContainers) && len(a.InitContainers) > 0 {
+		a.InitContainers = append([]corev1.Container(nil), a.InitContainers...)
 		for i := range a.InitContainers {
 			a.InitContainers[i].Image = b.InitContainers[i].Image
 		}
@@ -115,14 +118,14 @@ func validatePodUpdate(p, old *corev1.Pod) field.ErrorList {
 	if b.NodeName == "" {
 		a.NodeName = ""
 	}
-	if len(a.Tolerations) >= len(b.Tolerations) && equality.Semantic.DeepEqual(a.Tolerations[:len(b.Tolerations)], b.Tolerations) {
+	if len(a.Tolerations) >= len(b.Tolerations) && semanticEqual(a.Tolerations[:len(b.Tolerations)], b.Tolerations) {
 		a.Tolerations = b.Tolerations
 	}
 	if b.TerminationGracePeriodSeconds != nil && *b.TerminationGracePeriodSeconds < 0 &&
 		a.TerminationGracePeriodSeconds != nil && *a.TerminationGracePeriodSeconds == 1 {
 		a.TerminationGracePeriodSeconds = b.TerminationGracePeriodSeconds
 	}
-	if !equality.Semantic.DeepEqual(a, b) {
+	if !semanticEqual(&a, &b) {
 		errs = append(errs, field.Forbidden(specPath, podUpdateMessage))
 	}
 	return errs

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -132,7 +131,7 @@ func (s *Server) doUpdate(res Resource, ns string, in Object, mode updateMode) (
 		return nil, apierrors.NewConflict(res.GroupResource(), in.GetName(),
 			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", uid, old.GetUID()))
 	}
-	obj := in.DeepCopyObject().(Object)
+	obj := copyForWrite(in, mode)
 	obj.SetNamespace(ns)
 	return s.commitUpdate(res, old, obj, mode)
 }
@@ -159,7 +158,7 @@ func (s *Server) commitUpdate(res Resource, old, obj Object, mode updateMode) (O
 			return nil, apierrors.NewInvalid(res.GroupKind(), obj.GetName(), errs)
 		}
 	}
-	if equality.Semantic.DeepEqual(obj, old) {
+	if unchanged(obj, old, mode) {
 		return old, nil // a no-op write stores nothing and keeps the RV
 	}
 	if shouldDeleteDuringUpdate(obj) {
@@ -182,7 +181,12 @@ func shouldDeleteDuringUpdate(obj Object) bool {
 }
 
 // patch applies mutate to a copy of the stored object and commits it as a
-// metadata write without a resourceVersion precondition.
+// metadata write without a resourceVersion precondition. mutate may change
+// metadata and assign top-level spec fields (BindPod); it must not edit
+// slices or maps of the spec or status in place, which the copy shares with
+// the stored object (see copyMeta). The defaulting prepareUpdate applies to
+// the copy only fills unset fields, and stored specs are already defaulted,
+// so it writes nothing into the shared parts either.
 func (s *Server) patch(actor string, res Resource, ns, name string, mutate func(obj Object) error) (Object, error) {
 	if !res.Namespaced() {
 		ns = ""
@@ -200,7 +204,7 @@ func (s *Server) doPatch(res Resource, ns, name string, mutate func(obj Object) 
 	if err != nil {
 		return nil, err
 	}
-	obj := old.DeepCopyObject().(Object)
+	obj := copyMeta(old) // mutate changes metadata and top-level fields only
 	if err := mutate(obj); err != nil {
 		return nil, err
 	}
@@ -219,4 +223,4 @@ func isNil(o Object) bool {
 	return o == nil || reflect.ValueOf(o).IsNil()
 }
 
-func sameObject(a, b Object) bool { return equality.Semantic.DeepEqual(a, b) }
+func sameObject(a, b Object) bool { return semanticEqual(a, b) }

@@ -67,7 +67,10 @@ type Informer struct {
 	// head is the index of the next undelivered entry of pending.
 	head     int
 	handlers []Handler
-	store    *Store
+	// handlerNames holds the names of handlers, in order. Every delivery
+	// record shares it, so it is replaced, never appended to in place.
+	handlerNames []string
+	store        *Store
 	// delivered counts events applied to the store.
 	delivered int
 }
@@ -91,7 +94,14 @@ func (i *Informer) Lag() time.Duration { return i.cfg.Lag }
 func (i *Informer) SetLag(d time.Duration) { i.cfg.Lag = d }
 
 // AddHandler registers h; handlers run in registration order.
-func (i *Informer) AddHandler(h Handler) { i.handlers = append(i.handlers, h) }
+func (i *Informer) AddHandler(h Handler) {
+	i.handlers = append(i.handlers, h)
+	names := make([]string, 0, len(i.handlers))
+	for _, h := range i.handlers {
+		names = append(names, h.Name)
+	}
+	i.handlerNames = names
+}
 
 // Observe reads watch-log entries written since the last call and schedules
 // those of this informer's resource for delivery at now + lag.
@@ -137,9 +147,7 @@ func (i *Informer) apply(ev apiserver.WatchEvent) {
 	i.store.lastAppliedRV = strconv.FormatUint(ev.RV, 10)
 	i.delivered++
 	rec := WatchDelivery{Resource: string(i.resource), Type: string(ev.Type), Key: key, RV: ev.RV, Lag: i.cfg.Lag}
-	for _, h := range i.handlers {
-		rec.Handlers = append(rec.Handlers, h.Name)
-	}
+	rec.Handlers = i.handlerNames
 	switch ev.Type {
 	case apiserver.Added, apiserver.Modified:
 		old := i.store.put(ev.Object)

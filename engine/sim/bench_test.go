@@ -1,0 +1,131 @@
+package sim_test
+
+import (
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/rolloutlab/rolloutlab/engine/kubectl"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
+)
+
+// benchDeployment is a Deployment of n replicas with the API defaults (25%
+// surge and unavailability).
+func benchDeployment(n int32, image string) *appsv1.Deployment {
+	lbl := map[string]string{"app": "web"}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", Labels: lbl},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &n,
+			Selector: &metav1.LabelSelector{MatchLabels: lbl},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: lbl},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: image}}},
+			},
+		},
+	}
+}
+
+// newBenchSim returns a simulation with room for n replicas plus surge.
+func newBenchSim(b *testing.B, n int) *sim.Sim {
+	b.Helper()
+	opts := sim.DefaultOptions(1)
+	opts.Limits.MaxPods = 2*n + 100
+	s, err := sim.New(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// do runs one kubectl action on s at the current instant.
+func do(b *testing.B, s *sim.Sim, name string, fn func(k *kubectl.Kubectl) (string, error)) {
+	b.Helper()
+	err := s.Do(&sim.Action{Name: name, Do: func(s *sim.Sim) (string, error) {
+		return fn(kubectl.New(s.Server(), s.Clock()))
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// settleAll settles s and fails unless it went idle.
+func settleAll(b *testing.B, s *sim.Sim) int {
+	b.Helper()
+	n, idle := s.Settle(10_000_000)
+	if !idle || s.Err() != nil {
+		b.Fatalf("did not settle after %d steps: err=%v", n, s.Err())
+	}
+	return n
+}
+
+// rolledOut reports whether every replica of deployment web runs the new
+// template and is available.
+func rolledOut(b *testing.B, s *sim.Sim, n int32) {
+	b.Helper()
+	d, err := s.Server().GetDeployment("default", "web")
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := d.Status
+	if st.UpdatedReplicas != n || st.AvailableReplicas != n || st.Replicas != n || st.ObservedGeneration != d.Generation {
+		b.Fatalf("rollout incomplete: %+v (generation %d)", st, d.Generation)
+	}
+}
+
+// benchRollingUpdate measures the Settle of an image change of an n-replica
+// Deployment whose pods are all available, to completion.
+func benchRollingUpdate(b *testing.B, n int32) {
+	b.ReportAllocs()
+	var steps, records int
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		s := newBenchSim(b, int(n))
+		do(b, s, "create deployment/web", func(k *kubectl.Kubectl) (string, error) { return k.Apply(benchDeployment(n, "nginx:1.25")) })
+		settleAll(b, s)
+		rolledOut(b, s, n)
+		do(b, s, "set image", func(k *kubectl.Kubectl) (string, error) { return k.SetImage("default", "web", "web", "nginx:1.26") })
+		before := s.Recorder().Len()
+		b.StartTimer()
+		steps += settleAll(b, s)
+		b.StopTimer()
+		records += s.Recorder().Len() - before
+		rolledOut(b, s, n)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(steps)/float64(b.N), "steps/op")
+	b.ReportMetric(float64(records)/float64(b.N), "records/op")
+}
+
+// BenchmarkRollingUpdate1000 is the product budget's reference run: a
+// 1,000-replica rolling update to completion (budget about 16 ms native).
+func BenchmarkRollingUpdate1000(b *testing.B) { benchRollingUpdate(b, 1000) }
+
+// BenchmarkRollingUpdate10000 checks linear growth (budget about 200 ms).
+func BenchmarkRollingUpdate10000(b *testing.B) { benchRollingUpdate(b, 10000) }
+
+// BenchmarkStepsPerSecond runs the library's reference scenario (a 10-replica
+// rolling update, maxSurge 3, maxUnavailable 2) from creation to completion
+// and reports the step rate.
+func BenchmarkStepsPerSecond(b *testing.B) {
+	b.ReportAllocs()
+	steps := 0
+	for i := 0; i < b.N; i++ {
+		s := newBenchSim(b, 10)
+		d := benchDeployment(10, "nginx:1.25")
+		surge, unavail := intOrString(3), intOrString(2)
+		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+			RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &surge, MaxUnavailable: &unavail}}
+		do(b, s, "create deployment/web", func(k *kubectl.Kubectl) (string, error) { return k.Apply(d) })
+		steps += settleAll(b, s)
+		do(b, s, "set image", func(k *kubectl.Kubectl) (string, error) { return k.SetImage("default", "web", "web", "nginx:1.26") })
+		steps += settleAll(b, s)
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(float64(steps)/float64(b.N), "steps/op")
+}
+
+func intOrString(v int) intstr.IntOrString { return intstr.FromInt32(int32(v)) }
