@@ -5,7 +5,6 @@ go 1.26.0
 require (
 	github.com/hack-pad/safejs v0.1.0
 	github.com/syumai/workers v0.33.0
-	go.yaml.in/yaml/v3 v3.0.4
 	k8s.io/api v0.36.3
 	k8s.io/apimachinery v0.36.3
 	sigs.k8s.io/yaml v1.6.0

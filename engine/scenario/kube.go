@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	yaml "go.yaml.in/yaml/v3"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -38,7 +37,7 @@ const supportedKinds = "Deployment (apps/v1), ReplicaSet (apps/v1), Pod (v1) and
 
 // decodeKube decodes a Kubernetes document whose kind and apiVersion have
 // been read. It returns nil after reporting the problems it found.
-func (r *docReader) decodeKube(root *yaml.Node, kindNode, apiNode *yaml.Node) *Object {
+func (r *docReader) decodeKube(root *node, kindNode, apiNode *node) *Object {
 	var kk *kubeKind
 	for i := range kubeKinds {
 		if kubeKinds[i].name == kindNode.Value {
@@ -84,7 +83,7 @@ var (
 // check walks node n against Go type t (as encoding/json with case-sensitive
 // names and unknown fields refused would decode it) and reports every
 // unknown field and every value of the wrong type at its own line.
-func (r *docReader) check(n *yaml.Node, t reflect.Type, path string) {
+func (r *docReader) check(n *node, t reflect.Type, path string) {
 	n = resolve(n)
 	if n == nil || !r.visit() {
 		if n != nil && r.visits == maxNodeVisits+1 {
@@ -92,7 +91,7 @@ func (r *docReader) check(n *yaml.Node, t reflect.Type, path string) {
 		}
 		return
 	}
-	if n.Kind == yaml.ScalarNode && n.Tag == tagNull {
+	if n.Kind == scalarNode && n.Tag == tagNull {
 		return // null leaves any field at its zero value
 	}
 	for t.Kind() == reflect.Pointer {
@@ -127,7 +126,7 @@ func (r *docReader) check(n *yaml.Node, t reflect.Type, path string) {
 			r.checkScalar(n, path, "a base64 string", tagStr)
 			return
 		}
-		if n.Kind != yaml.SequenceNode {
+		if n.Kind != sequenceNode {
 			r.errorf(n, path, "expected a list, got "+describe(n))
 			return
 		}
@@ -160,14 +159,14 @@ func (r *docReader) check(n *yaml.Node, t reflect.Type, path string) {
 }
 
 // checkScalar reports n unless it is a scalar with one of the tags.
-func (r *docReader) checkScalar(n *yaml.Node, path, want string, tags ...string) bool {
-	if n.Kind == yaml.ScalarNode && contains(tags, n.Tag) {
+func (r *docReader) checkScalar(n *node, path, want string, tags ...string) bool {
+	if n.Kind == scalarNode && contains(tags, n.Tag) {
 		return true
 	}
 	msg := "expected " + want + ", got " + describe(n)
-	if n.Kind == yaml.ScalarNode && want == "a string" {
+	if n.Kind == scalarNode && want == "a string" {
 		msg = "invalid value " + n.Value + ": must be a string (quote it: " + strconv.Quote(n.Value) + ")"
-	} else if n.Kind == yaml.ScalarNode {
+	} else if n.Kind == scalarNode {
 		msg = "invalid value " + valueText(n) + ": must be " + want
 	}
 	r.errorf(n, path, msg)
@@ -176,7 +175,7 @@ func (r *docReader) checkScalar(n *yaml.Node, path, want string, tags ...string)
 
 // checkCustom decodes a value whose type has its own JSON decoding
 // (Quantity, IntOrString, Time) and reports its error at the node.
-func (r *docReader) checkCustom(n *yaml.Node, t reflect.Type, path string) {
+func (r *docReader) checkCustom(n *node, t reflect.Type, path string) {
 	var buf bytes.Buffer
 	writeJSON(&buf, n, 0)
 	v := reflect.New(t)
@@ -196,7 +195,7 @@ func (r *docReader) checkCustom(n *yaml.Node, t reflect.Type, path string) {
 // checkIntOrPercent checks maxSurge and maxUnavailable, which must be an
 // integer or a percentage: "3x" is refused here, with its line, rather than
 // later by the API server.
-func (r *docReader) checkIntOrPercent(n *yaml.Node, v *intstr.IntOrString, path string) {
+func (r *docReader) checkIntOrPercent(n *node, v *intstr.IntOrString, path string) {
 	if !strings.HasSuffix(path, ".maxSurge") && !strings.HasSuffix(path, ".maxUnavailable") {
 		return
 	}
@@ -266,20 +265,20 @@ func collectFields(t reflect.Type, ft *fieldTable, depth int) {
 // writeJSON renders node n as JSON: YAML integers, floats, booleans and nulls
 // become JSON numbers, booleans and nulls, every other scalar a string.
 // depth bounds alias recursion.
-func writeJSON(b *bytes.Buffer, n *yaml.Node, depth int) {
+func writeJSON(b *bytes.Buffer, n *node, depth int) {
 	n = resolve(n)
 	if n == nil || depth > 200 {
 		b.WriteString("null")
 		return
 	}
 	switch n.Kind {
-	case yaml.DocumentNode:
+	case documentNode:
 		if len(n.Content) == 0 {
 			b.WriteString("null")
 			return
 		}
 		writeJSON(b, n.Content[0], depth+1)
-	case yaml.MappingNode:
+	case mappingNode:
 		b.WriteByte('{')
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if i > 0 {
@@ -290,7 +289,7 @@ func writeJSON(b *bytes.Buffer, n *yaml.Node, depth int) {
 			writeJSON(b, n.Content[i+1], depth+1)
 		}
 		b.WriteByte('}')
-	case yaml.SequenceNode:
+	case sequenceNode:
 		b.WriteByte('[')
 		for i, c := range n.Content {
 			if i > 0 {
@@ -304,7 +303,7 @@ func writeJSON(b *bytes.Buffer, n *yaml.Node, depth int) {
 	}
 }
 
-func writeScalar(b *bytes.Buffer, n *yaml.Node) {
+func writeScalar(b *bytes.Buffer, n *node) {
 	switch n.Tag {
 	case tagNull:
 		b.WriteString("null")

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // YAML core-schema tags as the parser resolves them.
@@ -32,7 +30,7 @@ type docReader struct {
 }
 
 // errorf records an error at node n (nil: the document start).
-func (r *docReader) errorf(n *yaml.Node, field, msg string) {
+func (r *docReader) errorf(n *node, field, msg string) {
 	e := &Error{File: r.p.file, Doc: r.doc, Field: field, Message: msg}
 	if n != nil {
 		e.Line, e.Column = n.Line+r.lineOffset, n.Column
@@ -50,21 +48,21 @@ func (r *docReader) visit() bool {
 }
 
 // resolve follows aliases (bounded by the visit budget).
-func resolve(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+func resolve(n *node) *node {
+	for i := 0; n != nil && n.Kind == aliasNode && i < 100; i++ {
 		n = n.Alias
 	}
 	return n
 }
 
 // describe names a node's YAML type for messages: "a string", "a mapping".
-func describe(n *yaml.Node) string {
+func describe(n *node) string {
 	switch n.Kind {
-	case yaml.MappingNode:
+	case mappingNode:
 		return "a mapping"
-	case yaml.SequenceNode:
+	case sequenceNode:
 		return "a list"
-	case yaml.ScalarNode:
+	case scalarNode:
 		switch n.Tag {
 		case tagInt:
 			return "an integer (" + n.Value + ")"
@@ -82,8 +80,8 @@ func describe(n *yaml.Node) string {
 
 // valueText renders a scalar for "invalid value X" messages: strings quoted,
 // numbers, booleans and null as written.
-func valueText(n *yaml.Node) string {
-	if n.Kind != yaml.ScalarNode {
+func valueText(n *node) string {
+	if n.Kind != scalarNode {
 		return describe(n)
 	}
 	switch n.Tag {
@@ -109,17 +107,17 @@ func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]
 
 // field is one key of a mapping with its value.
 type field struct {
-	key   *yaml.Node
-	value *yaml.Node
+	key   *node
+	value *node
 }
 
 // mapping returns the entries of a mapping node by key, reporting unknown
 // and duplicate keys. known lists the accepted keys; nil accepts any string
 // key. ok is false when n is not a mapping (already reported).
-func (r *docReader) mapping(n *yaml.Node, path string, known []string) (map[string]field, bool) {
+func (r *docReader) mapping(n *node, path string, known []string) (map[string]field, bool) {
 	n = resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		if n != nil && n.Kind == yaml.ScalarNode && n.Tag == tagNull {
+	if n == nil || n.Kind != mappingNode {
+		if n != nil && n.Kind == scalarNode && n.Tag == tagNull {
 			return map[string]field{}, true
 		}
 		r.errorf(n, path, "expected a mapping, got "+describe(n))
@@ -132,7 +130,7 @@ func (r *docReader) mapping(n *yaml.Node, path string, known []string) (map[stri
 			r.errorf(k, path, "document is too large or nests aliases too deeply")
 			return nil, false
 		}
-		if k.Kind != yaml.ScalarNode {
+		if k.Kind != scalarNode {
 			r.errorf(k, path, "expected a field name, got "+describe(k))
 			continue
 		}
@@ -163,9 +161,9 @@ func contains(list []string, s string) bool {
 }
 
 // scalar returns a scalar node or reports what was found instead.
-func (r *docReader) scalar(n *yaml.Node, path, want string) (*yaml.Node, bool) {
+func (r *docReader) scalar(n *node, path, want string) (*node, bool) {
 	n = resolve(n)
-	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == tagNull {
+	if n == nil || n.Kind != scalarNode || n.Tag == tagNull {
 		r.errorf(n, path, "expected "+want+", got "+describe(n))
 		return nil, false
 	}
@@ -174,7 +172,7 @@ func (r *docReader) scalar(n *yaml.Node, path, want string) (*yaml.Node, bool) {
 
 // str reads a string. Plain scalars of other types (numbers, booleans) are
 // accepted as their text, as a YAML author would expect for names.
-func (r *docReader) str(n *yaml.Node, path string) (string, bool) {
+func (r *docReader) str(n *node, path string) (string, bool) {
 	s, ok := r.scalar(n, path, "a string")
 	if !ok {
 		return "", false
@@ -183,7 +181,7 @@ func (r *docReader) str(n *yaml.Node, path string) (string, bool) {
 }
 
 // integer reads an integer in [lo, hi].
-func (r *docReader) integer(n *yaml.Node, path string, lo, hi int64) (int64, bool) {
+func (r *docReader) integer(n *node, path string, lo, hi int64) (int64, bool) {
 	s, ok := r.scalar(n, path, "an integer")
 	if !ok {
 		return 0, false
@@ -201,7 +199,7 @@ func (r *docReader) integer(n *yaml.Node, path string, lo, hi int64) (int64, boo
 }
 
 // boolean reads true or false.
-func (r *docReader) boolean(n *yaml.Node, path string) (bool, bool) {
+func (r *docReader) boolean(n *node, path string) (bool, bool) {
 	s, ok := r.scalar(n, path, "true or false")
 	if !ok {
 		return false, false
@@ -215,7 +213,7 @@ func (r *docReader) boolean(n *yaml.Node, path string) (bool, bool) {
 
 // duration reads a non-negative Go duration string ("1m30s"). A bare 0 is
 // accepted; other bare numbers are refused because their unit is unknown.
-func (r *docReader) duration(n *yaml.Node, path string) (time.Duration, bool) {
+func (r *docReader) duration(n *node, path string) (time.Duration, bool) {
 	s, ok := r.scalar(n, path, `a duration like "30s"`)
 	if !ok {
 		return 0, false

@@ -1,14 +1,11 @@
 package scenario
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"regexp"
 	"sort"
 	"strconv"
-
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // scenarioAPIVersion and scenarioKind identify the Scenario document.
@@ -68,7 +65,7 @@ func Parse(name string, data []byte) (*Scenario, error) {
 	}
 	s := &Scenario{Name: name, Cluster: DefaultCluster(), Limits: Limits{MaxPods: DefaultMaxPods, MaxSteps: DefaultMaxSteps}}
 	var scenarioDoc int
-	p.documents(data, func(doc int, body *yaml.Node) {
+	p.documents(data, func(doc int, body *node) {
 		r := &docReader{p: p, doc: doc}
 		kindNode, apiNode, ok := r.typeOf(body)
 		if !ok {
@@ -99,10 +96,10 @@ func Parse(name string, data []byte) (*Scenario, error) {
 
 // documents calls visit with each non-empty document of data, numbered from
 // 1, and reports syntax errors and too many documents.
-func (p *parser) documents(data []byte, visit func(doc int, body *yaml.Node)) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+func (p *parser) documents(data []byte, visit func(doc int, body *node)) {
+	dec := newYAMLDecoder(data)
 	for doc := 1; ; doc++ {
-		var root yaml.Node
+		var root node
 		err := decodeNode(dec, &root)
 		if err == io.EOF {
 			return
@@ -115,7 +112,7 @@ func (p *parser) documents(data []byte, visit func(doc int, body *yaml.Node)) {
 			continue
 		}
 		body := root.Content[0]
-		if body.Kind == yaml.ScalarNode && body.Tag == tagNull {
+		if body.Kind == scalarNode && body.Tag == tagNull {
 			continue // an empty document, e.g. after a trailing "---"
 		}
 		if doc > MaxDocuments {
@@ -129,7 +126,7 @@ func (p *parser) documents(data []byte, visit func(doc int, body *yaml.Node)) {
 // decodeNode decodes the next document, turning a panic of the YAML
 // library (which it documents as impossible, but the input is untrusted)
 // into an error.
-func decodeNode(dec *yaml.Decoder, n *yaml.Node) (err error) {
+func decodeNode(dec *yamlDecoder, n *node) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = errors.New("yaml: malformed document")
@@ -140,9 +137,9 @@ func decodeNode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 
 // typeOf reads kind and apiVersion of a document, reporting when either is
 // missing or not a string.
-func (r *docReader) typeOf(body *yaml.Node) (kindNode, apiNode *yaml.Node, ok bool) {
+func (r *docReader) typeOf(body *node) (kindNode, apiNode *node, ok bool) {
 	body = resolve(body)
-	if body.Kind != yaml.MappingNode {
+	if body.Kind != mappingNode {
 		r.errorf(body, "", "expected a mapping (a Kubernetes object or a Scenario), got "+describe(body))
 		return nil, nil, false
 	}
@@ -153,7 +150,7 @@ func (r *docReader) typeOf(body *yaml.Node) (kindNode, apiNode *yaml.Node, ok bo
 	for i := 0; i+1 < len(body.Content); i += 2 {
 		k := resolve(body.Content[i])
 		switch {
-		case k.Kind != yaml.ScalarNode:
+		case k.Kind != scalarNode:
 		case k.Value == "kind" && !hasKind:
 			kf, hasKind = field{k, body.Content[i+1]}, true
 		case k.Value == "apiVersion" && !hasAPI:
@@ -193,7 +190,7 @@ func syntaxError(file string, doc int, err error) *Error {
 	return e
 }
 
-func firstLine(root *yaml.Node) int {
+func firstLine(root *node) int {
 	if len(root.Content) > 0 {
 		return root.Content[0].Line
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	yaml "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 
@@ -56,7 +55,7 @@ var allActionFields = []string{"at", "after", "when", "action", "namespace", "ta
 	"container", "image", "toRevision", "propagationPolicy", "name", "node", "profile", "manifest"}
 
 // decodeScenario reads a Scenario document into s.
-func (r *docReader) decodeScenario(body *yaml.Node, s *Scenario) {
+func (r *docReader) decodeScenario(body *node, s *Scenario) {
 	root, ok := r.mapping(body, "", rootFields)
 	if !ok {
 		return
@@ -115,7 +114,7 @@ func (r *docReader) decodeScenario(body *yaml.Node, s *Scenario) {
 }
 
 // decodeCluster reads spec.cluster over the defaults already in c.
-func (r *docReader) decodeCluster(n *yaml.Node, path string, c *ClusterSpec) {
+func (r *docReader) decodeCluster(n *node, path string, c *ClusterSpec) {
 	m, ok := r.mapping(n, path, clusterFields)
 	if !ok {
 		return
@@ -164,9 +163,9 @@ func (r *docReader) decodeCluster(n *yaml.Node, path string, c *ClusterSpec) {
 }
 
 // decodeNodes reads nodes: a count (node-1..node-N) or a list of names.
-func (r *docReader) decodeNodes(n *yaml.Node, path string, c *ClusterSpec) {
+func (r *docReader) decodeNodes(n *node, path string, c *ClusterSpec) {
 	n = resolve(n)
-	if n != nil && n.Kind == yaml.ScalarNode {
+	if n != nil && n.Kind == scalarNode {
 		count, ok := r.integer(n, path, 1, MaxNodes)
 		if !ok {
 			return
@@ -177,7 +176,7 @@ func (r *docReader) decodeNodes(n *yaml.Node, path string, c *ClusterSpec) {
 		}
 		return
 	}
-	if n == nil || n.Kind != yaml.SequenceNode {
+	if n == nil || n.Kind != sequenceNode {
 		r.errorf(n, path, "expected a node count or a list of node names, got "+describe(n))
 		return
 	}
@@ -207,7 +206,7 @@ func (r *docReader) decodeNodes(n *yaml.Node, path string, c *ClusterSpec) {
 
 // decodeProfile reads an image profile; fields it does not name keep their
 // value from base.
-func (r *docReader) decodeProfile(n *yaml.Node, path string, base kubelet.ImageProfile) kubelet.ImageProfile {
+func (r *docReader) decodeProfile(n *node, path string, base kubelet.ImageProfile) kubelet.ImageProfile {
 	m, ok := r.mapping(n, path, profileFields)
 	if !ok {
 		return base
@@ -237,10 +236,10 @@ func (r *docReader) decodeProfile(n *yaml.Node, path string, base kubelet.ImageP
 }
 
 // decodeTimeline reads spec.timeline.
-func (r *docReader) decodeTimeline(n *yaml.Node, path string, s *Scenario) {
+func (r *docReader) decodeTimeline(n *node, path string, s *Scenario) {
 	n = resolve(n)
-	if n == nil || n.Kind != yaml.SequenceNode {
-		if n != nil && n.Kind == yaml.ScalarNode && n.Tag == tagNull {
+	if n == nil || n.Kind != sequenceNode {
+		if n != nil && n.Kind == scalarNode && n.Tag == tagNull {
 			return
 		}
 		r.errorf(n, path, "expected a list of actions, got "+describe(n))
@@ -258,7 +257,7 @@ func (r *docReader) decodeTimeline(n *yaml.Node, path string, s *Scenario) {
 }
 
 // decodeAction reads one timeline entry.
-func (r *docReader) decodeAction(n *yaml.Node, path string, s *Scenario) (Action, bool) {
+func (r *docReader) decodeAction(n *node, path string, s *Scenario) (Action, bool) {
 	before := r.p.count()
 	m, ok := r.mapping(n, path, allActionFields)
 	if !ok {
@@ -306,7 +305,7 @@ func (r *docReader) decodeAction(n *yaml.Node, path string, s *Scenario) (Action
 }
 
 // decodeTrigger reads exactly one of at, after and when.
-func (r *docReader) decodeTrigger(n *yaml.Node, m map[string]field, path string, a *Action) {
+func (r *docReader) decodeTrigger(n *node, m map[string]field, path string, a *Action) {
 	var present []string
 	for _, k := range triggerFields {
 		if _, ok := m[k]; ok {
@@ -338,7 +337,7 @@ func (r *docReader) decodeTrigger(n *yaml.Node, m map[string]field, path string,
 }
 
 // decodeCondition reads a when condition: a mapping with exactly one key.
-func (r *docReader) decodeCondition(n *yaml.Node, path string) Condition {
+func (r *docReader) decodeCondition(n *node, path string) Condition {
 	before := r.p.count()
 	m, ok := r.mapping(n, path, whenFields)
 	if !ok {
@@ -385,7 +384,7 @@ func (r *docReader) decodeCondition(n *yaml.Node, path string) Condition {
 }
 
 // ref reads a "kind/name" target whose kind is one of kinds.
-func (r *docReader) ref(n *yaml.Node, path string, kinds []Kind) (Ref, bool) {
+func (r *docReader) ref(n *node, path string, kinds []Kind) (Ref, bool) {
 	s, ok := r.str(n, path)
 	if !ok {
 		return Ref{}, false
@@ -439,7 +438,7 @@ func kindNames(kinds []Kind) []string {
 
 // decodeActionFields reads the action-specific fields present in m.
 func (r *docReader) decodeActionFields(m map[string]field, path string, spec actionSpec, s *Scenario, a *Action) {
-	get := func(k string) (*yaml.Node, string, bool) {
+	get := func(k string) (*node, string, bool) {
 		f, ok := m[k]
 		if !ok || !(contains(spec.required, k) || contains(spec.optional, k)) {
 			return nil, "", false
@@ -531,7 +530,7 @@ func listNodes(nodes []string) string {
 
 // decodeManifest reads apply's manifest: a string holding Kubernetes YAML
 // documents. Errors inside it are reported at their line in the file.
-func (r *docReader) decodeManifest(n *yaml.Node, path string) []Object {
+func (r *docReader) decodeManifest(n *node, path string) []Object {
 	s, ok := r.scalar(n, path, "a string holding Kubernetes YAML (use a block: manifest: |)")
 	if !ok {
 		return nil
@@ -541,12 +540,12 @@ func (r *docReader) decodeManifest(n *yaml.Node, path string) []Object {
 		return nil
 	}
 	offset := s.Line - 1 + r.lineOffset
-	if s.Style == yaml.LiteralStyle || s.Style == yaml.FoldedStyle {
+	if s.Style == literalStyle || s.Style == foldedStyle {
 		offset = s.Line + r.lineOffset // the content starts on the next line
 	}
 	sub := &parser{file: r.p.file}
 	var objs []Object
-	sub.documents([]byte(s.Value), func(doc int, body *yaml.Node) {
+	sub.documents([]byte(s.Value), func(doc int, body *node) {
 		inner := &docReader{p: sub, doc: doc}
 		kindNode, apiNode, ok := inner.typeOf(body)
 		if !ok {

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Prints the brotli (-q 11) size of the app's wasm and its distance to the
+# wasm budget. Builds the wasm exactly like `make wasm` into a temporary file
+# unless a path is given.
+#
+# Usage: scripts/wasm-size.sh [--enforce] [path/to/rolloutlab.wasm]
+#   --enforce           exit 1 when over the target (otherwise report only)
+#   WASM_TARGET_BYTES   overrides the target (default 2740000)
+# Exit status: 0, or 1 when --enforce is given and the wasm is over the
+# target, or 2 on a build or tool error.
+set -euo pipefail
+
+target=${WASM_TARGET_BYTES:-2740000}
+cd "$(dirname "$0")/.."
+
+if ! command -v brotli >/dev/null; then
+  echo "wasm-size: brotli not found (apt-get install brotli)" >&2
+  exit 2
+fi
+
+enforce=0
+if [[ ${1:-} == --enforce ]]; then
+  enforce=1
+  shift
+fi
+wasm=${1:-}
+if [[ -z $wasm ]]; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  wasm=$tmp/rolloutlab.wasm
+  GOOS=js GOARCH=wasm ${GO:-go} build -trimpath -ldflags='-s -w' -o "$wasm" ./wasm || exit 2
+fi
+
+raw=$(wc -c <"$wasm")
+br=$(brotli -q 11 -c "$wasm" | wc -c)
+delta=$((br - target))
+if ((delta > 0)); then verdict="over by $delta B"; else verdict="under by $((-delta)) B"; fi
+printf 'wasm-size: %s raw %d B, brotli -q 11 %d B; target %d B: %s\n' \
+  "$wasm" "$raw" "$br" "$target" "$verdict"
+if ((enforce && delta > 0)); then exit 1; fi
