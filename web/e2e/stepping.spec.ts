@@ -150,3 +150,65 @@ test('keyboard: help overlay, theme toggle and large text', async ({ page }) => 
   await page.screenshot({ path: shot('8-dark-big'), fullPage: true });
   expect(problems).toEqual([]);
 });
+
+test('library: adoption is highlighted, proportional scaling shows its table', async ({ page }) => {
+  test.setTimeout(60_000);
+  const problems = watchConsole(page);
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+
+  await page.locator('#scenario-picker').selectOption('adoption');
+  await expect(page.locator('#scenario-desc')).toContainText('adopts "test"');
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \/ 0/);
+  let adopted = 0;
+  for (let i = 0; i < 60 && adopted === 0; i++) {
+    await page.locator('#sync-btn').click();
+    adopted = await page.locator('.pod.adopted').count();
+  }
+  expect(adopted).toBe(1);
+  await expect(page.locator('.pod.adopted')).toHaveAttribute('title', /^test: /);
+  await page.screenshot({ path: shot('9-adopted') });
+
+  await page.locator('#scenario-picker').selectOption('proportional-scaling');
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \/ 0/);
+  const scale = page.locator('#math .math-block[data-type="ScaleMath"]');
+  for (let i = 0; i < 150 && (await scale.count()) === 0; i++) await page.keyboard.press('s');
+  await expect(scale.locator('li').filter({ hasText: 'allowed' })).toHaveText('allowed = replicas 15 + maxSurge 3 = 18');
+  await expect(scale.locator('li').filter({ hasText: 'toAdd' })).toHaveText('toAdd = 18 − 13 = +5');
+  const rows = scale.locator('table tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0).locator('td')).toHaveText([/^app-/, '8', '13 (annotation)', 'round(8×18/13 = 11.077) − 8 = +3', 'min(+3, +5) = +3', '11']);
+  await expect(rows.nth(1).locator('td')).toHaveText([/^app-/, '5', '13 (annotation)', 'round(5×18/13 = 6.923) − 5 = +2', 'min(+2, +2) = +2', '7']);
+  await page.screenshot({ path: shot('10-proportional') });
+  expect(problems).toEqual([]);
+});
+
+test('a Go panic is shown in a banner and the UI keeps working', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await page.keyboard.press('n');
+  await expect(page.locator('#step-label')).toHaveText(/^step 1 \//);
+  // The bridge reports the next advance as a panic (as wasm/dispatch.go does after recover()).
+  await page.evaluate(() => {
+    const bridge = window.rolloutlab!;
+    const real = bridge.call.bind(bridge);
+    let armed = true;
+    bridge.call = (method: string, args?: string) => {
+      if (method === 'advance' && armed) {
+        armed = false;
+        return JSON.stringify({ ok: false, error: { message: 'internal error in "advance": boom', line: 0, field: '', panic: true } });
+      }
+      return real(method, args);
+    };
+  });
+  await page.keyboard.press('n');
+  await expect(page.locator('#banner')).toBeVisible();
+  await expect(page.locator('#banner')).toHaveAttribute('data-kind', 'panic');
+  await expect(page.locator('#banner-text')).toContainText('boom');
+  await expect(page.locator('#step-label')).toHaveText(/^step 1 \//);
+  await page.screenshot({ path: shot('11-panic') });
+  await page.keyboard.press('n');
+  await expect(page.locator('#step-label')).toHaveText(/^step 2 \//);
+  await page.locator('#banner-close').click();
+  await expect(page.locator('#banner')).toBeHidden();
+});

@@ -12,8 +12,8 @@ import type { EngineError } from './result';
 import type { LibraryEntry, Sample, Snapshot, StepInfo, UserAction, View } from './types';
 import { list } from './types';
 
-/** Pods listed per view: enough for every square of a 1,000-replica rollout's first RSs. */
-export const MAX_PODS = 600;
+/** Pods listed per view. Listing a pod costs the engine ~15 µs (1,000 pods would blow the 16 ms step budget); ReplicaSets with more pods are drawn from their status counts. */
+export const MAX_PODS = 150;
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   const el = document.getElementById(id);
@@ -68,19 +68,31 @@ export class App {
     b.hidden = false;
   }
 
-  /** Loads the library and the default scenario. */
-  async start(defaultId: string): Promise<void> {
+  /**
+   * Loads the default scenario (its source is bundled, so the first step
+   * does not wait for the library), then fills the library picker.
+   */
+  async start(defaultId: string, defaultSource: string): Promise<void> {
+    performance.mark('rolloutlab:load-start');
+    const loaded = await this.load(defaultSource, `${defaultId}.yaml`);
+    performance.mark('rolloutlab:load-end');
+    this.render();
+    // The DOM of step 0 is complete (it paints in this frame); read by scripts/bench-browser.mjs.
+    performance.mark('rolloutlab:first-step-rendered');
     this.library = (await this.call<LibraryEntry[]>('library')) ?? [];
     const picker = $<HTMLSelectElement>('scenario-picker');
     picker.replaceChildren(...this.library.map((e) => h('option', { value: e.id, text: e.name })));
     picker.disabled = false;
-    const first = this.library.find((e) => e.id === defaultId) ?? this.library[0];
-    if (!first) {
-      this.banner('The scenario library is empty.', 'error');
-      return;
+    const entry = this.library.find((e) => e.id === defaultId);
+    if (entry) {
+      picker.value = entry.id;
+      setText($('scenario-desc'), entry.description || entry.name);
     }
-    picker.value = first.id;
-    await this.loadEntry(first);
+    if (!loaded) {
+      const first = entry ?? this.library[0];
+      if (first) await this.loadEntry(first);
+      else this.banner('The scenario library is empty.', 'error');
+    }
   }
 
   private async loadEntry(e: LibraryEntry): Promise<boolean> {
@@ -284,7 +296,7 @@ export class App {
     const v = this.view;
     if (!v) return;
     const records = list(v.records);
-    this.cluster.render(v, claimsOf(records));
+    this.cluster.render(v, claimsOf(records), MAX_PODS);
     renderQueues($('queues'), v);
     renderExpectations($('expectations'), v);
     let from = v.step;

@@ -7,6 +7,8 @@ import { App } from './app';
 import { loadEngine, type EngineClient, type VersionInfo } from './engine';
 import { describeProgress, progressFraction, type Progress } from './progress';
 import { nextTheme, type Theme } from './theme';
+// Bundled (about 1 kB) so the first step does not wait for the whole library.
+import defaultSource from '../../scenarios/rolling-update-10-3-2.yaml?raw';
 
 /** The scenario the app opens with (scenarios.Default in Go). */
 const DEFAULT_SCENARIO = 'rolling-update-10-3-2';
@@ -86,9 +88,7 @@ engineReady.then(
   async (engine) => {
     const app = new App(engine);
     window.__rolloutlabApp = app;
-    await app.start(DEFAULT_SCENARIO);
-    app.render();
-    performance.mark('rolloutlab:first-step-rendered'); // read by scripts/bench-browser.mjs
+    await app.start(DEFAULT_SCENARIO, defaultSource);
     document.body.dataset.app = 'ready';
     app.preloadEditorWhenIdle();
   },

@@ -34,6 +34,8 @@ export class ClusterPanel {
   private readonly deploys: KeyedList<DeployGroup>;
   private claims: Claims = { adopted: new Set(), released: new Set() };
   private openPods = new Set<string>();
+  /** True when the view listed only some pods (the engine's maxPods cap). */
+  private truncated = false;
 
   constructor(private readonly root: HTMLElement, private readonly nodesEl: HTMLElement) {
     root.textContent = '';
@@ -45,8 +47,10 @@ export class ClusterPanel {
     );
   }
 
-  render(v: View, claims: Claims): void {
+  /** Renders the view; maxPods is the cap the view was requested with. */
+  render(v: View, claims: Claims, maxPods: number): void {
     this.claims = claims;
+    this.truncated = maxPods > 0 && list(v.pods).length >= maxPods;
     const byOwner = podsByOwner(list(v.pods));
     const deploys = new Map<string, DeployGroup>();
     for (const d of list(v.deployments)) deploys.set(d.name, { d, name: d.name, groups: [] });
@@ -139,12 +143,15 @@ export class ClusterPanel {
       setText(head!, x.name);
       setText(counts!, `${x.pods.length} pods`);
     }
-    const shown = x.pods.slice(0, MAX_SQUARES);
+    // Every pod listed: one square each. Otherwise (large runs list only the
+    // first pods) the squares are drawn from the ReplicaSet's status counts.
+    const counted = this.truncated && rs !== null && x.pods.length < rs.current + (rs.terminating ?? 0);
+    const all = counted ? countedSquares(rs) : x.pods;
+    const shown = all.slice(0, MAX_SQUARES);
     (el as unknown as { squares: KeyedList<PodView, HTMLSpanElement> }).squares.set(shown);
-    const total = Math.max(rs ? rs.current : 0, x.pods.length);
-    setAttr(squares!, 'aria-label', `${x.pods.length} pods listed`);
-    const hidden = total - shown.length;
-    setText(more!, hidden > 0 ? `+${hidden} more not drawn` : '');
+    setAttr(squares!, 'aria-label', counted ? `${all.length} pods, drawn from the ReplicaSet status` : `${x.pods.length} pods`);
+    const hidden = all.length - shown.length;
+    setText(more!, `${hidden > 0 ? `+${hidden} more not drawn. ` : ''}${counted ? `Squares from status counts; ${x.pods.length} pods listed.` : ''}`);
     (details as unknown as { pods: PodView[] }).pods = x.pods;
     if ((details as HTMLDetailsElement).open) this.fillPodTable(details!.children[1] as HTMLElement, x.pods);
   }
@@ -154,6 +161,10 @@ export class ClusterPanel {
     if (this.claims.adopted.has(p.name)) cls += ' adopted';
     if (this.claims.released.has(p.name)) cls += ' released';
     setClass(e, cls);
+    if (p.name.includes('#')) {
+      setAttr(e, 'title', `${p.status} (counted from the ReplicaSet status)`);
+      return;
+    }
     setAttr(e, 'title', `${p.name}: ${p.status}${p.ready ? ', ready' : ''}${p.available ? ', available' : ''}${p.node ? `, on ${p.node}` : ''}${p.restarts ? `, ${p.restarts} restarts` : ''}`);
   }
 
@@ -163,6 +174,25 @@ export class ClusterPanel {
     );
     body.replaceChildren(h('table', {}, h('thead', {}, h('tr', {}, ...['name', 'status', 'ready', 'node', 'restarts'].map((t) => h('th', { text: t })))), h('tbody', {}, ...rows)));
   }
+}
+
+/**
+ * Stand-in squares for a ReplicaSet whose pods are not all listed: available,
+ * then ready, then not ready, then terminating, as its status counts them.
+ */
+export function countedSquares(rs: ReplicaSetView): PodView[] {
+  const out: PodView[] = [];
+  const add = (n: number, tag: string, over: Partial<PodView>) => {
+    for (let i = 0; i < n; i++) {
+      out.push({ namespace: rs.namespace, name: `${rs.name}#${tag}${i}`, phase: 'Running', status: tag, ready: false, available: false, terminating: false, restarts: 0, image: '', ...over });
+    }
+  };
+  const terminating = rs.terminating ?? 0;
+  add(rs.available, 'available', { ready: true, available: true });
+  add(Math.max(0, rs.ready - rs.available), 'ready', { ready: true });
+  add(Math.max(0, rs.current - rs.ready), 'not ready', { phase: 'Pending' });
+  add(terminating, 'terminating', { terminating: true });
+  return out;
 }
 
 // ---------------------------------------------------------------- queues
@@ -285,23 +315,30 @@ const STEP_WINDOW = 80;
 
 /** The step list, filtered, windowed around the current step; click seeks. */
 export function renderSteps(root: HTMLElement, history: readonly StepInfo[], current: number, component: string, kind: string, seek: (n: number) => void): void {
-  const filtered = history.filter((s) => (!component || s.component === component) && (!kind || s.kind === kind));
+  const filtered = component || kind ? history.filter((s) => (!component || s.component === component) && (!kind || s.kind === kind)) : history;
   let at = filtered.findIndex((s) => s.step >= current);
   if (at < 0) at = filtered.length;
   const from = Math.max(0, at - STEP_WINDOW / 2);
-  const rows = filtered.slice(from, from + STEP_WINDOW).map((s) => {
+  const shown = filtered.slice(from, from + STEP_WINDOW);
+  // Nothing to do when the same rows would be drawn with the same current step.
+  const sig = `${component}|${kind}|${current}|${shown.length}|${shown[0]?.step ?? 0}|${shown.at(-1)?.step ?? 0}|${history.length}`;
+  if (root.dataset.sig === sig) return;
+  root.dataset.sig = sig;
+  const rows = shown.map((s) => {
     const b = h('button', { type: 'button', class: `step-row k-${s.kind}${s.step === current ? ' current' : ''}`, 'aria-current': s.step === current ? 'step' : null, text: `${s.step} ${formatOffset(s.atNs)} ${s.kind} ${s.component}${s.key ? ` ${s.key}` : ''}` });
     b.addEventListener('click', () => seek(s.step));
     return h('li', {}, b);
   });
   if (rows.length === 0) rows.push(h('li', { class: 'muted', text: history.length ? 'No step matches the filters.' : 'No steps yet: press Step.' }));
   root.replaceChildren(...rows);
-  // Scroll the list itself (never the page) so the current step is visible.
-  const cur = root.querySelector<HTMLElement>('.current');
-  if (cur) {
+  // Scroll the list itself (never the page) so the current step is visible;
+  // in the next frame, so reading the layout does not force an extra one now.
+  requestAnimationFrame(() => {
+    const cur = root.querySelector<HTMLElement>('.current');
+    if (!cur) return;
     const top = cur.offsetTop - root.offsetTop;
     if (top < root.scrollTop || top + cur.offsetHeight > root.scrollTop + root.clientHeight) root.scrollTop = Math.max(0, top - root.clientHeight / 2);
-  }
+  });
 }
 
 // ---------------------------------------------------------------- chart
