@@ -172,7 +172,8 @@ test('library: adoption is highlighted, proportional scaling shows its table', a
   await page.locator('#scenario-picker').selectOption('proportional-scaling');
   await expect(page.locator('#step-label')).toHaveText(/^step 0 \/ 0/);
   const scale = page.locator('#math .math-block[data-type="ScaleMath"]');
-  for (let i = 0; i < 150 && (await scale.count()) === 0; i++) await page.keyboard.press('s');
+  // Click rather than press 's': after selectOption the focus is on the picker.
+  for (let i = 0; i < 150 && (await scale.count()) === 0; i++) await page.locator('#sync-btn').click();
   await expect(scale.locator('li').filter({ hasText: 'allowed' })).toHaveText('allowed = replicas 15 + maxSurge 3 = 18');
   await expect(scale.locator('li').filter({ hasText: 'toAdd' })).toHaveText('toAdd = 18 − 13 = +5');
   const rows = scale.locator('table tbody tr');
