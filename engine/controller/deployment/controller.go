@@ -6,6 +6,7 @@ import (
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/controller/events"
 	"github.com/rolloutlab/rolloutlab/engine/informer"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 	"github.com/rolloutlab/rolloutlab/engine/workqueue"
@@ -35,10 +36,8 @@ type Controller struct {
 	// path is the branch the current sync took; reset at every sync start
 	// and reported in SyncFinished.
 	path string
-	// eventNanos is the virtual instant of the last event created and
-	// eventBump how many events before this one shared it (event names
-	// must be unique).
-	eventNanos, eventBump int64
+	// events creates Kubernetes Events about Deployments.
+	events *events.Recorder
 }
 
 // New builds the controller and registers its handlers: Deployment add,
@@ -54,6 +53,7 @@ func New(server *apiserver.Server, deployments, replicaSets, pods *informer.Info
 		rec:         rec,
 		cfg:         cfg,
 		queue:       workqueue.New(queueName, c, rec, source, workqueue.DefaultControllerRateLimiter()),
+		events:      events.New(server, c, rec, source),
 	}
 	deployments.AddHandler(informer.Handler{
 		Name:     source,

@@ -226,30 +226,6 @@ func (s StatusWrite) Text() string {
 	return fmt.Sprintf("%s %s: status changed (%s) -> UpdateStatus", s.Step, s.Deployment, s.Summary)
 }
 
-// EventRecorded mirrors a Kubernetes Event the controller created.
-type EventRecorded struct {
-	// Object is "Deployment ns/name".
-	Object  string `json:"object"`
-	Type    string `json:"type"`
-	Reason  string `json:"reason"`
-	Message string `json:"message"`
-	// Error is set when the API server refused the event.
-	Error string `json:"error,omitempty"`
-}
-
-// Kind implements trace.Payload.
-func (EventRecorded) Kind() trace.Kind { return trace.KindEvent }
-
-// Text implements trace.Payload, e.g.
-// "Normal ScalingReplicaSet Deployment default/web: Scaled up replica set web-7866ccff64 from 0 to 3".
-func (e EventRecorded) Text() string {
-	t := e.Type + " " + e.Reason + " " + e.Object + ": " + e.Message
-	if e.Error != "" {
-		t += " (not stored: " + e.Error + ")"
-	}
-	return t
-}
-
 // Note is a free-form controller remark (a handler that enqueued nothing,
 // a skipped step).
 type Note struct {

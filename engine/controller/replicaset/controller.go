@@ -6,6 +6,7 @@ import (
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/controller/events"
 	"github.com/rolloutlab/rolloutlab/engine/expectations"
 	"github.com/rolloutlab/rolloutlab/engine/informer"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
@@ -40,9 +41,8 @@ type Controller struct {
 	consistency *expectations.ConsistencyStore
 	// staleSkips is replicaset_controller_stale_sync_skips_total.
 	staleSkips int
-	// lastEventNanos is the name suffix of the last Event written; each new
-	// Event takes max(now, last+1) so names never collide.
-	lastEventNanos int64
+	// events creates Kubernetes Events about ReplicaSets.
+	events *events.Recorder
 }
 
 // New returns a controller reading from the pod and ReplicaSet informers
@@ -62,6 +62,7 @@ func New(server *apiserver.Server, pods, replicaSets *informer.Informer, c *cloc
 		queue:        workqueue.New(QueueName, c, rec, ControllerName, workqueue.DefaultControllerRateLimiter()),
 		expectations: expectations.NewStore(c),
 		consistency:  expectations.NewConsistencyStore(),
+		events:       events.New(server, c, rec, ControllerName),
 	}
 	replicaSets.AddHandler(informer.Handler{Name: ControllerName, OnAdd: rc.addRS, OnUpdate: rc.updateRS, OnDelete: rc.deleteRS})
 	pods.AddHandler(informer.Handler{Name: ControllerName, OnAdd: rc.addPod, OnUpdate: rc.updatePod, OnDelete: rc.deletePod})

@@ -288,31 +288,6 @@ func (Note) Kind() trace.Kind { return trace.KindDecision }
 // Text implements trace.Payload.
 func (n Note) Text() string { return n.Key + ": " + n.Message }
 
-// EventRecorded is an Event the controller wrote about a ReplicaSet.
-type EventRecorded struct {
-	// Type is Normal or Warning.
-	Type   string `json:"type"`
-	Reason string `json:"reason"`
-	// Object is "ReplicaSet ns/name".
-	Object  string `json:"object"`
-	Message string `json:"message"`
-	// Error is set when the API server refused the Event.
-	Error string `json:"error,omitempty"`
-}
-
-// Kind implements trace.Payload.
-func (EventRecorded) Kind() trace.Kind { return trace.KindEvent }
-
-// Text implements trace.Payload, e.g.
-// "Normal SuccessfulCreate ReplicaSet default/web: Created pod: web-x2k9p".
-func (e EventRecorded) Text() string {
-	s := e.Type + " " + e.Reason + " " + e.Object + ": " + e.Message
-	if e.Error != "" {
-		s += " (not stored: " + e.Error + ")"
-	}
-	return s
-}
-
 var (
 	_ trace.Payload = SyncStarted{}
 	_ trace.Payload = SyncFinished{}
@@ -321,7 +296,6 @@ var (
 	_ trace.Payload = ManageResult{}
 	_ trace.Payload = StatusWrite{}
 	_ trace.Payload = Note{}
-	_ trace.Payload = EventRecorded{}
 )
 
 func joinInts(v []int) string {
