@@ -13,6 +13,26 @@ async function currentStep(page: Page): Promise<number> {
   return Number(m[1]);
 }
 
+/**
+ * Presses key and waits until the step it starts has been rendered, so that
+ * key presses never pile up while the engine is busy (a slow machine would
+ * otherwise skip past the step a test wants to look at).
+ */
+async function pressAndWait(page: Page, key: string): Promise<number> {
+  const before = await currentStep(page);
+  await page.keyboard.press(key);
+  await expect.poll(() => currentStep(page), { timeout: 30_000 }).not.toBe(before);
+  return currentStep(page);
+}
+
+/** Clicks the sync button and waits for the step it takes to be rendered. */
+async function syncAndWait(page: Page): Promise<number> {
+  const before = await currentStep(page);
+  await page.locator('#sync-btn').click();
+  await expect.poll(() => currentStep(page), { timeout: 30_000 }).not.toBe(before);
+  return currentStep(page);
+}
+
 function watchConsole(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (msg) => {
@@ -39,8 +59,9 @@ test('rolling update 10/3/2: panels show the controllers\' numbers, rewind, bad 
   await expect(page.locator('#step-label')).toHaveText(/^step 1 \/ 1 /);
   const checked = new Set<number>();
   for (let i = 0; i < 200; i++) {
-    await page.keyboard.press('s');
-    const step = await currentStep(page);
+    const label0 = (await page.locator('#step-label').textContent()) ?? '';
+    if (label0.includes('idle') && checked.has(113)) break;
+    const step = await pressAndWait(page, 's');
     if (step === 95) {
       // The deployment controller's first sync after the image change.
       const newRS = page.locator('#math .math-block[data-type="NewRSMath"] li');
@@ -162,7 +183,7 @@ test('library: adoption is highlighted, proportional scaling shows its table', a
   await expect(page.locator('#step-label')).toHaveText(/^step 0 \/ 0/);
   let adopted = 0;
   for (let i = 0; i < 60 && adopted === 0; i++) {
-    await page.locator('#sync-btn').click();
+    await syncAndWait(page);
     adopted = await page.locator('.pod.adopted').count();
   }
   expect(adopted).toBe(1);
@@ -173,7 +194,7 @@ test('library: adoption is highlighted, proportional scaling shows its table', a
   await expect(page.locator('#step-label')).toHaveText(/^step 0 \/ 0/);
   const scale = page.locator('#math .math-block[data-type="ScaleMath"]');
   // Click rather than press 's': after selectOption the focus is on the picker.
-  for (let i = 0; i < 150 && (await scale.count()) === 0; i++) await page.locator('#sync-btn').click();
+  for (let i = 0; i < 150 && (await scale.count()) === 0; i++) await syncAndWait(page);
   await expect(scale.locator('li').filter({ hasText: 'allowed' })).toHaveText('allowed = replicas 15 + maxSurge 3 = 18');
   await expect(scale.locator('li').filter({ hasText: 'toAdd' })).toHaveText('toAdd = 18 − 13 = +5');
   const rows = scale.locator('table tbody tr');
