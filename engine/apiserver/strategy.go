@@ -3,7 +3,6 @@ package apiserver
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -71,7 +70,7 @@ var strategies = map[Resource]*strategy{
 		},
 		validateStatus: func(o, old Object) field.ErrorList {
 			d, od := o.(*appsv1.Deployment), old.(*appsv1.Deployment)
-			errs := apivalidation.ValidateObjectMetaUpdate(&d.ObjectMeta, &od.ObjectMeta, metaPath)
+			errs := validateMetaUpdate(&d.ObjectMeta, &od.ObjectMeta, metaPath)
 			return append(errs, validateDeploymentStatus(&d.Status, field.NewPath("status"))...)
 		},
 	},
@@ -100,7 +99,7 @@ var strategies = map[Resource]*strategy{
 		},
 		validateStatus: func(o, old Object) field.ErrorList {
 			rs, ors := o.(*appsv1.ReplicaSet), old.(*appsv1.ReplicaSet)
-			errs := apivalidation.ValidateObjectMetaUpdate(&rs.ObjectMeta, &ors.ObjectMeta, metaPath)
+			errs := validateMetaUpdate(&rs.ObjectMeta, &ors.ObjectMeta, metaPath)
 			return append(errs, validateReplicaSetStatus(&rs.Status, field.NewPath("status"))...)
 		},
 	},
@@ -129,7 +128,7 @@ var strategies = map[Resource]*strategy{
 		},
 		validateStatus: func(o, old Object) field.ErrorList {
 			p, op := o.(*corev1.Pod), old.(*corev1.Pod)
-			return apivalidation.ValidateObjectMetaUpdate(&p.ObjectMeta, &op.ObjectMeta, metaPath)
+			return validateMetaUpdate(&p.ObjectMeta, &op.ObjectMeta, metaPath)
 		},
 		gracePeriod: podGracePeriod,
 	},
@@ -139,7 +138,7 @@ var strategies = map[Resource]*strategy{
 		prepareCreate: func(Object) {},
 		validateCreate: func(o Object) field.ErrorList {
 			n := o.(*corev1.Node)
-			return apivalidation.ValidateObjectMeta(&n.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, metaPath)
+			return validateMeta(&n.ObjectMeta, false, dnsSubdomainName, metaPath)
 		},
 		prepareUpdate: func(o, old Object) {
 			n, on := o.(*corev1.Node), old.(*corev1.Node)
@@ -148,8 +147,8 @@ var strategies = map[Resource]*strategy{
 		},
 		validateUpdate: func(o, old Object) field.ErrorList {
 			n, on := o.(*corev1.Node), old.(*corev1.Node)
-			errs := apivalidation.ValidateObjectMetaUpdate(&n.ObjectMeta, &on.ObjectMeta, metaPath)
-			return append(errs, apivalidation.ValidateObjectMeta(&n.ObjectMeta, false, apivalidation.NameIsDNSSubdomain, metaPath)...)
+			errs := validateMetaUpdate(&n.ObjectMeta, &on.ObjectMeta, metaPath)
+			return append(errs, validateMeta(&n.ObjectMeta, false, dnsSubdomainName, metaPath)...)
 		},
 		prepareStatus: func(o, old Object) {
 			n, on := o.(*corev1.Node), old.(*corev1.Node)
@@ -159,7 +158,7 @@ var strategies = map[Resource]*strategy{
 		},
 		validateStatus: func(o, old Object) field.ErrorList {
 			n, on := o.(*corev1.Node), old.(*corev1.Node)
-			return apivalidation.ValidateObjectMetaUpdate(&n.ObjectMeta, &on.ObjectMeta, metaPath)
+			return validateMetaUpdate(&n.ObjectMeta, &on.ObjectMeta, metaPath)
 		},
 	},
 }

@@ -23,23 +23,23 @@ import (
 var specPath = field.NewPath("spec")
 
 func validateDeploymentCreate(d *appsv1.Deployment) field.ErrorList {
-	errs := apivalidation.ValidateObjectMeta(&d.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := validateMeta(&d.ObjectMeta, true, dnsSubdomainName, metaPath)
 	return append(errs, validateDeploymentSpec(&d.Spec, specPath)...)
 }
 
 func validateDeploymentUpdate(d, old *appsv1.Deployment) field.ErrorList {
-	errs := apivalidation.ValidateObjectMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	errs := validateMetaUpdate(&d.ObjectMeta, &old.ObjectMeta, metaPath)
 	errs = append(errs, validateDeploymentSpec(&d.Spec, specPath)...)
 	return append(errs, apivalidation.ValidateImmutableField(d.Spec.Selector, old.Spec.Selector, specPath.Child("selector"))...)
 }
 
 func validateReplicaSetCreate(rs *appsv1.ReplicaSet) field.ErrorList {
-	errs := apivalidation.ValidateObjectMeta(&rs.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := validateMeta(&rs.ObjectMeta, true, dnsSubdomainName, metaPath)
 	return append(errs, validateReplicaSetSpec(&rs.Spec, specPath)...)
 }
 
 func validateReplicaSetUpdate(rs, old *appsv1.ReplicaSet) field.ErrorList {
-	errs := apivalidation.ValidateObjectMetaUpdate(&rs.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
+	errs := validateMetaUpdate(&rs.ObjectMeta, &old.ObjectMeta, metaPath)
 	errs = append(errs, validateReplicaSetSpec(&rs.Spec, specPath)...)
 	return append(errs, apivalidation.ValidateImmutableField(rs.Spec.Selector, old.Spec.Selector, specPath.Child("selector"))...)
 }

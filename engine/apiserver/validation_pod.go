@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -23,7 +22,7 @@ var (
 )
 
 func validatePodCreate(p *corev1.Pod) field.ErrorList {
-	errs := apivalidation.ValidateObjectMeta(&p.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := validateMeta(&p.ObjectMeta, true, dnsSubdomainName, metaPath)
 	return append(errs, validatePodSpec(&p.Spec, specPath, false)...)
 }
 
@@ -94,8 +93,8 @@ func validateContainer(c *corev1.Container, p *field.Path, names sets.Set[string
 // binding subresource (see BindPod). The upstream message is followed by a
 // diff of the spec, which is not reproduced.
 func validatePodUpdate(p, old *corev1.Pod) field.ErrorList {
-	errs := apivalidation.ValidateObjectMetaUpdate(&p.ObjectMeta, &old.ObjectMeta, field.NewPath("metadata"))
-	errs = append(errs, apivalidation.ValidateObjectMeta(&p.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))...)
+	errs := validateMetaUpdate(&p.ObjectMeta, &old.ObjectMeta, metaPath)
+	errs = append(errs, validateMeta(&p.ObjectMeta, true, dnsSubdomainName, metaPath)...)
 	if len(p.Spec.Containers) != len(old.Spec.Containers) {
 		return append(errs, field.Forbidden(specPath.Child("containers"), "pod updates may not add or remove containers"))
 	}

@@ -72,6 +72,12 @@ type Store struct {
 	// keys whose object currently yields value under indexers[name].
 	indexers map[string]IndexFunc
 	indices  map[string]map[string]*orderedSet
+	// byLabel maps labelBucketKey(ns, k, v) to exactly the keys of the
+	// cached objects of namespace ns whose label k has value v; empty
+	// buckets are deleted. Bucket order carries no meaning: List sorts its
+	// hits back into byNamespace order, so a selector List answered from a
+	// bucket equals the namespace scan.
+	byLabel map[string]*orderedSet
 	// lastAppliedRV is the resourceVersion of the last event applied to the
 	// store, whatever its namespace ("" before the first).
 	lastAppliedRV string
@@ -84,6 +90,7 @@ func newStore(indexers map[string]IndexFunc) *Store {
 		byNamespace: map[string]*orderedSet{},
 		indexers:    indexers,
 		indices:     map[string]map[string]*orderedSet{},
+		byLabel:     map[string]*orderedSet{},
 	}
 	for name := range indexers {
 		s.indices[name] = map[string]*orderedSet{}
@@ -102,9 +109,12 @@ func KeyOf(obj apiserver.Object) string {
 func (s *Store) put(obj apiserver.Object) (old apiserver.Object) {
 	key := KeyOf(obj)
 	old = s.objects[key]
+	var oldLabels map[string]string
 	if old != nil {
 		s.unindex(key, old)
+		oldLabels = old.GetLabels()
 	}
+	s.relabel(key, obj.GetNamespace(), oldLabels, obj.GetLabels())
 	s.objects[key] = obj
 	s.order.add(key)
 	ns := s.byNamespace[obj.GetNamespace()]
@@ -123,6 +133,7 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 		return nil
 	}
 	s.unindex(key, old)
+	s.relabel(key, old.GetNamespace(), old.GetLabels(), nil)
 	delete(s.objects, key)
 	s.order.remove(key)
 	if ns := s.byNamespace[old.GetNamespace()]; ns != nil {
@@ -164,8 +175,15 @@ func (s *Store) Get(key string) apiserver.Object { return s.objects[key] }
 func (s *Store) Len() int { return len(s.objects) }
 
 // List returns the cached objects in namespace ns ("" for all) matching sel
-// (nil matches everything), in insertion order.
+// (nil matches everything), in insertion order. Within a namespace, a
+// selector with a single-valued equality requirement only visits the
+// objects carrying that label.
 func (s *Store) List(ns string, sel labels.Selector) []apiserver.Object {
+	if ns != "" && sel != nil {
+		if bucket, ok := s.narrowest(ns, sel); ok {
+			return s.listFromBucket(ns, bucket, sel)
+		}
+	}
 	var out []apiserver.Object
 	visit := func(k string) {
 		obj := s.objects[k]
@@ -191,6 +209,23 @@ func (s *Store) ByIndex(name, value string) []apiserver.Object {
 	out := make([]apiserver.Object, 0, set.len())
 	set.each(func(k string) { out = append(out, s.objects[k]) })
 	return out
+}
+
+// CountByIndex returns len(ByIndex(name, value)) without building it.
+func (s *Store) CountByIndex(name, value string) int {
+	if set := s.indices[name][value]; set != nil {
+		return set.len()
+	}
+	return 0
+}
+
+// EachByIndex calls fn for every object ByIndex(name, value) would return,
+// in the same order, without building the slice. fn must not modify the
+// store.
+func (s *Store) EachByIndex(name, value string, fn func(obj apiserver.Object)) {
+	if set := s.indices[name][value]; set != nil {
+		set.each(func(k string) { fn(s.objects[k]) })
+	}
 }
 
 // Keys returns all cached keys, sorted (for views and tests).

@@ -79,18 +79,37 @@ func splitKey(key string) (string, string) {
 // result is a shallow copy of the stored pod with a deep copy of its status:
 // the metadata and spec it shares with the stored object are read-only.
 func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
+	pod, ok := k.storedPod(p)
+	if !ok {
+		return nil, false
+	}
+	return statusWritable(pod), true
+}
+
+// storedPod is freshPod without the copy: the stored pod itself, which must
+// not be modified.
+func (k *Kubelet) storedPod(p *podState) (*corev1.Pod, bool) {
 	ns, name := splitKey(p.key)
 	pod, err := k.server.GetPod(ns, name)
 	if err != nil || pod.UID != p.uid {
 		return nil, false
 	}
-	cp := *pod
-	pod.Status.DeepCopyInto(&cp.Status)
-	return &cp, true
+	return pod, true
 }
 
+// statusWritable returns a shallow copy of the stored pod with a deep copy
+// of its status (see freshPod).
+func statusWritable(pod *corev1.Pod) *corev1.Pod {
+	cp := *pod
+	pod.Status.DeepCopyInto(&cp.Status)
+	return &cp
+}
+
+// firePod runs one due transition. Binding and the final delete only name
+// the pod, so they get the stored pod; the transitions that write status
+// get a copy (bind copies it before writing the unschedulable condition).
 func (k *Kubelet) firePod(act action, p *podState) {
-	pod, ok := k.freshPod(p)
+	pod, ok := k.storedPod(p)
 	if !ok {
 		delete(k.pods, p.key)
 		return
@@ -105,20 +124,23 @@ func (k *Kubelet) firePod(act action, p *podState) {
 	case actBind:
 		k.bind(p, pod)
 	case actStart, actRestart:
-		k.start(p, pod, act == actRestart)
+		k.start(p, statusWritable(pod), act == actRestart)
 	case actReady:
-		k.ready(p, pod)
+		k.ready(p, statusWritable(pod))
 	case actCrash:
-		k.crash(p, pod)
+		k.crash(p, statusWritable(pod))
 	case actTerminate:
 		k.terminate(p, pod)
 	}
 }
 
+// bind schedules and binds the pod. pod is the stored pod (read-only); the
+// unschedulable branch writes status on a copy.
 func (k *Kubelet) bind(p *podState, pod *corev1.Pod) {
 	node := k.pickNode()
 	if node == "" {
 		k.unschedulable = append(k.unschedulable, p.key)
+		pod = statusWritable(pod)
 		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionFalse, "Unschedulable", k.clock.Now())
 		k.writeStatus("scheduler", pod)
 		k.emit(Transition{Actor: "scheduler", Pod: p.key, What: "unschedulable", Detail: "no ready node"})
@@ -200,6 +222,7 @@ func (k *Kubelet) crash(p *podState, pod *corev1.Pod) {
 	k.schedulePod(p, backoff, actRestart)
 }
 
+// terminate removes the pod for good; pod is the stored pod (read-only).
 func (k *Kubelet) terminate(p *podState, pod *corev1.Pod) {
 	zero := int64(0)
 	err := k.server.DeletePod("kubelet", pod.Namespace, pod.Name, apiserver.DeleteOptions{

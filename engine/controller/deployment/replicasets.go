@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/controller/refmanager"
 	"github.com/rolloutlab/rolloutlab/engine/informer"
 )
@@ -49,13 +50,13 @@ type rsPods struct {
 // ReplicaSet's pods under its owner-index key.
 func (dc *Controller) podMap(rsList []*appsv1.ReplicaSet) []rsPods {
 	out := make([]rsPods, 0, len(rsList))
+	store := dc.podInformer.Store()
 	for _, rs := range rsList {
 		key := informer.PodControllerKey(rs.Namespace, "ReplicaSet", rs.Name, string(rs.UID))
-		objs := dc.podInformer.Store().ByIndex(informer.PodControllerIndex, key)
-		entry := rsPods{uid: rs.UID, pods: make([]*corev1.Pod, 0, len(objs))}
-		for _, obj := range objs {
+		entry := rsPods{uid: rs.UID, pods: make([]*corev1.Pod, 0, store.CountByIndex(informer.PodControllerIndex, key))}
+		store.EachByIndex(informer.PodControllerIndex, key, func(obj apiserver.Object) {
 			entry.pods = append(entry.pods, obj.(*corev1.Pod))
-		}
+		})
 		out = append(out, entry)
 	}
 	return out

@@ -43,10 +43,6 @@ func (dc *Controller) syncDeployment(key string) error {
 	if err != nil {
 		return err
 	}
-	// The pod map is read by Recreate only; upstream builds it here,
-	// before any branch, from the same cache.
-	pods := dc.podMap(rsList)
-
 	if d.DeletionTimestamp != nil {
 		dc.setPath(key, PathStatusOnly, "deployment is being deleted")
 		return dc.syncStatusOnly(d, rsList)
@@ -78,7 +74,11 @@ func (dc *Controller) syncDeployment(key string) error {
 	switch d.Spec.Strategy.Type {
 	case appsv1.RecreateDeploymentStrategyType:
 		dc.setPath(key, PathRecreate, "strategy Recreate; "+why)
-		return dc.rolloutRecreate(d, rsList, pods)
+		// Upstream builds the pod map before the first branch; only
+		// Recreate reads it, and nothing a sync does reaches the pod cache
+		// before the sync ends (informers apply events in their own
+		// steps), so building it here gives the same map.
+		return dc.rolloutRecreate(d, rsList, dc.podMap(rsList))
 	case appsv1.RollingUpdateDeploymentStrategyType:
 		dc.setPath(key, PathRollingUpdate, "strategy RollingUpdate; "+why)
 		return dc.rolloutRolling(d, rsList)

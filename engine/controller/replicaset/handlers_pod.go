@@ -2,7 +2,6 @@ package replicaset
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -50,7 +49,7 @@ func (rc *Controller) updatePod(oldObj, newObj apiserver.Object) {
 	if !ok1 || !ok2 || cur.ResourceVersion == oldPod.ResourceVersion {
 		return
 	}
-	labelChanged := !reflect.DeepEqual(cur.Labels, oldPod.Labels)
+	labelChanged := !sameLabelMap(cur.Labels, oldPod.Labels)
 	if cur.DeletionTimestamp != nil {
 		// The kubelet will delete it once its grace period is over; the
 		// deletionTimestamp already counts as the observed deletion.
@@ -60,9 +59,9 @@ func (rc *Controller) updatePod(oldObj, newObj apiserver.Object) {
 		}
 		return
 	}
-	curRef := metav1.GetControllerOf(cur)
-	oldRef := metav1.GetControllerOf(oldPod)
-	refChanged := !reflect.DeepEqual(curRef, oldRef)
+	curRef := metav1.GetControllerOfNoCopy(cur)
+	oldRef := metav1.GetControllerOfNoCopy(oldPod)
+	refChanged := !sameOwnerRef(curRef, oldRef)
 	if refChanged && oldRef != nil {
 		if rs := rc.resolveControllerRef(oldPod.Namespace, oldRef); rs != nil {
 			rc.enqueue(rs, "pod "+cur.Name+" controller changed (was ours)")

@@ -7,7 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/expectations"
@@ -155,13 +155,22 @@ func (rc *Controller) deletePodRequest(rs *appsv1.ReplicaSet, pod *corev1.Pod) e
 // the same controller as rs (rs included), deduplicated by UID, in
 // ReplicaSet-index then pod-cache order. A ReplicaSet without a controller
 // has no related pods.
+//
+// A cached pod is one object with its own UID, so a pod was already
+// collected exactly when an earlier ReplicaSet of the same namespace selects
+// it: the deduplication re-checks those selectors instead of keeping a set
+// of UIDs.
 func (rc *Controller) relatedPods(rs *appsv1.ReplicaSet) []*corev1.Pod {
 	ref := metav1.GetControllerOfNoCopy(rs)
 	if ref == nil {
 		rc.emit(Note{Key: keyOf(rs.Namespace, rs.Name), Message: "ReplicaSet has no controller: " + keyOf(rs.Namespace, rs.Name)})
 		return nil
 	}
-	seen := map[types.UID]bool{}
+	type scope struct {
+		ns  string
+		sel labels.Selector
+	}
+	var earlier []scope
 	var out []*corev1.Pod
 	for _, obj := range rc.replicaSets.Store().ByIndex(informer.ControllerUIDIndex, string(ref.UID)) {
 		relRS, ok := obj.(*appsv1.ReplicaSet)
@@ -172,14 +181,24 @@ func (rc *Controller) relatedPods(rs *appsv1.ReplicaSet) []*corev1.Pod {
 		if err != nil {
 			continue // an invalid selector matches no pods
 		}
-		for _, o := range rc.pods.Store().List(relRS.Namespace, sel) {
+		pods := rc.pods.Store().List(relRS.Namespace, sel)
+		if out == nil {
+			out = make([]*corev1.Pod, 0, len(pods))
+		}
+	pods:
+		for _, o := range pods {
 			p, ok := o.(*corev1.Pod)
-			if !ok || seen[p.UID] {
+			if !ok {
 				continue
 			}
-			seen[p.UID] = true
+			for _, e := range earlier {
+				if e.ns == p.Namespace && e.sel.Matches(labels.Set(p.Labels)) {
+					continue pods
+				}
+			}
 			out = append(out, p)
 		}
+		earlier = append(earlier, scope{ns: relRS.Namespace, sel: sel})
 	}
 	return out
 }

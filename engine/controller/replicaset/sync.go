@@ -121,16 +121,15 @@ func (rc *Controller) readRV(r expectations.Resource) string {
 // candidates, even when the selector matches them.
 func (rc *Controller) candidatePods(rs *appsv1.ReplicaSet) []*corev1.Pod {
 	store := rc.pods.Store()
-	owned := store.ByIndex(informer.PodControllerIndex, informer.PodControllerKey(rs.Namespace, "ReplicaSet", rs.Name, string(rs.UID)))
-	orphans := store.ByIndex(informer.PodControllerIndex, rs.Namespace)
-	out := make([]*corev1.Pod, 0, len(owned)+len(orphans))
-	for _, group := range [][]apiserver.Object{owned, orphans} {
-		for _, o := range group {
-			if p, ok := o.(*corev1.Pod); ok {
-				out = append(out, p)
-			}
+	ownedKey := informer.PodControllerKey(rs.Namespace, "ReplicaSet", rs.Name, string(rs.UID))
+	out := make([]*corev1.Pod, 0, store.CountByIndex(informer.PodControllerIndex, ownedKey)+store.CountByIndex(informer.PodControllerIndex, rs.Namespace))
+	collect := func(o apiserver.Object) {
+		if p, ok := o.(*corev1.Pod); ok {
+			out = append(out, p)
 		}
 	}
+	store.EachByIndex(informer.PodControllerIndex, ownedKey, collect)
+	store.EachByIndex(informer.PodControllerIndex, rs.Namespace, collect)
 	return out
 }
 

@@ -1,0 +1,43 @@
+package replicaset
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// The pod update handler compares labels and controller references on
+// every pod event; these helpers give reflect.DeepEqual's answer for the
+// two types without reflection.
+
+// sameLabelMap is reflect.DeepEqual for label maps: a nil map equals only a
+// nil map, otherwise the pairs must match.
+//
+// Example: sameLabelMap(nil, map[string]string{}) is false.
+func sameLabelMap(a, b map[string]string) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if bv, ok := b[k]; !ok || bv != v {
+			return false
+		}
+	}
+	return true
+}
+
+// sameOwnerRef is reflect.DeepEqual for two owner references (pointers:
+// equal when both nil, or both set with equal fields; the *bool fields
+// compare by pointee).
+func sameOwnerRef(a, b *metav1.OwnerReference) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
+		sameBoolPtr(a.Controller, b.Controller) && sameBoolPtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
+}
+
+func sameBoolPtr(a, b *bool) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}

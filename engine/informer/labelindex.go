@@ -1,0 +1,134 @@
+package informer
+
+import (
+	"sort"
+
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+)
+
+// labelBucketKey is the Store.byLabel key of the objects of namespace ns
+// whose label k has value v. NUL cannot occur in namespaces or label keys.
+func labelBucketKey(ns, k, v string) string {
+	return ns + "\x00" + k + "\x00" + v
+}
+
+// relabel moves key between label buckets for a change of its object's
+// labels from oldLabels to newLabels (nil for an object that was not or is
+// no longer cached). Labels that keep their value are not touched.
+func (s *Store) relabel(key, ns string, oldLabels, newLabels map[string]string) {
+	if sameLabels(oldLabels, newLabels) {
+		return // the usual update: status or spec, not labels
+	}
+	for k, v := range oldLabels {
+		if nv, ok := newLabels[k]; ok && nv == v {
+			continue
+		}
+		bk := labelBucketKey(ns, k, v)
+		if set := s.byLabel[bk]; set != nil {
+			set.remove(key)
+			if set.len() == 0 {
+				delete(s.byLabel, bk)
+			}
+		}
+	}
+	for k, v := range newLabels {
+		if ov, ok := oldLabels[k]; ok && ov == v {
+			continue
+		}
+		bk := labelBucketKey(ns, k, v)
+		set := s.byLabel[bk]
+		if set == nil {
+			set = newOrderedSet()
+			s.byLabel[bk] = set
+		}
+		set.add(key)
+	}
+}
+
+// sameLabels reports whether a and b hold the same pairs (nil and empty
+// alike).
+func sameLabels(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range b {
+		if ov, ok := a[k]; !ok || ov != v {
+			return false
+		}
+	}
+	return true
+}
+
+// narrowest returns the smallest label bucket that holds every object of
+// namespace ns matching sel: the bucket of one of sel's single-valued
+// equality requirements (=, == or "in" with one value). ok is false when
+// sel has no such requirement, and the caller must scan the namespace. A
+// nil set with ok true means no object can match.
+func (s *Store) narrowest(ns string, sel labels.Selector) (set *orderedSet, ok bool) {
+	reqs, selectable := sel.Requirements()
+	if !selectable {
+		return nil, false
+	}
+	for i := range reqs {
+		r := &reqs[i]
+		switch r.Operator() {
+		case selection.Equals, selection.DoubleEquals, selection.In:
+		default:
+			continue
+		}
+		vals := r.ValuesUnsorted()
+		if len(vals) != 1 {
+			continue
+		}
+		b := s.byLabel[labelBucketKey(ns, r.Key(), vals[0])]
+		if b == nil {
+			return nil, true
+		}
+		if !ok || b.len() < set.len() {
+			set, ok = b, true
+		}
+	}
+	return set, ok
+}
+
+// listFromBucket returns the objects of bucket matching sel in the
+// insertion order of namespace ns (the order a scan of the namespace
+// gives), nil when none match. A bucket is already in that order unless
+// some of its objects changed labels, so the sort is usually skipped.
+func (s *Store) listFromBucket(ns string, bucket *orderedSet, sel labels.Selector) []apiserver.Object {
+	if bucket == nil {
+		return nil
+	}
+	pos := s.byNamespace[ns].pos
+	type hit struct {
+		pos int
+		obj apiserver.Object
+	}
+	var hits []hit
+	sorted := true
+	bucket.each(func(k string) {
+		obj := s.objects[k]
+		if !sel.Matches(labels.Set(obj.GetLabels())) {
+			return
+		}
+		h := hit{pos: pos[k], obj: obj}
+		if n := len(hits); n > 0 && hits[n-1].pos > h.pos {
+			sorted = false
+		}
+		hits = append(hits, h)
+	})
+	if len(hits) == 0 {
+		return nil
+	}
+	if !sorted {
+		sort.Slice(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
+	}
+	out := make([]apiserver.Object, len(hits))
+	for i, h := range hits {
+		out[i] = h.obj
+	}
+	return out
+}
