@@ -160,3 +160,23 @@ func TestKubectlViews(t *testing.T) {
 		t.Fatal("describe of a missing RS succeeded")
 	}
 }
+
+func TestViewCapsPods(t *testing.T) {
+	s := load(t, "rolling-update-10-3-2")
+	s.Advance(BySettle, 1)
+	all := s.View(ViewOptions{})
+	capped := s.View(ViewOptions{MaxPods: 3})
+	if all.PodTotal != len(all.Pods) || all.PodTotal < 10 {
+		t.Fatalf("uncapped: %d pods listed, total %d", len(all.Pods), all.PodTotal)
+	}
+	if len(capped.Pods) != 3 || capped.PodTotal != all.PodTotal {
+		t.Fatalf("capped: %d listed, total %d (want 3 of %d)", len(capped.Pods), capped.PodTotal, all.PodTotal)
+	}
+	var nodePods int
+	for _, n := range capped.Nodes {
+		nodePods += n.Pods
+	}
+	if nodePods != all.PodTotal {
+		t.Fatalf("node counts cover %d pods, want all %d even when the list is capped", nodePods, all.PodTotal)
+	}
+}

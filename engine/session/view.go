@@ -31,8 +31,11 @@ type View struct {
 	Deployments []DeploymentView `json:"deployments"`
 	ReplicaSets []ReplicaSetView `json:"replicaSets"`
 	Pods        []PodView        `json:"pods"`
-	Nodes       []NodeView       `json:"nodes"`
-	Queues      []QueueView      `json:"queues"`
+	// PodTotal is the number of pods; Pods lists at most ViewOptions.MaxPods
+	// of them.
+	PodTotal int         `json:"podTotal"`
+	Nodes    []NodeView  `json:"nodes"`
+	Queues   []QueueView `json:"queues"`
 	// Expectations are the ReplicaSet controller's, by RS key.
 	Expectations []expectations.Entry `json:"expectations"`
 	// LastStep is the step just taken (nil at step 0) and Records what it
@@ -163,6 +166,7 @@ func (s *Session) View(opts ViewOptions) *View {
 	}
 	nodePods := map[string]int{}
 	for _, p := range srv.ListPods("", nil) {
+		v.PodTotal++
 		if p.Spec.NodeName != "" {
 			nodePods[p.Spec.NodeName]++
 		}
