@@ -3,7 +3,7 @@
 # machine, and nothing when it is all already there (a second run takes well
 # under a second). Called by `make deps`; safe to run by hand.
 #
-#   system packages  chromium (browser tests), brotli (size checks)
+#   system packages  chromium and firefox-esr (browser tests), brotli (size checks)
 #   node_modules     `npm ci` from package-lock.json, skipped while the
 #                    installed tree matches the lock file
 #
@@ -17,6 +17,7 @@ log() { printf 'setup: %s\n' "$*"; }
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v brotli >/dev/null 2>&1 || missing+=(brotli)
+command -v firefox-esr >/dev/null 2>&1 || missing+=(firefox-esr)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then
