@@ -100,12 +100,14 @@ test-web: deps ## Vitest unit tests of web/src
 	$(call step,test-web: vitest (web unit tests))
 	$(NODE_BIN)/vitest run --config web/vite.config.ts
 
-test-e2e: $(BUILD_DEP) ## Playwright end-to-end tests in Debian's Chromium, then a Firefox smoke test
+test-e2e: $(BUILD_DEP) ## Playwright end-to-end tests in Debian's Chromium, then Firefox and WebKit smoke tests
 	$(call step,test-e2e: playwright (browser end-to-end))
 	@mkdir -p test-artifacts
 	$(NODE_BIN)/playwright test --config web/e2e/playwright.config.ts
 	$(call step,test-e2e: firefox smoke (WebDriver BiDi))
 	node web/e2e/firefox-smoke.mjs
+	$(call step,test-e2e: webkit smoke (WebKitGTK, W3C WebDriver))
+	node web/e2e/webkit-smoke.mjs
 
 test-worker: $(BUILD_DEP) ## the Cloudflare Worker under wrangler dev
 	$(call step,test-worker: worker under wrangler dev)

@@ -3,7 +3,8 @@
 # machine, and nothing when it is all already there (a second run takes well
 # under a second). Called by `make deps`; safe to run by hand.
 #
-#   system packages  chromium and firefox-esr (browser tests), brotli (size checks)
+#   system packages  chromium, firefox-esr, webkit2gtk-driver + xvfb (browser
+#                    tests), brotli (size checks)
 #   node_modules     `npm ci` from package-lock.json, skipped while the
 #                    installed tree matches the lock file
 #
@@ -18,6 +19,8 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v brotli >/dev/null 2>&1 || missing+=(brotli)
 command -v firefox-esr >/dev/null 2>&1 || missing+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then
