@@ -21,9 +21,6 @@ import (
 // bigger traces are summarised (see goldenText).
 const fullTraceBytesMax = 64 << 10
 
-// runStepsMax bounds each settle of a library scenario.
-const runStepsMax = 200_000
-
 // libraryRun is one library scenario run to its end.
 type libraryRun struct {
 	id     string
@@ -43,7 +40,10 @@ func runLibrary(t testing.TB, id string) libraryRun {
 		t.Fatalf("load %s: %v", id, err)
 	}
 	r := NewRunner(sess)
-	r.RunToEnd(runStepsMax)
+	r.RunToEnd()
+	if len(r.Steps) != sess.Step() || len(r.Steps) == 0 {
+		t.Fatalf("%s: the checker saw %d steps of %d", id, len(r.Steps), sess.Step())
+	}
 	if err := sess.Sim().Err(); err != nil {
 		t.Fatalf("%s seed=%d: run stopped: %v", id, sess.Seed(), err)
 	}

@@ -55,7 +55,7 @@ func (r *Runner) stepUntil(t testing.TB, what string, done func(*sim.Sim) bool, 
 // requires every healthy rollout to have completed.
 func (r *Runner) finish(t testing.TB, complete bool) {
 	t.Helper()
-	r.RunToEnd(runStepsMax)
+	r.RunToEnd()
 	if err := r.Sess.Sim().Err(); err != nil {
 		t.Fatalf("seed=%d: run stopped: %v", r.Sess.Seed(), err)
 	}

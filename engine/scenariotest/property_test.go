@@ -132,7 +132,7 @@ func TestPropertyRandomActions(t *testing.T) {
 				}
 				_, _ = r.Sess.Apply(parsed) // resuming a running Deployment may be refused
 			}
-			r.RunToEnd(runStepsMax)
+			r.RunToEnd()
 			fail := r.Failure(append(r.Violations, r.Incomplete()...))
 			if err := r.Sess.Sim().Err(); err != nil {
 				fail += fmt.Sprintf("\nrun stopped: %v", err)
@@ -163,7 +163,7 @@ func FuzzScenario(f *testing.F) {
 		}
 		r := NewRunner(sess)
 		for round := 0; round < 4 && len(sess.Sim().PendingActions()) > 0 || round == 0; round++ {
-			if r.Settle(3000) == 0 {
+			if r.Settle() == 0 {
 				break
 			}
 		}

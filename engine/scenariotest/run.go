@@ -9,11 +9,6 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/sim"
 )
 
-// settleRoundsMax bounds how many settle calls Run makes: one per timeline
-// entry is enough in practice; the slack covers "when" triggers that wait
-// for a later settle.
-const settleRoundsMax = 64
-
 // Runner drives a session to its end and checks invariants after every
 // step.
 type Runner struct {
@@ -27,60 +22,37 @@ type Runner struct {
 	Steps []sim.StepInfo
 }
 
-// NewRunner wraps sess; the checker starts with no history.
+// NewRunner wraps sess and installs itself as the session's step observer:
+// every step the session takes from now on is recorded and checked. The
+// checker starts with no history.
 func NewRunner(sess *session.Session) *Runner {
-	return &Runner{Sess: sess, Rolling: check.NewRollingChecker()}
+	r := &Runner{Sess: sess, Rolling: check.NewRollingChecker()}
+	sess.SetStepObserver(r.afterStep)
+	return r
 }
 
-// StepOnce takes one event and checks invariants. ok is false when nothing
-// is due or a limit stopped the run.
+func (r *Runner) afterStep(info sim.StepInfo) {
+	r.Steps = append(r.Steps, info)
+	sm := r.Sess.Sim()
+	r.Violations = append(r.Violations, r.Rolling.AfterStep(sm.Server(), sm.Now(), info.Step, info.Records(sm.Recorder()))...)
+}
+
+// StepOnce takes one event. ok is false when nothing is due or a limit
+// stopped the run.
 func (r *Runner) StepOnce() (sim.StepInfo, bool) {
 	steps := r.Sess.Advance(session.ByEvent, 1)
 	if len(steps) == 0 {
 		return sim.StepInfo{}, false
 	}
-	info := steps[0]
-	r.Steps = append(r.Steps, info)
-	sm := r.Sess.Sim()
-	r.Violations = append(r.Violations, r.Rolling.AfterStep(sm.Server(), sm.Now(), info.Step, info.Records(sm.Recorder()))...)
-	return info, true
+	return steps[0], true
 }
 
-// Settle steps one event at a time, checking after each, until nothing is
-// due within the settle horizon from where it started (the semantics of
-// session.BySettle), or maxSteps steps were taken. It returns the steps
+// Settle settles the session (session.BySettle) and returns the steps taken.
+func (r *Runner) Settle() int { return len(r.Sess.Advance(session.BySettle, 1)) }
+
+// RunToEnd plays the scenario out (session.RunToEnd) and returns the steps
 // taken.
-func (r *Runner) Settle(maxSteps int) int {
-	sm := r.Sess.Sim()
-	horizon := sm.Now().Add(sm.Options().Limits.SettleHorizon)
-	n := 0
-	for n < maxSteps {
-		at, ok := sm.NextDue()
-		if !ok || at.After(horizon) {
-			break
-		}
-		if _, ok := r.StepOnce(); !ok {
-			break
-		}
-		n++
-	}
-	return n
-}
-
-// RunToEnd settles repeatedly while timeline actions are pending and the
-// last settle made progress, at most settleRoundsMax times, each bounded by
-// maxSteps. It returns the total steps taken.
-func (r *Runner) RunToEnd(maxSteps int) int {
-	total := 0
-	for round := 0; round < settleRoundsMax; round++ {
-		n := r.Settle(maxSteps)
-		total += n
-		if n == 0 || len(r.Sess.Sim().PendingActions()) == 0 || r.Sess.Sim().Err() != nil {
-			break
-		}
-	}
-	return total
-}
+func (r *Runner) RunToEnd() int { return len(r.Sess.RunToEnd()) }
 
 // Incomplete runs check.Incomplete with the images' health as the
 // simulation's kubelet sees it.

@@ -35,7 +35,14 @@ type Session struct {
 	samples []Sample
 	// timeline arms the scenario's actions one after another.
 	timeline *timeline
+	// observer, when set, is called after every step the session takes
+	// (checkers, recorders); it must only read the simulation.
+	observer func(sim.StepInfo)
 }
+
+// SetStepObserver makes the session call fn after every step it takes, in
+// every run including replays; nil removes it.
+func (s *Session) SetStepObserver(fn func(sim.StepInfo)) { s.observer = fn }
 
 // Load parses source and builds the simulation at step 0. A non-nil seed
 // overrides the file's seed. Errors are *scenario.Error / scenario.ErrorList

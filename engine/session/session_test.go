@@ -180,3 +180,23 @@ func TestViewCapsPods(t *testing.T) {
 		t.Fatalf("node counts cover %d pods, want all %d even when the list is capped", nodePods, all.PodTotal)
 	}
 }
+
+func TestStepObserverSeesEveryStepIncludingReplays(t *testing.T) {
+	s := load(t, "adoption")
+	var seen []int
+	s.SetStepObserver(func(info sim.StepInfo) { seen = append(seen, info.Step) })
+	s.Advance(ByEvent, 5)
+	if err := s.Seek(2); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(BySync, 1)
+	want := []int{1, 2, 3, 4, 5, 1, 2}
+	for i, w := range want {
+		if i >= len(seen) || seen[i] != w {
+			t.Fatalf("observer saw steps %v, want it to start %v", seen, want)
+		}
+	}
+	if last := seen[len(seen)-1]; last != s.Step() {
+		t.Fatalf("observer's last step %d, session at %d", last, s.Step())
+	}
+}

@@ -53,6 +53,9 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 		s.history = append(s.history, info)
 	}
 	s.setSample(info.Step, sample(s.sim, &info))
+	if s.observer != nil {
+		s.observer(info)
+	}
 	return info, true
 }
 
