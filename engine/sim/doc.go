@@ -5,7 +5,7 @@
 // garbage collector, one shared informer per resource, the ReplicaSet and
 // Deployment controllers with their workqueues, and the pod lifecycle model.
 // Like etcd-io/raft's RawNode, it has a tiny driving surface: Step performs
-// exactly one event, and the run helpers (StepSync, Settle, RunUntil, RunTo)
+// exactly one event, and the run helpers (Settle, RunTo)
 // are loops over Step with explicit limits.
 //
 // One event is one of: a scheduled action, one watch event delivered to an

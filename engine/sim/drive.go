@@ -2,23 +2,6 @@ package sim
 
 import "time"
 
-// RunUntil steps until done returns true (checked before each step), nothing
-// is due, a limit stops the run, or maxSteps steps were taken. It returns the
-// steps taken and whether done held at the end.
-func (s *Sim) RunUntil(done func(*Sim) bool, maxSteps int) (int, bool) {
-	n := 0
-	for n < maxSteps {
-		if done(s) {
-			return n, true
-		}
-		if _, ok := s.Step(); !ok {
-			break
-		}
-		n++
-	}
-	return n, done(s)
-}
-
 // Settle steps until nothing is due, the clock has moved past the settle
 // horizon (Limits.SettleHorizon from where it started), a limit stops the
 // run, or maxSteps steps were taken. It returns the number of steps and

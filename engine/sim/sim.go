@@ -122,9 +122,7 @@ func (s *Sim) Server() *apiserver.Server                    { return s.server }
 func (s *Sim) Kubelet() *kubelet.Kubelet                    { return s.kubelet }
 func (s *Sim) ReplicaSetController() *replicaset.Controller { return s.rsc }
 func (s *Sim) DeploymentController() *deployment.Controller { return s.dc }
-func (s *Sim) GarbageCollector() *gc.Collector              { return s.gc }
 func (s *Sim) Options() Options                             { return s.opts }
-func (s *Sim) Informers() []*informer.Informer              { return s.informers }
 
 // Steps returns the number of steps taken so far.
 func (s *Sim) Steps() int { return s.step }
@@ -156,6 +154,3 @@ func (s *Sim) observe() {
 		}
 	}
 }
-
-// PodCount returns the number of pods stored in the API server.
-func (s *Sim) PodCount() int { return s.podCount }
