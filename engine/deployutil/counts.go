@@ -5,48 +5,33 @@ import appsv1 "k8s.io/api/apps/v1"
 // Sums over a list of ReplicaSets. Nil entries are skipped, as upstream does
 // (allRSs is often oldRSs + a nil new ReplicaSet).
 
-// SpecReplicas is the sum of spec.replicas.
-func SpecReplicas(rss []*appsv1.ReplicaSet) int32 {
+// sum adds field(rs) over the non-nil ReplicaSets.
+func sum(rss []*appsv1.ReplicaSet, field func(*appsv1.ReplicaSet) int32) int32 {
 	var n int32
 	for _, rs := range rss {
 		if rs != nil {
-			n += rsReplicas(rs)
+			n += field(rs)
 		}
 	}
 	return n
 }
 
+// SpecReplicas is the sum of spec.replicas.
+func SpecReplicas(rss []*appsv1.ReplicaSet) int32 { return sum(rss, rsReplicas) }
+
 // StatusReplicas is the sum of status.replicas.
 func StatusReplicas(rss []*appsv1.ReplicaSet) int32 {
-	var n int32
-	for _, rs := range rss {
-		if rs != nil {
-			n += rs.Status.Replicas
-		}
-	}
-	return n
+	return sum(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.Replicas })
 }
 
 // ReadyReplicas is the sum of status.readyReplicas.
 func ReadyReplicas(rss []*appsv1.ReplicaSet) int32 {
-	var n int32
-	for _, rs := range rss {
-		if rs != nil {
-			n += rs.Status.ReadyReplicas
-		}
-	}
-	return n
+	return sum(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.ReadyReplicas })
 }
 
 // AvailableReplicas is the sum of status.availableReplicas.
 func AvailableReplicas(rss []*appsv1.ReplicaSet) int32 {
-	var n int32
-	for _, rs := range rss {
-		if rs != nil {
-			n += rs.Status.AvailableReplicas
-		}
-	}
-	return n
+	return sum(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.AvailableReplicas })
 }
 
 // TerminatingReplicas is the sum of status.terminatingReplicas, or nil when
