@@ -3,7 +3,6 @@ package check
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/deployutil"
+	"github.com/rolloutlab/rolloutlab/engine/kubelet"
 	"github.com/rolloutlab/rolloutlab/engine/podutil"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
@@ -164,22 +164,21 @@ func templateMatches(p *corev1.Pod, d *appsv1.Deployment) bool {
 }
 
 // foreignFailure returns why a step's records excuse availability: a pod
-// failed on its own or was removed by someone other than the controllers.
+// failed on its own (a container crashed, a node failed or its pods turned
+// NotReady or were evicted) or something other than the controllers deleted
+// an object (kubectl, the node controller). It reads the typed payloads, not
+// their text.
 func foreignFailure(records []trace.Record) string {
 	for _, r := range records {
-		switch r.Kind() {
-		case trace.KindKubelet:
-			switch t := r.Data.Text(); {
-			case strings.Contains(t, " crashed"), strings.Contains(t, "node-failed"), strings.Contains(t, " not-ready"), strings.Contains(t, " evicted"):
-				return t
+		switch p := r.Data.(type) {
+		case kubelet.Transition:
+			switch p.What {
+			case "crashed", "node-failed", "not-ready", "evicted":
+				return p.Text()
 			}
-		case trace.KindAPI, trace.KindAction:
-			t := r.Data.Text()
-			if r.Kind() == trace.KindAction && (strings.Contains(t, "deletePod") || strings.Contains(t, "delete ")) {
-				return t
-			}
-			if r.Kind() == trace.KindAPI && (strings.HasPrefix(t, "kubectl delete pods") || strings.HasPrefix(t, "node-controller delete pods")) {
-				return t
+		case apiserver.Request:
+			if p.Verb == "delete" && (p.Actor == "kubectl" || p.Actor == "node-controller") {
+				return p.Text()
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/kubelet"
 	"github.com/rolloutlab/rolloutlab/engine/rng"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
@@ -124,7 +125,7 @@ func TestSurgeAndAvailabilityViolations(t *testing.T) {
 		t.Fatalf("availability violation not reported: %v", v)
 	}
 	// A pod failing on its own excuses availability for the rest of the rollout.
-	crash := []trace.Record{{Source: "kubelet", Data: fakeKubelet("pod default/d crashed on node-1")}}
+	crash := []trace.Record{{Source: "kubelet", Data: kubelet.Transition{Actor: "kubelet", Pod: "default/d", Node: "node-1", What: "crashed"}}}
 	if v := c.AfterStep(w.srv, w.c.Now(), 5, crash); len(v) != 0 {
 		t.Fatalf("excused step still reported: %v", v)
 	}
@@ -159,7 +160,21 @@ func TestIncomplete(t *testing.T) {
 	}
 }
 
-type fakeKubelet string
-
-func (f fakeKubelet) Kind() trace.Kind { return trace.KindKubelet }
-func (f fakeKubelet) Text() string     { return string(f) }
+func TestForeignFailureReadsTypedRecords(t *testing.T) {
+	for _, tc := range []struct {
+		rec    trace.Payload
+		excuse bool
+	}{
+		{kubelet.Transition{What: "crashed", Pod: "default/a"}, true},
+		{kubelet.Transition{What: "evicted", Node: "node-1"}, true},
+		{kubelet.Transition{What: "ready", Pod: "default/a"}, false},
+		{apiserver.Request{Actor: "kubectl", Verb: "delete", Resource: "pods", Name: "a"}, true},
+		{apiserver.Request{Actor: "replicaset-controller", Verb: "delete", Resource: "pods", Name: "a"}, false},
+		{apiserver.Request{Actor: "kubectl", Verb: "update", Resource: "deployments", Name: "web"}, false},
+	} {
+		got := foreignFailure([]trace.Record{{Data: tc.rec}}) != ""
+		if got != tc.excuse {
+			t.Errorf("%s: excuse = %v, want %v", tc.rec.Text(), got, tc.excuse)
+		}
+	}
+}
