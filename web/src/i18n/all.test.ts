@@ -1,0 +1,9 @@
+import { describe, expect, it } from 'vitest';
+import './all';
+import { missingKeys } from './index';
+
+describe('every room is translated', () => {
+  it('has every key in English and Simplified Chinese', () => {
+    expect(missingKeys()).toEqual([]);
+  });
+});

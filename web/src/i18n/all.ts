@@ -1,0 +1,3 @@
+// Imports every room's dictionary so that t() knows all keys. A room adds
+// its file here (one import line per room) and nowhere else.
+export {};

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { missingKeys, parseLocale, register, setLocale, t } from './index';
+
+describe('i18n', () => {
+  it('fills placeholders and falls back to English, then to the key', () => {
+    register('i18n-test', { en: { 'i18n-test.hello': 'Hello {name}', 'i18n-test.only': 'x' }, 'zh-CN': { 'i18n-test.hello': '你好 {name}', 'i18n-test.only': '仅' } });
+    expect(t('i18n-test.hello', { name: 'web' })).toBe('Hello web');
+    setLocale('zh-CN');
+    expect(t('i18n-test.hello', { name: 'web' })).toBe('你好 web');
+    expect(t('i18n-test.unknown')).toBe('i18n-test.unknown');
+    setLocale('en');
+  });
+  it('rejects a key registered twice', () => {
+    expect(() => register('dup', { en: { 'i18n-test.only': 'y' }, 'zh-CN': { 'i18n-test.only': 'y' } })).toThrow(/twice/);
+  });
+  it('parses language tags', () => {
+    expect(parseLocale('zh-Hans-CN')).toBe('zh-CN');
+    expect(parseLocale('en-GB')).toBe('en');
+    expect(parseLocale('fr')).toBeNull();
+  });
+  it('finds keys one locale lacks', () => {
+    register('half', { en: { 'half.a': 'a' }, 'zh-CN': {} });
+    expect(missingKeys()).toContain('zh-CN:half.a');
+  });
+});

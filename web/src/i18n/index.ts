@@ -1,0 +1,77 @@
+// Every user-visible string of the UI goes through t(key, params). Strings
+// live in one dictionary file per room (web/src/i18n/<room>.ts), each giving
+// the same keys in English and Simplified Chinese; i18n.test.ts fails on a key
+// that one language lacks. Keys are namespaced by room: "player.step",
+// "embed.loading", "whatif.fork".
+
+/** The languages the UI speaks. */
+export type Locale = 'en' | 'zh-CN';
+
+export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
+
+/** A room's strings: the same keys in every locale. */
+export type Dictionary = Record<Locale, Record<string, string>>;
+
+const tables: Record<Locale, Map<string, string>> = { en: new Map(), 'zh-CN': new Map() };
+const rooms: string[] = [];
+let current: Locale = 'en';
+const listeners = new Set<(l: Locale) => void>();
+
+/** register adds a room's strings; a key registered twice is a bug. */
+export function register(room: string, dict: Dictionary): void {
+  rooms.push(room);
+  for (const locale of LOCALES) {
+    for (const [k, v] of Object.entries(dict[locale])) {
+      if (tables[locale].has(k)) throw new Error(`i18n: key ${k} registered twice (room ${room})`);
+      tables[locale].set(k, v);
+    }
+  }
+}
+
+/** missingKeys lists "locale:key" for every key some locale lacks (tests). */
+export function missingKeys(): string[] {
+  const all = new Set<string>();
+  for (const l of LOCALES) for (const k of tables[l].keys()) all.add(k);
+  const out: string[] = [];
+  for (const l of LOCALES) for (const k of all) if (!tables[l].has(k)) out.push(`${l}:${k}`);
+  return out.sort();
+}
+
+/** t returns the string for key in the current locale, with {name} placeholders filled. An unknown key is returned as itself, so it shows up on screen and in tests. */
+export function t(key: string, params?: Record<string, string | number>): string {
+  const s = tables[current].get(key) ?? tables.en.get(key) ?? key;
+  if (!params) return s;
+  return s.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+}
+
+/** has reports whether key is registered (in English). */
+export function has(key: string): boolean {
+  return tables.en.has(key);
+}
+
+export function getLocale(): Locale {
+  return current;
+}
+
+/** parseLocale maps a language tag ("zh", "zh-Hans-CN", "en-US") to a Locale, or null. */
+export function parseLocale(tag: string | null | undefined): Locale | null {
+  if (!tag) return null;
+  const lower = tag.toLowerCase();
+  if (lower.startsWith('zh')) return 'zh-CN';
+  if (lower.startsWith('en')) return 'en';
+  return null;
+}
+
+/** setLocale switches the language and tells every listener (which re-render). */
+export function setLocale(l: Locale): void {
+  if (l === current) return;
+  current = l;
+  if (typeof document !== 'undefined') document.documentElement.lang = l;
+  for (const fn of listeners) fn(l);
+}
+
+/** onLocaleChange calls fn after every switch; returns the unsubscribe function. */
+export function onLocaleChange(fn: (l: Locale) => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
