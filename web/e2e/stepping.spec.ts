@@ -212,16 +212,16 @@ test('a Go panic is shown in a banner and the UI keeps working', async ({ page }
   await expect(page.locator('#step-label')).toHaveText(/^step 1 \//);
   // The bridge reports the next advance as a panic (as wasm/dispatch.go does after recover()).
   await page.evaluate(() => {
-    const bridge = window.rolloutlab!;
-    const real = bridge.call.bind(bridge);
+    const engine = window.__rolloutlabEngine!;
+    const real = engine.call.bind(engine);
     let armed = true;
-    bridge.call = (method: string, args?: string) => {
+    engine.call = (async (method: string, args?: unknown) => {
       if (method === 'advance' && armed) {
         armed = false;
-        return JSON.stringify({ ok: false, error: { message: 'internal error in "advance": boom', line: 0, field: '', panic: true } });
+        return { ok: false, error: { message: 'internal error in "advance": boom', line: 0, field: '', panic: true, errors: [] } };
       }
       return real(method, args);
-    };
+    }) as typeof engine.call;
   });
   await page.keyboard.press('n');
   await expect(page.locator('#banner')).toBeVisible();

@@ -1,14 +1,17 @@
 // Entry point: the shell in index.html is already on screen; this wires the
-// engine status bar, theme and text-size toggles, loads the engine in the
-// background, then opens the default scenario.
+// engine status bar, theme and text-size toggles, starts the engine in its
+// Worker in the background and opens the default scenario at once: its step 0
+// was prerendered at build time, so it is on screen before the wasm arrives,
+// and every later call waits for the engine.
 
 import './style.css';
 import { App } from './app';
-import { loadEngine, type EngineClient, type VersionInfo } from './engine';
+import { deferredClient, loadEngine, type EngineClient, type VersionInfo } from './engine';
 import { describeProgress, progressFraction, type Progress } from './progress';
 import { nextTheme, type Theme } from './theme';
 // Bundled (about 1 kB) so the first step does not wait for the whole library.
 import defaultSource from '../../scenarios/rolling-update-10-3-2.yaml?raw';
+import step0 from 'virtual:step0';
 
 /** The scenario the app opens with (scenarios.Default in Go). */
 const DEFAULT_SCENARIO = 'rolling-update-10-3-2';
@@ -66,10 +69,8 @@ function wireAppearance(): void {
 }
 
 async function start(): Promise<EngineClient> {
-  const base = import.meta.env.BASE_URL;
   const engine = await loadEngine({
-    wasmURL: `${base}rolloutlab.wasm`,
-    runtimeURL: `${base}wasm_exec.js`,
+    wasmURL: __WASM_URL__,
     buildBytes: __WASM_BYTES__,
     onProgress: showProgress,
   });
@@ -84,15 +85,16 @@ wireAppearance();
 
 /** Resolves to the engine client once it is ready (for the UI built on top). */
 export const engineReady: Promise<EngineClient> = start();
-engineReady.then(
-  async (engine) => {
-    const app = new App(engine);
-    window.__rolloutlabApp = app;
-    await app.start(DEFAULT_SCENARIO, defaultSource);
-    document.body.dataset.app = 'ready';
-    app.preloadEditorWhenIdle();
-  },
-  (e: unknown) => {
-    show('error', `The simulation engine failed to load: ${e instanceof Error ? e.message : String(e)}`);
-  },
-);
+engineReady.catch((e: unknown) => {
+  show('error', `The simulation engine failed to load: ${e instanceof Error ? e.message : String(e)}`);
+});
+// The app starts now: the default load is answered from the prerendered step 0.
+const engine = deferredClient(engineReady, step0);
+window.__rolloutlabEngine = engine;
+const app = new App(engine);
+window.__rolloutlabApp = app;
+void app.start(DEFAULT_SCENARIO, defaultSource).then(async () => {
+  await engineReady;
+  document.body.dataset.app = 'ready';
+  app.preloadEditorWhenIdle();
+});
