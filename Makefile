@@ -130,7 +130,7 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	@printf '  go native: %s benchmarks\n' $$(grep -c '^Benchmark' test-artifacts/bench/go-native.txt || true)
 	@printf '  go wasm:   %s benchmarks\n' $$(grep -c '^Benchmark' test-artifacts/bench/go-wasm.txt || true)
 	@grep -h '^size-budget: first load' test-artifacts/bench/size.txt | sed 's/^/  /'
-	@grep -h '^bench-browser: navigation' test-artifacts/bench/browser.txt | sed 's/^/  /'
+	@grep -hE '^bench-browser: (navigation|repeat|main thread)' test-artifacts/bench/browser.txt | sed 's/^/  /'
 
 fmt: ## gofmt -w all Go sources
 	gofmt -w $$(git ls-files --cached --others --exclude-standard '*.go')

@@ -86,6 +86,7 @@ async function listFiles(dir) {
     if (!entry.isFile()) continue;
     const rel = relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/');
     if (rel.split('/').some((seg) => seg.startsWith('.')) || rel.endsWith('.br') || rel.endsWith('.map')) continue;
+    if (rel === '_headers' || rel === '_redirects') continue; // asset-server configuration, never served
     out.push(rel);
   }
   return out.sort();

@@ -46,13 +46,15 @@ func scenarioID(scenario string) string {
 // newAPI returns the Worker's HTTP handler. openStore is called once per
 // request that needs storage, because on Workers the KV binding belongs to
 // the request's environment.
-func newAPI(openStore func() (store, error)) http.Handler {
-	return newAPIWithClock(openStore, func() int64 { return time.Now().UnixMilli() })
+// table keeps the write limiter's counts (see writeLimiter).
+func newAPI(openStore func() (store, error), table windowTable) http.Handler {
+	return newAPIWithClock(openStore, table, func() int64 { return time.Now().UnixMilli() })
 }
 
 // newAPIWithClock is newAPI with the clock the write limiter reads (tests).
-func newAPIWithClock(openStore func() (store, error), nowMs func() int64) http.Handler {
-	a := apiHandler{openStore: openStore, limiter: newWriteLimiter(writesPerWindow, writeWindow.Milliseconds(), maxTrackedIPs), nowMs: nowMs}
+func newAPIWithClock(openStore func() (store, error), table windowTable, nowMs func() int64) http.Handler {
+	limiter := writeLimiter{limit: writesPerWindow, windowMs: writeWindow.Milliseconds(), maxClients: maxTrackedIPs, table: table}
+	a := apiHandler{openStore: openStore, limiter: limiter, nowMs: nowMs}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/health", a.health)
 	mux.HandleFunc("POST /api/scenarios", a.create)
@@ -73,7 +75,7 @@ func newAPIWithClock(openStore func() (store, error), nowMs func() int64) http.H
 
 type apiHandler struct {
 	openStore func() (store, error)
-	limiter   *writeLimiter
+	limiter   writeLimiter
 	nowMs     func() int64
 }
 

@@ -42,7 +42,7 @@ func (m *memStore) Put(id, scenario string) error {
 
 func newTestAPI() (http.Handler, *memStore) {
 	m := &memStore{records: map[string]string{}}
-	return newAPI(func() (store, error) { return m, nil }), m
+	return newAPI(func() (store, error) { return m, nil }, newMapTable()), m
 }
 
 func do(h http.Handler, method, path, body string) *httptest.ResponseRecorder {
@@ -132,14 +132,14 @@ func TestErrors(t *testing.T) {
 
 func TestStorageFailure(t *testing.T) {
 	m := &memStore{records: map[string]string{}, fail: errors.New("kv down")}
-	h := newAPI(func() (store, error) { return m, nil })
+	h := newAPI(func() (store, error) { return m, nil }, newMapTable())
 	if rec := do(h, "POST", "/api/scenarios", scenario); rec.Code != 500 || !strings.Contains(rec.Body.String(), "kv down") {
 		t.Errorf("POST with failing store: %d %q", rec.Code, rec.Body.String())
 	}
 	if rec := do(h, "GET", "/api/scenarios/"+scenarioID(scenario), ""); rec.Code != 500 {
 		t.Errorf("GET with failing store: %d %q", rec.Code, rec.Body.String())
 	}
-	unbound := newAPI(func() (store, error) { return nil, errors.New("SCENARIOS is undefined") })
+	unbound := newAPI(func() (store, error) { return nil, errors.New("SCENARIOS is undefined") }, newMapTable())
 	if rec := do(unbound, "POST", "/api/scenarios", scenario); rec.Code != 500 || !strings.Contains(rec.Body.String(), "storage unavailable") {
 		t.Errorf("POST without binding: %d %q", rec.Code, rec.Body.String())
 	}
@@ -197,7 +197,7 @@ func TestShortLinkRedirectsToTheApp(t *testing.T) {
 func TestWriteRateLimit(t *testing.T) {
 	m := &memStore{records: map[string]string{}}
 	now := int64(0)
-	h := newAPIWithClock(func() (store, error) { return m, nil }, func() int64 { return now })
+	h := newAPIWithClock(func() (store, error) { return m, nil }, newMapTable(), func() int64 { return now })
 	post := func(ip string) int {
 		req := httptest.NewRequest("POST", "/api/scenarios", strings.NewReader(scenario))
 		req.Header.Set("CF-Connecting-IP", ip)
