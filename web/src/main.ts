@@ -9,6 +9,9 @@ import { App } from './app';
 import { deferredClient, loadEngine, type EngineClient, type VersionInfo } from './engine';
 import { describeProgress, progressFraction, type Progress } from './progress';
 import { nextTheme, type Theme } from './theme';
+import { mountShareButton } from './share/button';
+import { ShareRecorder } from './share/recorder';
+import { hasShareLink, restoreShare } from './share/restore';
 // Bundled (about 1 kB) so the first step does not wait for the whole library.
 import defaultSource from '../../scenarios/rolling-update-10-3-2.yaml?raw';
 import step0 from 'virtual:step0';
@@ -89,12 +92,16 @@ engineReady.catch((e: unknown) => {
   show('error', `The simulation engine failed to load: ${e instanceof Error ? e.message : String(e)}`);
 });
 // The app starts now: the default load is answered from the prerendered step 0.
-const engine = deferredClient(engineReady, step0);
-window.__rolloutlabEngine = engine;
-const app = new App(engine);
+// The share recorder sees every engine call (what a share link carries).
+const recorder = new ShareRecorder(deferredClient(engineReady, step0));
+window.__rolloutlabEngine = recorder.client;
+const app = new App(recorder.client);
 window.__rolloutlabApp = app;
+const headerTools = document.querySelector('.header-tools');
+if (headerTools) mountShareButton(headerTools, recorder);
 void app.start(DEFAULT_SCENARIO, defaultSource).then(async () => {
   await engineReady;
+  if (hasShareLink(location)) await restoreShare(app, recorder);
   document.body.dataset.app = 'ready';
   app.preloadEditorWhenIdle();
 });
