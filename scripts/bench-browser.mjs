@@ -10,7 +10,8 @@
 //                   transferSize: compressed bytes on the wire, headers included)
 // and prints the median and worst of each. The first step is the default
 // scenario's step 0, prerendered at build time, so it is on screen before the
-// engine; "first live step" is when the engine has loaded that scenario too.
+// engine; "first live step" (mark "rolloutlab:first-live-step") is when the
+// engine in its Worker has loaded that scenario too.
 // Repeat visits: in one browser context (HTTP cache and Chromium's code
 // cache for the wasm kept) the page is loaded once, then again --runs times.
 // Responsiveness: with a 10,000-replica rolling update playing (and then
@@ -92,9 +93,8 @@ async function loadTimes(page, url) {
   await page.goto(url);
   await page.waitForSelector('body[data-app="ready"]', { timeout: READY_TIMEOUT_MS });
   return page.evaluate(async () => {
-    // The engine's own load of the default scenario: the call after "engine ready".
-    const live = await window.__rolloutlabEngine.call('view', { maxPods: 1 });
-    const liveMs = live.ok ? performance.now() : NaN;
+    const live = performance.getEntriesByName('rolloutlab:first-live-step')[0];
+    const liveMs = live ? live.startTime : NaN;
     const fcp = performance.getEntriesByName('first-contentful-paint')[0];
     const ready = performance.getEntriesByName('rolloutlab:engine-ready')[0];
     const first = performance.getEntriesByName('rolloutlab:first-step-rendered')[0];

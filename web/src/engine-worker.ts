@@ -43,6 +43,34 @@ function answer(id: number, method: string, args: string): string {
   }
 }
 
+/**
+ * The samples last sent, one JSON text per step. "samples" returns one entry
+ * per step of the whole run (megabytes at 10,000 replicas); past steps rarely
+ * change, so only the entries after the unchanged prefix cross to the page,
+ * which keeps the page's parse proportional to the new steps.
+ */
+let sentSamples: string[] = [];
+
+/** Samples per JSON chunk: the page parses one chunk per task (a few ms each). */
+const SAMPLES_PER_CHUNK = 2000;
+
+function samplesDelta(id: number, raw: string): FromWorker {
+  let env: { ok?: boolean; value?: unknown };
+  try {
+    env = JSON.parse(raw) as typeof env;
+  } catch {
+    return { type: 'result', id, result: raw };
+  }
+  if (!env.ok || !Array.isArray(env.value)) return { type: 'result', id, result: raw };
+  const texts = env.value.map((v) => JSON.stringify(v));
+  let keep = 0;
+  while (keep < texts.length && keep < sentSamples.length && texts[keep] === sentSamples[keep]) keep++;
+  sentSamples = texts;
+  const tail: string[] = [];
+  for (let i = keep; i < texts.length; i += SAMPLES_PER_CHUNK) tail.push(`[${texts.slice(i, i + SAMPLES_PER_CHUNK).join(',')}]`);
+  return { type: 'samples', id, keep, tail };
+}
+
 scope.onmessage = (e) => {
   const m = e.data;
   if (m.type === 'start') {
@@ -55,5 +83,6 @@ scope.onmessage = (e) => {
     );
     return;
   }
-  scope.postMessage({ type: 'result', id: m.id, result: answer(m.id, m.method, m.args) });
+  const raw = answer(m.id, m.method, m.args);
+  scope.postMessage(m.method === 'samples' ? samplesDelta(m.id, raw) : { type: 'result', id: m.id, result: raw });
 };

@@ -132,7 +132,13 @@ async function countBytes(r: Response, onBytes: (n: number) => void): Promise<vo
 
 /** Messages between the page and engine-worker.ts. */
 export type ToWorker = { type: 'start'; module: WebAssembly.Module } | { type: 'call'; id: number; method: string; args: string };
-export type FromWorker = { type: 'ready' } | { type: 'failed'; message: string } | { type: 'result'; id: number; result: string };
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'result'; id: number; result: string }
+  /** A "samples" answer as a change to the last one: its first `keep` entries, then the
+   *  entries of `tail` (JSON arrays, parsed one per task so the page never blocks long). */
+  | { type: 'samples'; id: number; keep: number; tail: string[] };
 
 /**
  * Starts one engine in its own Worker from a compiled module. Each instance
@@ -143,7 +149,10 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
     (mod) =>
       new Promise<EngineClient>((resolve, reject) => {
         const worker = new Worker(new URL('./engine-worker.ts', import.meta.url), { type: 'module', name: 'rolloutlab-engine' });
-        const pending = new Map<number, (raw: string) => void>();
+        const pending = new Map<number, (raw: string | Result<unknown>) => void>();
+        /** The last "samples" value, which the Worker's deltas apply to. */
+        let samples: unknown[] = [];
+        let samplesDone: Promise<void> = Promise.resolve();
         let nextID = 1;
         let dead: string | null = null;
         const fail = (message: string) => {
@@ -157,7 +166,27 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
           const m = e.data;
           if (m.type === 'ready') resolve(client);
           else if (m.type === 'failed') fail(m.message);
-          else {
+          else if (m.type === 'samples') {
+            const settle = pending.get(m.id);
+            pending.delete(m.id);
+            // Deltas apply in order: a later answer waits for this one's parse.
+            samplesDone = samplesDone.then(async () => {
+              const next = samples.slice(0, m.keep);
+              try {
+                for (let i = 0; i < m.tail.length; i++) {
+                  if (i > 0) await new Promise((r) => setTimeout(r, 0));
+                  for (const s of JSON.parse(m.tail[i]!) as unknown[]) next.push(s);
+                }
+              } catch (err) {
+                samples = [];
+                settle?.(failure(`malformed engine result: ${(err as Error).message}`));
+                return;
+              }
+              samples = next;
+              // A copy: callers may change the array they get.
+              settle?.({ ok: true, value: samples.slice() });
+            });
+          } else {
             pending.get(m.id)?.(m.result);
             pending.delete(m.id);
           }
@@ -168,11 +197,11 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
             if ('error' in enc) return enc.error;
             if (dead) return failure(`engine call "${method}" failed: ${dead}`);
             const id = nextID++;
-            const raw = await new Promise<string>((settle) => {
+            const raw = await new Promise<string | Result<unknown>>((settle) => {
               pending.set(id, settle);
               worker.postMessage({ type: 'call', id, method, args: enc.json } satisfies ToWorker);
             });
-            return parseResult<T>(raw);
+            return typeof raw === 'string' ? parseResult<T>(raw) : (raw as Result<T>);
           },
         };
         worker.postMessage({ type: 'start', module: mod } satisfies ToWorker);
@@ -210,17 +239,20 @@ export function sameArgs(a: unknown, b: Record<string, unknown>): boolean {
  * An EngineClient usable at once: calls wait for `ready`. The first call that
  * matches `prerendered` is answered immediately from it, and the same call is
  * still sent to the engine (first, before any later call) so that its session
- * is in the state the answer describes. If the engine fails to start, every
- * call fails with its message.
+ * is in the state the answer describes (onLive is called when it has been).
+ * If the engine fails to start, every call fails with its message.
  */
-export function deferredClient(ready: Promise<EngineClient>, prerendered?: Prerendered): EngineClient {
+export function deferredClient(ready: Promise<EngineClient>, prerendered?: Prerendered, onLive?: () => void): EngineClient {
   let unused = prerendered;
   return {
     async call<T>(method: string, args?: unknown): Promise<Result<T>> {
       if (unused && method === unused.method && sameArgs(args, unused.args)) {
         const answer = unused.result;
         unused = undefined;
-        void ready.then((e) => e.call(method, args)).catch(() => {});
+        void ready
+          .then((e) => e.call(method, args))
+          .then(() => onLive?.())
+          .catch(() => {});
         return parseResult<T>(answer);
       }
       let engine: EngineClient;

@@ -93,7 +93,8 @@ engineReady.catch((e: unknown) => {
 });
 // The app starts now: the default load is answered from the prerendered step 0.
 // The share recorder sees every engine call (what a share link carries).
-const recorder = new ShareRecorder(deferredClient(engineReady, step0));
+// "rolloutlab:first-live-step": the engine has loaded step 0 too (scripts/bench-browser.mjs).
+const recorder = new ShareRecorder(deferredClient(engineReady, step0, () => performance.mark('rolloutlab:first-live-step')));
 window.__rolloutlabEngine = recorder.client;
 const app = new App(recorder.client);
 window.__rolloutlabApp = app;
