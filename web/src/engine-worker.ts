@@ -54,6 +54,24 @@ let sentSamples: string[] = [];
 /** Samples per JSON chunk: the page parses one chunk per task (a few ms each). */
 const SAMPLES_PER_CHUNK = 2000;
 
+/** Array answers over this size (JSON characters) cross to the page in chunks. */
+const CHUNK_ABOVE = 256 << 10;
+
+/** Splits JSON texts into JSON arrays of at most SAMPLES_PER_CHUNK entries. */
+function chunks(texts: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < texts.length; i += SAMPLES_PER_CHUNK) out.push(`[${texts.slice(i, i + SAMPLES_PER_CHUNK).join(',')}]`);
+  return out;
+}
+
+/** A large array answer (e.g. "steps" after a long seek) in chunks the page parses one per task. */
+function chunked(id: number, raw: string): FromWorker {
+  if (raw.length <= CHUNK_ABOVE) return { type: 'result', id, result: raw };
+  const env = JSON.parse(raw) as { ok?: boolean; value?: unknown };
+  if (!env.ok || !Array.isArray(env.value)) return { type: 'result', id, result: raw };
+  return { type: 'array', id, delta: false, keep: 0, tail: chunks(env.value.map((v) => JSON.stringify(v))) };
+}
+
 function samplesDelta(id: number, raw: string): FromWorker {
   let env: { ok?: boolean; value?: unknown };
   try {
@@ -66,9 +84,7 @@ function samplesDelta(id: number, raw: string): FromWorker {
   let keep = 0;
   while (keep < texts.length && keep < sentSamples.length && texts[keep] === sentSamples[keep]) keep++;
   sentSamples = texts;
-  const tail: string[] = [];
-  for (let i = keep; i < texts.length; i += SAMPLES_PER_CHUNK) tail.push(`[${texts.slice(i, i + SAMPLES_PER_CHUNK).join(',')}]`);
-  return { type: 'samples', id, keep, tail };
+  return { type: 'array', id, delta: true, keep, tail: chunks(texts.slice(keep)) };
 }
 
 scope.onmessage = (e) => {
@@ -84,5 +100,5 @@ scope.onmessage = (e) => {
     return;
   }
   const raw = answer(m.id, m.method, m.args);
-  scope.postMessage(m.method === 'samples' ? samplesDelta(m.id, raw) : { type: 'result', id: m.id, result: raw });
+  scope.postMessage(m.method === 'samples' ? samplesDelta(m.id, raw) : m.method === 'steps' ? chunked(m.id, raw) : { type: 'result', id: m.id, result: raw });
 };

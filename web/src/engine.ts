@@ -136,9 +136,10 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
   | { type: 'result'; id: number; result: string }
-  /** A "samples" answer as a change to the last one: its first `keep` entries, then the
-   *  entries of `tail` (JSON arrays, parsed one per task so the page never blocks long). */
-  | { type: 'samples'; id: number; keep: number; tail: string[] };
+  /** An array answer in chunks: the first `keep` entries of the last "samples" answer
+   *  when `delta` (else none), then the entries of `tail` (JSON arrays, parsed one
+   *  per task so that the page never blocks long on a large answer). */
+  | { type: 'array'; id: number; delta: boolean; keep: number; tail: string[] };
 
 /**
  * Starts one engine in its own Worker from a compiled module. Each instance
@@ -166,22 +167,23 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
           const m = e.data;
           if (m.type === 'ready') resolve(client);
           else if (m.type === 'failed') fail(m.message);
-          else if (m.type === 'samples') {
+          else if (m.type === 'array') {
             const settle = pending.get(m.id);
             pending.delete(m.id);
-            // Deltas apply in order: a later answer waits for this one's parse.
+            // Chunked answers settle in order: a later one waits for this one's parse.
             samplesDone = samplesDone.then(async () => {
-              const next = samples.slice(0, m.keep);
+              const next = m.delta ? samples.slice(0, m.keep) : [];
               try {
                 for (let i = 0; i < m.tail.length; i++) {
                   if (i > 0) await new Promise((r) => setTimeout(r, 0));
                   for (const s of JSON.parse(m.tail[i]!) as unknown[]) next.push(s);
                 }
               } catch (err) {
-                samples = [];
+                if (m.delta) samples = [];
                 settle?.(failure(`malformed engine result: ${(err as Error).message}`));
                 return;
               }
+              if (!m.delta) return settle?.({ ok: true, value: next });
               samples = next;
               // A copy: callers may change the array they get.
               settle?.({ ok: true, value: samples.slice() });
