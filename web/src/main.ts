@@ -11,7 +11,7 @@ import { describeProgress, progressFraction, type Progress } from './progress';
 import { nextTheme, type Theme } from './theme';
 import { mountShareButton } from './share/button';
 import { ShareRecorder } from './share/recorder';
-import { hasShareLink, restoreShare } from './share/restore';
+import { hasShareLink } from './share/detect';
 // Bundled (about 1 kB) so the first step does not wait for the whole library.
 import defaultSource from '../../scenarios/rolling-update-10-3-2.yaml?raw';
 import step0 from 'virtual:step0';
@@ -96,13 +96,14 @@ engineReady.catch((e: unknown) => {
 // "rolloutlab:first-live-step": the engine has loaded step 0 too (scripts/bench-browser.mjs).
 const recorder = new ShareRecorder(deferredClient(engineReady, step0, () => performance.mark('rolloutlab:first-live-step')));
 window.__rolloutlabEngine = recorder.client;
+window.__rolloutlabStep0 = step0; // the e2e test compares it with the engine's own answer
 const app = new App(recorder.client);
 window.__rolloutlabApp = app;
 const headerTools = document.querySelector('.header-tools');
 if (headerTools) mountShareButton(headerTools, recorder);
 void app.start(DEFAULT_SCENARIO, defaultSource).then(async () => {
   await engineReady;
-  if (hasShareLink(location)) await restoreShare(app, recorder);
+  if (hasShareLink(location)) await (await import('./share/restore')).restoreShare(app, recorder);
   document.body.dataset.app = 'ready';
   app.preloadEditorWhenIdle();
 });

@@ -29,4 +29,6 @@ declare const __WASM_URL__: string;
 interface Window {
   /** The page's engine client (e2e tests call the bridge through it). */
   __rolloutlabEngine?: import('./engine').EngineClient;
+  /** The default scenario's step 0 as prerendered at build time. */
+  __rolloutlabStep0?: import('./engine').Prerendered;
 }

@@ -19,11 +19,6 @@ export interface ShareableApp {
   banner(text: string, kind: 'panic' | 'error' | 'info'): void;
 }
 
-/** Whether the page was opened from a share link. */
-export function hasShareLink(loc: Pick<Location, 'hash' | 'search'>): boolean {
-  return isShareFragment(loc.hash) || /^[0-9a-f]{32}$/.test(new URLSearchParams(loc.search).get('s') ?? '');
-}
-
 /** Restores the shared simulation; resolves to whether it fully succeeded. */
 export async function restoreShare(app: ShareableApp, recorder: ShareRecorder, loc: Pick<Location, 'hash' | 'search'> = location): Promise<boolean> {
   const id = new URLSearchParams(loc.search).get('s');
