@@ -74,3 +74,35 @@ test('a damaged or newer share link is explained and the app keeps working', asy
   await ready(page);
   await expect(page.locator('#banner-text')).toContainText('made by a newer version of Rollout Lab (format v7)');
 });
+
+test('with the share API (as under the Worker) the dialog offers a short link, and /?s={id} restores it', async ({ page, context }) => {
+  // `rolloutlab serve` has no share API: stand in for the Worker's.
+  const stored = new Map<string, string>();
+  const id = 'ab'.repeat(16);
+  await context.route('**/api/health', (r) => r.fulfill({ json: { ok: true } }));
+  await context.route('**/api/scenarios', async (r) => {
+    stored.set(id, r.request().postData() ?? '');
+    await r.fulfill({ status: 201, json: { id } });
+  });
+  await context.route('**/api/scenarios/*', (r) => r.fulfill({ status: 200, contentType: 'text/plain', body: stored.get(r.request().url().split('/').pop()!) ?? '' }));
+
+  await page.goto('/');
+  await ready(page);
+  await page.evaluate(() => window.__rolloutlabApp!.advance('event', 3));
+  await page.evaluate(() => window.__rolloutlabApp!.act({ type: 'scale', target: 'deployment/web', replicas: 4 }));
+  await page.evaluate(() => window.__rolloutlabApp!.advance('event', 2));
+  const before = await snapshot(page);
+  await page.locator('#share-btn').click();
+  const short = page.locator('#share-short');
+  await expect(short).toHaveValue(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/s/${id}#v1\\.[A-Za-z0-9_-]+$`));
+  expect(stored.get(id)).toContain('name: rolling-update-10-3-2');
+  // The Worker answers /s/{id} with a redirect to /?s={id}, keeping the fragment.
+  const url = (await short.inputValue()).replace(`/s/${id}`, `/?s=${id}`);
+  expect(url.length).toBeLessThan((await page.locator('#share-link').inputValue()).length);
+
+  const other = await context.newPage();
+  await other.goto(url);
+  await ready(other);
+  await expect(other.locator('#banner')).toContainText('Opened a shared simulation at step 5.');
+  expect(await snapshot(other)).toEqual(before);
+});
