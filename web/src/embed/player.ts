@@ -13,7 +13,7 @@ import type { EngineClient } from '../engine';
 import { t } from '../i18n';
 import { type MathBlock, mathOf } from '../math';
 import { ChartPanel, ClusterPanel, renderExpectations, renderMath, renderQueues, renderTrace } from '../panels';
-import type { LibraryEntry, Sample, Snapshot, View } from '../types';
+import type { LibraryEntry, Sample, Snapshot, TraceRecord, View } from '../types';
 import { list } from '../types';
 import { type EmbedOptions, isLibraryID, type PanelName } from './options';
 
@@ -133,7 +133,10 @@ export class Player {
       this.root.setAttribute('aria-label', t('embed.player', { name: r.value.view.scenario }));
       this.samples = r.value.samples ?? [];
       this.apply(r.value);
-      if (this.opts.step > 0) await this.seek(this.opts.step);
+      if (this.opts.step > 0) {
+        await this.seek(this.opts.step);
+        await this.recallMath();
+      }
       this.els.status!.hidden = true;
       for (const id of ['back', 'step', 'play', 'reset', 'scrub']) (this.els[id] as HTMLButtonElement).disabled = false;
       this.els.open!.hidden = this.opts.readonly || !this.openLink;
@@ -206,6 +209,26 @@ export class Player {
     if (blocks.length) this.mathByStep.set(s.view.step, blocks);
     if (this.chart && this.samples.length < s.view.maxStep + 1) this.samplesSoon();
     this.schedule();
+  }
+
+  /**
+   * After jumping to a start step, the math panel has seen no step yet: find
+   * the latest decision records up to here, as if the run had been watched.
+   */
+  private async recallMath(): Promise<void> {
+    const v = this.view;
+    if (!this.els.math || !v?.lastStep) return;
+    const r = await (await this.engine).call<{ records: TraceRecord[]; total: number }>('records', { to: v.lastStep.lastSeq, kinds: ['decision'], limit: 2000 });
+    if (!r.ok || r.value.records.length < r.value.total) return;
+    for (let i = r.value.records.length - 1; i >= 0; i--) {
+      const step = r.value.records[i]!.step;
+      const blocks = mathOf(r.value.records.filter((x) => x.step === step));
+      if (blocks.length) {
+        this.mathByStep.set(step, blocks);
+        this.schedule();
+        return;
+      }
+    }
   }
 
   private samplesSoon(): void {
