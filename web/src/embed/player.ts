@@ -69,7 +69,7 @@ export class Player {
     this.els.open = open;
     const controls = h(
       'div',
-      { class: 'pl-controls', role: 'toolbar', 'aria-label': t('embed.controls') },
+      { class: 'pl-controls', role: 'toolbar', 'aria-label': t('embed.controls'), title: t('embed.keys') },
       btn('back', t('embed.back'), () => void this.exclusive(() => this.back()), 'ArrowLeft'),
       btn('step', t('embed.step'), () => void this.exclusive(() => this.advance()), 'ArrowRight'),
       btn('play', t('embed.play'), () => this.togglePlay(), 'Space'),
