@@ -133,6 +133,9 @@ check "hashed wasm is immutable" "public, max-age=31536000, immutable" "$(header
 js=$(cd web/dist && ls assets/main-*.js | head -1)
 check "hashed script is immutable" "public, max-age=31536000, immutable" "$(header Cache-Control GET "/$js")"
 
+check "hashed assets may be read cross-origin (embed.js imports them)" "*" "$(header Access-Control-Allow-Origin GET "/$js")"
+check "/embed.js may be loaded cross-origin" "*" "$(header Access-Control-Allow-Origin GET /embed.js)"
+
 # Security headers on every kind of response.
 csp_app=$(sed -n 's/^  Content-Security-Policy: //p' web/public/_headers)
 for p in / /embed "/$js" "/$wasm"; do
