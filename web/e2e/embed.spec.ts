@@ -35,7 +35,7 @@ test('docs/embed.html: three players, one wasm download, focus and scroll stay w
   await expect(page.locator('#first .pl-label')).toContainText('step 0 /');
   await expect(page.locator('#first .pl-panel')).toHaveCount(3);
   await expect(page.locator('#second .pl-title')).toHaveText('rollback');
-  await expect(page.locator('#second .pl-label')).toContainText('step 30 /');
+  await expect(page.locator('#second .pl-label')).toContainText('step 120 /');
   await expect(page.locator('#second .pl-chart svg')).toBeVisible();
   await expect(page.locator('#second .pl-trace')).toBeVisible();
   await expect(page.locator('#third .pl-title')).toHaveText('inline-scale-up');
@@ -47,7 +47,7 @@ test('docs/embed.html: three players, one wasm download, focus and scroll stay w
   // The players are independent engines: stepping one leaves the others.
   await page.locator('#first .pl-step').click();
   await expect(page.locator('#first .pl-label')).toContainText('step 1 /');
-  await expect(page.locator('#second .pl-label')).toContainText('step 30 /');
+  await expect(page.locator('#second .pl-label')).toContainText('step 120 /');
   await page.locator('#first .pl-step').blur();
 
   const state = await page.evaluate(() => ({
@@ -60,7 +60,12 @@ test('docs/embed.html: three players, one wasm download, focus and scroll stay w
   expect(state.events.filter((e) => e.startsWith('scroll'))).toEqual([]);
   expect(state.scrollY).toBe(0);
   expect(wasmRequests).toHaveLength(1);
+  // One engine Worker per player, all from that one download; a player taken
+  // off the page stops its Worker.
+  expect(page.workers()).toHaveLength(3);
   await page.screenshot({ path: shot('embed-docs'), fullPage: true });
+  await page.evaluate(() => document.getElementById('third')!.remove());
+  await expect.poll(() => page.workers().length).toBe(2);
   expect(problems).toEqual([]);
 });
 

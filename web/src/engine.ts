@@ -25,6 +25,8 @@ export type BridgeCall = (method: string, argsJSON: string) => string;
 export interface EngineClient {
   /** Calls a bridge method; never rejects: failures are `{ ok: false }`. */
   call<T = unknown>(method: string, args?: unknown): Promise<Result<T>>;
+  /** Stops the engine (its Worker); later calls fail. Absent when there is nothing to stop. */
+  close?(): void;
 }
 
 /** What the "version" method returns. */
@@ -204,6 +206,10 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
               worker.postMessage({ type: 'call', id, method, args: enc.json } satisfies ToWorker);
             });
             return typeof raw === 'string' ? parseResult<T>(raw) : (raw as Result<T>);
+          },
+          close() {
+            worker.terminate();
+            if (!dead) fail('the engine was stopped');
           },
         };
         worker.postMessage({ type: 'start', module: mod } satisfies ToWorker);

@@ -141,7 +141,8 @@ export class Player {
       for (const id of ['back', 'step', 'play', 'reset', 'scrub']) (this.els[id] as HTMLButtonElement).disabled = false;
       this.els.open!.hidden = this.opts.readonly || !this.openLink;
       this.root.dataset.ready = 'true';
-      if (this.opts.autoplay) this.play();
+      // Autoplay, unless the reader asked for less motion.
+      if (this.opts.autoplay && !matchMedia('(prefers-reduced-motion: reduce)').matches) this.play();
     } catch (e) {
       this.fail(e instanceof Error ? e.message : String(e));
     }
@@ -356,6 +357,13 @@ export class Player {
     setText(this.els.label!, `${t('embed.stepLabel', { step: v.step, max: v.maxStep })} · ${formatOffset(v.atNs)}${last ? ` · ${last.kind} ${last.component}` : ''}`);
     (this.els.back as HTMLButtonElement).disabled = v.step === 0;
     (this.els.open as HTMLAnchorElement).href = '#';
+  }
+
+  /** Stops playing and the engine's Worker (the player left the page). */
+  dispose(): void {
+    this.pause();
+    clearTimeout(this.samplesTimer);
+    void this.engine.then((e) => e.close?.()).catch(() => {});
   }
 
   /** The current view (tests). */

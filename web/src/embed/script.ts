@@ -26,6 +26,9 @@ function dedent(text: string): string {
   return `${lines.map((l) => l.slice(indent)).join('\n')}\n`;
 }
 
+/** Mounted players by host element, so a removed element's engine is stopped. */
+const players = new Map<HTMLElement, { dispose(): void }>();
+
 async function upgrade(el: HTMLElement): Promise<void> {
   if (el.dataset.rolloutLabMounted) return;
   el.dataset.rolloutLabMounted = 'true';
@@ -34,7 +37,7 @@ async function upgrade(el: HTMLElement): Promise<void> {
   const opts = parseOptions((name) => (name === 'source' && source ? source : attrs(name)));
   if (sameOrigin) {
     const { mountPlayer } = await import('./mount');
-    (el as HTMLElement & { player?: unknown }).player = mountPlayer(el, opts);
+    players.set(el, mountPlayer(el, opts));
     return;
   }
   const q = new URLSearchParams();
@@ -59,8 +62,21 @@ class RolloutLabElement extends HTMLElement {
   }
 }
 
+/** Stops the engines of players whose element left the document. */
+function reap(): void {
+  for (const [el, p] of players) {
+    if (el.isConnected) continue;
+    p.dispose();
+    players.delete(el);
+    delete el.dataset.rolloutLabMounted;
+  }
+}
+
 if (!customElements.get('rollout-lab')) customElements.define('rollout-lab', RolloutLabElement);
 const scan = () => document.querySelectorAll<HTMLElement>('[data-rollout-lab]').forEach((el) => void upgrade(el));
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scan, { once: true });
 else scan();
-new MutationObserver(scan).observe(document.documentElement, { childList: true, subtree: true });
+new MutationObserver(() => {
+  reap();
+  scan();
+}).observe(document.documentElement, { childList: true, subtree: true });
