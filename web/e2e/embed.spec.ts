@@ -106,3 +106,12 @@ test('/embed: an unknown scenario is a clear message, not a broken page', async 
   await page.goto('/embed?scenario=no-such-scenario');
   await expect(page.locator('.pl-status')).toHaveText('The player could not start: There is no built-in scenario "no-such-scenario".');
 });
+
+test('"Open in Rollout Lab" carries an editable player to the full app at its step', async ({ page, context }) => {
+  await page.goto('/docs/embed.html');
+  await expect(page.locator('#third .player')).toHaveAttribute('data-ready', 'true');
+  const [app] = await Promise.all([context.waitForEvent('page'), page.locator('#third .pl-open').click()]);
+  await expect(app.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(app.locator('#banner')).toContainText('Opened a shared simulation at step 5.');
+  expect(await app.evaluate(() => window.__rolloutlabApp!.current()!.scenario)).toBe('inline-scale-up');
+});
