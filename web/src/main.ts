@@ -101,9 +101,12 @@ const app = new App(recorder.client);
 window.__rolloutlabApp = app;
 const headerTools = document.querySelector('.header-tools');
 if (headerTools) mountShareButton(headerTools, recorder);
-void app.start(DEFAULT_SCENARIO, defaultSource).then(async () => {
-  await engineReady;
-  if (hasShareLink(location)) await (await import('./share/restore')).restoreShare(app, recorder);
-  document.body.dataset.app = 'ready';
-  app.preloadEditorWhenIdle();
-});
+void app
+  .start(DEFAULT_SCENARIO, defaultSource)
+  .then(async () => {
+    await engineReady;
+    if (hasShareLink(location)) await (await import('./share/restore')).restoreShare(app, recorder);
+    document.body.dataset.app = 'ready';
+    app.preloadEditorWhenIdle();
+  })
+  .catch(() => {}); // an engine that failed to start is reported by the status bar above
