@@ -37,3 +37,14 @@ test('step 0 is on screen before the engine, and the prerendered answer equals t
   await page.keyboard.press('n');
   await expect(page.locator('#step-label')).toHaveText(/^step 1 \//);
 });
+
+test('an engine that cannot be downloaded is reported; step 0 stays on screen', async ({ page }) => {
+  const uncaught: string[] = [];
+  page.on('pageerror', (e) => uncaught.push(e.message));
+  await page.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('/');
+  await expect(page.locator('#engine-status')).toHaveAttribute('data-state', 'error');
+  await expect(page.locator('#engine-text')).toContainText('HTTP 404');
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \/ 0/);
+  expect(uncaught).toEqual([]);
+});
