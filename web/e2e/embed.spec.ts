@@ -36,7 +36,7 @@ test('docs/embed.html: three players, one wasm download, focus and scroll stay w
   await expect(page.locator('#first .pl-panel')).toHaveCount(3);
   await expect(page.locator('#second .pl-title')).toHaveText('rollback');
   await expect(page.locator('#second .pl-label')).toContainText('step 120 /');
-  await expect(page.locator('#second .pl-chart svg')).toBeVisible();
+  await expect(page.locator('#second .pl-chart svg[role="img"]')).toBeVisible();
   await expect(page.locator('#second .pl-trace')).toBeVisible();
   await expect(page.locator('#third .pl-title')).toHaveText('inline-scale-up');
   await expect(page.locator('#third .pl-label')).toContainText('step 5 /');

@@ -84,7 +84,7 @@ export class Player {
   }
 
   private panel(name: PanelName): HTMLElement {
-    const body = h('div', { class: `pl-body ${name}` });
+    const body = h('div', { class: `pl-body pl-body-${name}` });
     const section = h('section', { class: `panel pl-panel pl-${name}`, 'aria-label': t(`embed.panel.${name}`) }, h('h3', { text: t(`embed.panel.${name}`) }), body);
     switch (name) {
       case 'cluster': {
@@ -96,7 +96,7 @@ export class Player {
       }
       case 'chart': {
         const chart = h('div', { class: 'chart' });
-        const legend = h('div', { class: 'legend' });
+        const legend = h('ul', { class: 'legend' });
         body.append(chart, legend);
         this.chart = new ChartPanel(chart, legend, (n) => void this.exclusive(() => this.seek(n)));
         break;
