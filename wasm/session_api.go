@@ -30,6 +30,8 @@ type snapshot struct {
 	Steps   []sim.StepInfo   `json:"steps,omitempty"`
 	Message string           `json:"message,omitempty"`
 	Samples []session.Sample `json:"samples,omitempty"`
+	// Annotations are the scenario's spec.annotations (load only).
+	Annotations []scenario.Annotation `json:"annotations,omitempty"`
 }
 
 type viewArgs struct {
@@ -128,7 +130,7 @@ func (b *bridge) load(args json.RawMessage) (any, error) {
 		return nil, err // the previous session stays
 	}
 	b.sess, b.goodStep = s, 0
-	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples()}, nil
+	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples(), Annotations: s.Scenario().Annotations}, nil
 }
 
 func (b *bridge) advance(args json.RawMessage) (any, error) {

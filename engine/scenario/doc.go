@@ -7,6 +7,19 @@
 // the simulation, configures the simulated cluster, sets limits and lists a
 // timeline of kubectl-style actions.
 //
+// spec.annotations (optional) lists steps worth pausing at, for presenters:
+//
+//	annotations:
+//	  - at: {step: 95}                      # a simulator step, or
+//	  - at: {record: NewRSMath, nth: 1}     # the step of the Nth record of a decision type
+//	    title: The new ReplicaSet is sized  # required, 1..200 characters
+//	    text: maxTotalPods = 10 + 3 = 13    # optional, up to 2000 characters
+//
+// Each entry has exactly one of at.step and at.record; record must be one of
+// AnnotationRecordTypes and nth (default 1) is only used with record.
+// Annotations are carried through Parse and never affect the simulation or
+// its trace: the UI resolves a record position against the trace it shows.
+//
 // Contract:
 //
 //   - Parse never panics on any input and never reads anything but its

@@ -28,6 +28,9 @@ type Scenario struct {
 	Objects []Object `json:"objects"`
 	// Timeline is spec.timeline in file order.
 	Timeline []Action `json:"timeline"`
+	// Annotations are spec.annotations in file order: notes for a presenter
+	// at steps worth pausing at. They never change the simulation.
+	Annotations []Annotation `json:"annotations,omitempty"`
 }
 
 // Object is one Kubernetes object read from the file.

@@ -15,7 +15,7 @@ import (
 var (
 	rootFields     = []string{"apiVersion", "kind", "metadata", "spec"}
 	metadataFields = []string{"name", "description"}
-	specFields     = []string{"seed", "cluster", "limits", "timeline"}
+	specFields     = []string{"seed", "cluster", "limits", "timeline", "annotations"}
 	clusterFields  = []string{"nodes", "informerLag", "workers", "scheduleDelay", "shutdownDelay",
 		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images"}
 	workersFields = []string{"replicaset", "deployment"}
@@ -110,6 +110,9 @@ func (r *docReader) decodeScenario(body *node, s *Scenario) {
 	}
 	if f, ok := spec["timeline"]; ok {
 		r.decodeTimeline(f.value, "spec.timeline", s)
+	}
+	if f, ok := spec["annotations"]; ok {
+		r.decodeAnnotations(f.value, "spec.annotations", s)
 	}
 }
 
