@@ -230,7 +230,7 @@ function reconcileNew(d: Obj): MathBlock {
 function expectationsCheck(d: Obj): MathBlock {
   const b = block('ExpectationsCheck', 'SatisfiedExpectations');
   const pending = Array.isArray(d.pendingKeys) ? (d.pendingKeys as unknown[]).map(String) : [];
-  b.lines.push(`${str(d, 'key')}: expected adds ${num(d, 'add')}, deletes ${num(d, 'del')} (${str(d, 'reason')})`);
+  b.lines.push(t('math.expLine', { key: str(d, 'key'), add: num(d, 'add'), del: num(d, 'del'), reason: str(d, 'reason') }));
   if (pending.length > 0) b.lines.push(t('math.pendingDeletes', { list: pending.join(', ') }));
   b.lines.push(d.satisfied === true ? t('math.expSatisfied') : t('math.expNotSatisfied'));
   return b;
@@ -238,10 +238,11 @@ function expectationsCheck(d: Obj): MathBlock {
 
 function manage(d: Obj): MathBlock {
   const b = block('ManageDecision', 'manageReplicas');
-  b.lines.push(`diff = active ${num(d, 'active')} − desired ${num(d, 'desired')} = ${num(d, 'diff')}`);
+  b.lines.push(t('math.diff', { active: num(d, 'active'), desired: num(d, 'desired'), diff: num(d, 'diff') }));
   const batches = Array.isArray(d.batches) ? (d.batches as unknown[]).map(String) : [];
   const action = str(d, 'action');
-  b.lines.push(`→ ${action}${num(d, 'count') ? ` ${num(d, 'count')}` : ''}${batches.length ? ` (slow start batches ${batches.join(' ')})` : ''}`);
+  const word = ['create', 'delete', 'nothing', 'skipped'].includes(action) ? t(`math.action.${action}`) : action;
+  b.lines.push(`→ ${word}${num(d, 'count') ? ` ${num(d, 'count')}` : ''}${batches.length ? ` ${t('math.batches', { list: batches.join(' ') })}` : ''}`);
   return b;
 }
 

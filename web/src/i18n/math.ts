@@ -3,6 +3,13 @@
 import { register } from './index';
 
 const en: Record<string, string> = {
+  "math.expLine": "{key}: expected adds {add}, deletes {del} ({reason})",
+  "math.diff": "diff = active {active} − desired {desired} = {diff}",
+  "math.action.create": "create",
+  "math.action.delete": "delete",
+  "math.action.nothing": "nothing",
+  "math.action.skipped": "skipped",
+  "math.batches": "(slow start batches {list})",
   "math.strategyNewRS": "strategy {strategy}: new RS = replicas {replicas}",
   "math.currentPods": "current pods {n}",
   "math.atCapacity": "current {current} ≥ maxTotalPods {max} → new RS stays {result}",
@@ -36,6 +43,13 @@ const en: Record<string, string> = {
 };
 
 const zh: Record<string, string> = {
+  "math.expLine": "{key}：期望创建 {add}、删除 {del}（{reason}）",
+  "math.diff": "差值 = 活跃 {active} − 期望 {desired} = {diff}",
+  "math.action.create": "创建",
+  "math.action.delete": "删除",
+  "math.action.nothing": "不操作",
+  "math.action.skipped": "跳过",
+  "math.batches": "（慢启动批次 {list}）",
   "math.strategyNewRS": "策略 {strategy}：新 RS = replicas {replicas}",
   "math.currentPods": "当前 Pod 数 {n}",
   "math.atCapacity": "当前 {current} ≥ maxTotalPods {max} → 新 RS 保持 {result}",

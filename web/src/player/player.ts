@@ -470,6 +470,7 @@ export class Player {
     on('help-btn', 'click', () => void this.run('help'));
     for (const id of ['step-btn', 'sync-btn', 'settle-btn', 'play-btn', 'reset-btn', 'scrubber', 'act-btn']) ($(id) as HTMLButtonElement).disabled = false;
     this.updateActForm();
+    this.updatePlay();
   }
 
   private updateActForm(): void {

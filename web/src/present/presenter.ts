@@ -156,6 +156,14 @@ export class Presenter {
         return;
       }
     }
+    // A {step} note is known before the run reaches it; a {record} note is
+    // found only once computed. Compute up to the candidate, then pick again
+    // so that a record note before it is not skipped.
+    if (to !== null && dir > 0 && to > v.maxStep) {
+      await this.player.seek(to);
+      await this.scan();
+      to = pick() ?? to;
+    }
     if (to !== null) await this.player.seek(to);
   }
 
