@@ -82,4 +82,5 @@ const zh: Record<string, string> = {
   "math.noScalingEvent": "→ 不是伸缩事件",
 };
 
-register('math', { en, 'zh-CN': zh });
+export const mathStrings = { en, 'zh-CN': zh };
+register('math', mathStrings);

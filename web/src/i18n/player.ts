@@ -306,4 +306,6 @@ const zh: Record<string, string> = {
   'player.explain.kubectl': 'kubectl v1.36 针对本步集群状态会输出的内容。',
 };
 
-register('player', { en, 'zh-CN': zh });
+/** The dictionary (the e2e language test compares the page against it). */
+export const playerStrings = { en, 'zh-CN': zh };
+register('player', playerStrings);

@@ -68,4 +68,5 @@ const zh: Record<string, string> = {
   'keys.present': '演示模式：空格 / → 下一次同步，← 后退，PageDown / PageUp 下一条 / 上一条注释，Esc 退出',
 };
 
-register('present', { en, 'zh-CN': zh });
+export const presentStrings = { en, 'zh-CN': zh };
+register('present', presentStrings);

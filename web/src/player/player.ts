@@ -6,11 +6,11 @@ import { formatOffset, h, setText } from '../dom';
 import { createEditor, type EditorHandle, preloadEditor, whenIdle } from '../editor';
 import type { EngineClient } from '../engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
-import { type MathBlock, mathOf } from '../math';
+import { MATH_TYPES, mathOf } from '../math';
 import { t } from '../i18n';
 import { ChartPanel, ClusterPanel, renderExpectations, renderExplanations, renderMath, renderPodLegend, renderQueues, renderSteps, renderTrace, wireRoving } from './panels';
 import type { EngineError } from '../result';
-import type { LibraryEntry, Sample, Snapshot, StepInfo, UserAction, View } from '../types';
+import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, UserAction, View } from '../types';
 
 /** A scenario annotation as the bridge returns it (engine/scenario Annotation). */
 export interface Annotation {
@@ -35,8 +35,8 @@ export class Player {
   private view: View | null = null;
   private samples: Sample[] = [];
   private history: StepInfo[] = [];
-  /** Math blocks by step, for steps seen; the math panel falls back to the latest earlier one. */
-  private mathByStep = new Map<number, MathBlock[]>();
+  /** Math records by step, for steps seen; the math panel falls back to the latest earlier one. Kept as records so a language switch re-renders them. */
+  private mathByStep = new Map<number, TraceRecord[]>();
   private source = '';
   private sourceName = '';
   private library: LibraryEntry[] = [];
@@ -184,8 +184,8 @@ export class Player {
     } else if (s.steps && s.steps.length === 1 && this.samples.length === v.step) {
       this.samples.push(sampleOf(v));
     } else if (this.samples.length < v.maxStep + 1) this.samplesStale = true;
-    const blocks = mathOf(list(v.records));
-    if (blocks.length) this.mathByStep.set(v.step, blocks);
+    const math = list(v.records).filter((r) => MATH_TYPES.includes(r.type));
+    if (math.length) this.mathByStep.set(v.step, math);
     this.schedule();
     if (this.history.length < v.maxStep) void this.fetchSteps();
     if (this.samplesStale) this.fetchSamplesSoon();
@@ -338,7 +338,7 @@ export class Player {
     let from = v.step;
     while (from > 0 && !this.mathByStep.has(from)) from--;
     if (this.holdMath(v)) $('math').replaceChildren();
-    else renderMath($('math'), this.mathByStep.get(from) ?? [], from, v.step);
+    else renderMath($('math'), mathOf(this.mathByStep.get(from) ?? []), from, v.step);
     renderTrace($('trace'), $('trace-step'), v);
     renderSteps($('steps'), this.history, v.step, $<HTMLSelectElement>('filter-component').value, $<HTMLSelectElement>('filter-kind').value, (n) => void this.seek(n));
     let lastAction = 0;
