@@ -555,7 +555,11 @@ export class Player {
   }
 
   private renderHelp(): void {
-    $('help-keys').replaceChildren(...SHORTCUTS.flatMap((s) => [h('dt', {}, ...s.keys.map((k) => h('kbd', { text: keyLabel(k) }))), h('dd', { text: t(s.label) })]));
+    $('help-keys').replaceChildren(
+      ...SHORTCUTS.flatMap((s) => [h('dt', {}, ...s.keys.map((k) => h('kbd', { text: keyLabel(k) }))), h('dd', { text: t(s.label) })]),
+      h('dt', {}, ...['PageDown', 'PageUp'].map((k) => h('kbd', { text: k }))),
+      h('dd', { text: t('keys.present') }),
+    );
   }
 
   /** The steps computed so far (index = step − 1). */
