@@ -59,6 +59,7 @@ export class Predictor {
 
   toggle(): void {
     this.on = !this.on;
+    delete this.box.dataset.asking;
     this.button.setAttribute('aria-pressed', String(this.on));
     this.pending = null;
     this.player.render();
@@ -83,6 +84,9 @@ export class Predictor {
     this.box.hidden = false;
     const score = h('p', { class: 'muted small', text: `${t('predict.hint')} ${t('predict.score', { right: this.right, total: this.answered.size })}` });
     if (this.pending?.step === v.step) {
+      // Re-renders of the same step (samples arriving) keep what was typed.
+      if (this.box.dataset.asking === String(v.step) && this.box.querySelector('#predict-guess')) return;
+      this.box.dataset.asking = String(v.step);
       const q = this.pending.q;
       const input = h('input', { id: 'predict-guess', type: 'number', step: 1, 'aria-label': t('predict.yourGuess') });
       const form = h('form', { class: 'predict-form' }, h('label', {}, `${t('predict.yourGuess')} `, input), h('button', { type: 'submit', id: 'predict-reveal', text: t('predict.reveal') }));
@@ -95,6 +99,7 @@ export class Predictor {
       input.focus({ preventScroll: true });
       return;
     }
+    delete this.box.dataset.asking;
     const verdict = this.box.dataset.step === String(v.step) && last !== undefined ? this.box.querySelector('.verdict') : null;
     this.box.replaceChildren(...(verdict ? [verdict] : []), score);
   }
