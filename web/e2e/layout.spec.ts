@@ -119,6 +119,10 @@ test('presenter: notes, keyboard remote, panels in view, survives reload', async
   await expect(page.locator('#step-label')).toHaveText(/^step 95 \//);
   await expect(page.locator('#annotation')).toHaveAttribute('data-at', 'here');
   await expect(page.locator('#math .math-block[data-type="NewRSMath"]')).toBeVisible();
+  // The new ReplicaSet (revision 2) is drawn first and marked newest.
+  await expect(page.locator('#cluster .rs').first()).toHaveAttribute('data-age', 'new');
+  await expect(page.locator('#cluster .rs').first().locator('.rs-head')).toContainText('rev 2');
+  await expect(page.locator('#cluster .rs').nth(1)).toHaveAttribute('data-age', 'old');
   for (const [sel, what] of [['#panel-cluster', 'cluster view'], ['#controls', 'step controls'], ['#panel-math', 'math panel'], ['#annotation', 'note']] as const) {
     await inViewport(page, page.locator(sel), what);
   }

@@ -72,9 +72,9 @@ export class ClusterPanel {
       (parent ?? orphans).groups.push(g);
     }
     for (const [owner, pods] of byOwner) orphans.groups.push({ rs: null, name: owner ? `${owner} (gone)` : '(no owner)', pods });
+    for (const g of deploys.values()) g.groups.sort((a, b) => revNum(b.rs) - revNum(a.rs) || a.name.localeCompare(b.name));
     this.newest.clear();
     for (const g of deploys.values()) if (g.groups[0]?.rs && g.groups.length > 1) this.newest.add(g.groups[0].name);
-    for (const g of deploys.values()) g.groups.sort((a, b) => revNum(b.rs) - revNum(a.rs) || a.name.localeCompare(b.name));
     const all = [...deploys.values()];
     if (orphans.groups.length > 0) all.push(orphans);
     this.deploys.set(all);
