@@ -90,6 +90,8 @@ async function start(): Promise<EngineClient> {
 }
 
 wireLocale();
+show('loading', t('player.loadingEngine'));
+document.getElementById('step-label')?.replaceChildren(t('player.stepLabel', { step: 0, max: 0 }));
 wireAppearance();
 const layout = new Layout('rolloutlab-panels', document.getElementById('panels-list'));
 layout.apply();
@@ -103,7 +105,8 @@ engineReady.then(
     const presenter = new Presenter(app, layout);
     new Predictor(app, document.getElementById('predict')!, document.getElementById('predict-btn')!);
     onLocaleChange(() => {
-      if (!presenter.on) layout.apply();
+      if (presenter.on) presenter.enter(); // redraws its panel menu
+      else layout.apply();
       app.relabel();
     });
     await app.start(DEFAULT_SCENARIO, defaultSource);

@@ -135,6 +135,9 @@ const en: Record<string, string> = {
   'player.expSkip': 'This sync: {key} still expects add {add}, del {del} → manageReplicas skipped.',
   'player.replicasMustBeWhole': 'Replicas must be a whole number.',
   'player.done': 'done',
+  'player.nodesLabel': 'Nodes',
+  'player.kubectlCommand': 'kubectl command',
+  'player.kubectlOutput': 'kubectl output',
   // explanations
   'player.explain.cluster':
     'Each Deployment holds its ReplicaSets side by side (newest first); each square is a pod. Squares change colour as a pod is scheduled, starts, becomes ready and, after minReadySeconds, available; a dashed outline is a pod shutting down. The Deployment controller ({fn:syncDeployment}) only changes ReplicaSet sizes; the ReplicaSet controller ({fn:syncReplicaSet}) creates and deletes the pods. A blue ring marks a pod the ReplicaSet adopted in this step ({fn:ClaimPods}: a matching pod without a controller gets an ownerReference), a pink dashed ring one it released.',
@@ -288,6 +291,9 @@ const zh: Record<string, string> = {
   'player.expSkip': '本次同步：{key} 仍期望创建 {add}、删除 {del} → 跳过 manageReplicas。',
   'player.replicasMustBeWhole': '副本数必须是整数。',
   'player.done': '完成',
+  'player.nodesLabel': '节点',
+  'player.kubectlCommand': 'kubectl 命令',
+  'player.kubectlOutput': 'kubectl 输出',
   'player.explain.cluster':
     '每个 Deployment 并排显示它的 ReplicaSet（最新的在前）；每个方块是一个 Pod。Pod 被调度、启动、就绪、经过 minReadySeconds 后变为可用时，方块会变色；虚线框表示正在关闭的 Pod。Deployment 控制器（{fn:syncDeployment}）只修改 ReplicaSet 的副本数；ReplicaSet 控制器（{fn:syncReplicaSet}）创建和删除 Pod。蓝色圆环表示本步被 ReplicaSet 收养的 Pod（{fn:ClaimPods}：标签匹配且没有控制者的 Pod 会被加上 ownerReference），粉色虚线圆环表示被释放的 Pod。',
   'player.explain.math':
