@@ -73,6 +73,11 @@ test('1280x720: cluster, controls and math in view; stable while stepping; scree
   await expect.poll(() => page.locator('#chart text').count()).toBeGreaterThan(6); // 2 titles, ≥ 3 y and ≥ 2 x ticks
   await expect(page.locator('#chart-legend li')).toHaveCount(3);
   await page.locator('#chart-zoom').selectOption('action');
+  // kubectl's widest table fits its panel at 1280 (no clipped columns).
+  await page.locator('#kubectl-cmd').selectOption('get pods -o wide');
+  await expect(page.locator('#kubectl-out')).toContainText('NOMINATED NODE');
+  const fits = await page.locator('#kubectl-out').evaluate((el) => el.scrollWidth <= el.clientWidth);
+  expect(fits).toBe(true);
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: shot('1280-dark') });
   // Large text still shows the simulation.
