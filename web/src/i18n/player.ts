@@ -136,6 +136,11 @@ const en: Record<string, string> = {
   'player.replicasMustBeWhole': 'Replicas must be a whole number.',
   'player.done': 'done',
   'player.nodesLabel': 'Nodes',
+  'player.tipCounted': '{status} (counted from the ReplicaSet status)',
+  'player.tipReady': ', ready',
+  'player.tipAvailable': ', available',
+  'player.tipNode': ', on {node}',
+  'player.tipRestarts': ', {n} restarts',
   'player.kubectlCommand': 'kubectl command',
   'player.kubectlOutput': 'kubectl output',
   // explanations
@@ -292,6 +297,11 @@ const zh: Record<string, string> = {
   'player.replicasMustBeWhole': '副本数必须是整数。',
   'player.done': '完成',
   'player.nodesLabel': '节点',
+  'player.tipCounted': '{status}（按 ReplicaSet 状态计数）',
+  'player.tipReady': '，就绪',
+  'player.tipAvailable': '，可用',
+  'player.tipNode': '，位于 {node}',
+  'player.tipRestarts': '，重启 {n} 次',
   'player.kubectlCommand': 'kubectl 命令',
   'player.kubectlOutput': 'kubectl 输出',
   'player.explain.cluster':

@@ -162,6 +162,8 @@ export class ClusterPanel {
     const counted = this.truncated && rs !== null && x.pods.length < rs.current + (rs.terminating ?? 0);
     const all = counted ? countedSquares(rs) : x.pods;
     const shown = all.slice(0, MAX_SQUARES);
+    // Few pods are drawn large: the cluster view is the page's main picture.
+    setAttr(squares!, 'data-size', shown.length <= 30 ? 'l' : shown.length <= 80 ? 'm' : null);
     (el as unknown as { squares: KeyedList<PodView, HTMLSpanElement> }).squares.set(shown);
     setAttr(squares!, 'aria-label', counted ? t('player.podsCounted', { count: all.length }) : t('player.podCount', { count: x.pods.length }));
     const hidden = all.length - shown.length;
@@ -176,10 +178,10 @@ export class ClusterPanel {
     if (this.claims.released.has(p.name)) cls += ' released';
     setClass(e, cls);
     if (p.name.includes('#')) {
-      setAttr(e, 'title', `${p.status} (counted from the ReplicaSet status)`);
+      setAttr(e, 'title', t('player.tipCounted', { status: p.status }));
       return;
     }
-    setAttr(e, 'title', `${p.name}: ${p.status}${p.ready ? ', ready' : ''}${p.available ? ', available' : ''}${p.node ? `, on ${p.node}` : ''}${p.restarts ? `, ${p.restarts} restarts` : ''}`);
+    setAttr(e, 'title', `${p.name}: ${p.status}${p.ready ? t('player.tipReady') : ''}${p.available ? t('player.tipAvailable') : ''}${p.node ? t('player.tipNode', { node: p.node }) : ''}${p.restarts ? t('player.tipRestarts', { n: p.restarts }) : ''}`);
   }
 
   private fillPodTable(body: HTMLElement, pods: PodView[]): void {
