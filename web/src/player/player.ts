@@ -562,6 +562,11 @@ export class Player {
     );
   }
 
+  /** The source text of the loaded scenario. */
+  sourceText(): string {
+    return this.source;
+  }
+
   /** The steps computed so far (index = step − 1). */
   steps(): readonly StepInfo[] {
     return this.history;

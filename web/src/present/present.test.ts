@@ -22,6 +22,7 @@ describe('annotations', () => {
   });
   it('reads a saved presentation, rejecting junk', () => {
     expect(readState('{"id":"adoption","step":12}')).toEqual({ id: 'adoption', step: 12 });
+    expect(readState('{"id":"","step":4,"source":"kind: Scenario"}')).toEqual({ id: '', step: 4, source: 'kind: Scenario' });
     expect(readState('{"id":3}')).toBeNull();
     expect(readState('{')).toBeNull();
   });

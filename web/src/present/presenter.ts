@@ -16,15 +16,18 @@ const SEARCH_SYNCS = 60;
 
 /** What survives a reload. */
 export interface PresentState {
+  /** Library id, or '' for edited text (then source holds it). */
   id: string;
   step: number;
+  source?: string;
 }
 
 /** Reads the saved presenter state (null when none or unreadable). */
 export function readState(raw: string | null): PresentState | null {
   try {
     const v = raw ? (JSON.parse(raw) as Partial<PresentState>) : null;
-    return v && typeof v.id === 'string' && typeof v.step === 'number' && v.step >= 0 ? { id: v.id, step: Math.floor(v.step) } : null;
+    if (!v || typeof v.id !== 'string' || typeof v.step !== 'number' || v.step < 0) return null;
+    return typeof v.source === 'string' ? { id: v.id, step: Math.floor(v.step), source: v.source } : { id: v.id, step: Math.floor(v.step) };
   } catch {
     return null;
   }
@@ -81,6 +84,7 @@ export class Presenter {
     this.enter();
     if (st) {
       if (st.id && st.id !== this.player.scenarioId) await this.player.loadById(st.id);
+      else if (!st.id && st.source) await this.player.load(st.source, 'scenario.yaml');
       if (st.step > 0) await this.player.seek(st.step);
     }
     return true;
@@ -169,7 +173,13 @@ export class Presenter {
 
   private render(v: View): void {
     if (!this.on) return;
-    sessionStorage.setItem(STATE, JSON.stringify({ id: this.player.scenarioId, step: v.step } satisfies PresentState));
+    const id = this.player.scenarioId;
+    const st: PresentState = id ? { id, step: v.step } : { id, step: v.step, source: this.player.sourceText() };
+    try {
+      sessionStorage.setItem(STATE, JSON.stringify(st));
+    } catch {
+      /* storage full or blocked: the presentation just does not survive a reload */
+    }
     const box = document.getElementById('annotation')!;
     box.hidden = false;
     // New records may resolve more notes; scanning is cheap and incremental.
