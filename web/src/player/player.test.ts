@@ -45,3 +45,22 @@ it('links upstream functions to their file at v1.36.3', () => {
   expect(sourceURL('manageReplicas')).toBe('https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/replicaset/replica_set.go');
   expect(sourceURL('nope')).toBeNull();
 });
+
+describe('every string the page uses is translated', () => {
+  it('knows every data-i18n key of index.html and every literal t() key of the sources', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs');
+    await import('../i18n/all');
+    const { has } = await import('../i18n');
+    const html = readFileSync(new URL('../../index.html', import.meta.url), 'utf8');
+    const keys = [...html.matchAll(/data-i18n(?:-aria)?="([^"]+)"/g)].map((m) => m[1]!);
+    expect(keys.length).toBeGreaterThan(30);
+    for (const dir of ['../player/', '../present/', '../']) {
+      for (const f of readdirSync(new URL(dir, import.meta.url))) {
+        if (!f.endsWith('.ts') || f.endsWith('.test.ts')) continue;
+        const src = readFileSync(new URL(dir + f, import.meta.url), 'utf8');
+        for (const m of src.matchAll(/\bt\('([\w.]+)'/g)) keys.push(m[1]!);
+      }
+    }
+    expect(keys.filter((k) => !has(k))).toEqual([]);
+  });
+});
