@@ -44,7 +44,7 @@ func TestEditActions(t *testing.T) {
 				return cs[0].Image == "nginx:1.25" && cs[1].Image == "busybox:2"
 			}},
 		{name: "set image of an init container", do: func(k *Kubectl) (string, error) { return k.SetImage("shop", "web", "setup", "busybox:3") },
-			want: "deployment.apps/web image updated",
+			want:  "deployment.apps/web image updated",
 			check: func(d *appsv1.Deployment) bool { return d.Spec.Template.Spec.InitContainers[0].Image == "busybox:3" }},
 		{name: "set image needs a container name", do: func(k *Kubectl) (string, error) { return k.SetImage("shop", "web", "", "x:1") },
 			want: "container: required when the pod template has more than one container (containers: setup, web, log)", wantErr: true},
@@ -74,11 +74,15 @@ func TestEditActions(t *testing.T) {
 			want: "deployment.apps/web patched (no change)"},
 		{name: "maxSurge malformed", do: func(k *Kubectl) (string, error) { return k.SetRollingUpdate("shop", "web", intOrStr("3x"), nil) },
 			want: `spec.strategy.rollingUpdate.maxSurge: Invalid value: "3x"`, wantErr: true},
-		{name: "both zero", do: func(k *Kubectl) (string, error) { return k.SetRollingUpdate("shop", "web", intOrStr("0"), intOrStr("0")) },
+		{name: "both zero", do: func(k *Kubectl) (string, error) {
+			return k.SetRollingUpdate("shop", "web", intOrStr("0"), intOrStr("0"))
+		},
 			want: "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0", wantErr: true},
 		{name: "maxUnavailable over 100%", do: func(k *Kubectl) (string, error) { return k.SetRollingUpdate("shop", "web", nil, intOrStr("150%")) },
 			want: "must not be greater than 100%", wantErr: true},
-		{name: "to Recreate clears rollingUpdate", do: func(k *Kubectl) (string, error) { return k.SetStrategy("shop", "web", appsv1.RecreateDeploymentStrategyType, nil, nil) },
+		{name: "to Recreate clears rollingUpdate", do: func(k *Kubectl) (string, error) {
+			return k.SetStrategy("shop", "web", appsv1.RecreateDeploymentStrategyType, nil, nil)
+		},
 			want: "deployment.apps/web patched",
 			check: func(d *appsv1.Deployment) bool {
 				return d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType && d.Spec.Strategy.RollingUpdate == nil
