@@ -234,9 +234,14 @@ func writeContainer(w io.Writer, c corev1.Container) {
 	}
 	writeResources(w, "Limits", c.Resources.Limits)
 	writeResources(w, "Requests", c.Resources.Requests)
-	if p := c.ReadinessProbe; p != nil {
-		fmt.Fprintf(w, "    Readiness:\t%s delay=%ds timeout=%ds period=%ds #success=%d #failure=%d\n",
-			probeAction(p), p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds, p.SuccessThreshold, p.FailureThreshold)
+	for _, pr := range []struct {
+		title string
+		probe *corev1.Probe
+	}{{"Liveness", c.LivenessProbe}, {"Readiness", c.ReadinessProbe}, {"Startup", c.StartupProbe}} {
+		if p := pr.probe; p != nil {
+			fmt.Fprintf(w, "    %s:\t%s delay=%ds timeout=%ds period=%ds #success=%d #failure=%d\n",
+				pr.title, probeAction(p), p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds, p.SuccessThreshold, p.FailureThreshold)
+		}
 	}
 	if len(c.Env) == 0 {
 		fmt.Fprint(w, "    Environment:\t<none>\n")
