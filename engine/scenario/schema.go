@@ -428,7 +428,7 @@ func (r *docReader) ref(n *node, path string, kinds []Kind) (Ref, bool) {
 	k, ok := kindAliases[strings.ToLower(kindStr)]
 	if !ok || !containsKind(kinds, k) {
 		msg := "invalid value " + strconv.Quote(s) + ": the kind must be " + joinOr(kindNames(kinds))
-		if _, isKind := kindAliases[strings.ToLower(kindStr)]; !isKind && !otherKinds[strings.ToLower(kindStr)] && !strings.Contains(name, "/") && len(validation.IsDNS1123Label(kindStr)) == 0 {
+		if _, isKind := kindAliases[strings.ToLower(kindStr)]; !isKind && !strings.Contains(otherKinds, " "+strings.ToLower(kindStr)+" ") && !strings.Contains(name, "/") && len(validation.IsDNS1123Label(kindStr)) == 0 {
 			msg += " (to name a namespace, write target: " + kinds[0].String() + "/" + name + " and namespace: " + kindStr + ")"
 		}
 		r.errorf(n, path, msg)
@@ -441,18 +441,13 @@ func (r *docReader) ref(n *node, path string, kinds []Kind) (Ref, bool) {
 	return Ref{Kind: k, Name: name}, true
 }
 
-// otherKinds are kubectl resource names Rollout Lab does not act on: a
-// target "service/x" is a wrong kind, not a namespace mistake.
-var otherKinds = map[string]bool{}
-
-func init() {
-	for _, k := range strings.Fields("service services svc configmap configmaps cm secret secrets ingress ingresses ing " +
-		"statefulset statefulsets sts daemonset daemonsets ds job jobs cronjob cronjobs cj hpa horizontalpodautoscaler " +
-		"horizontalpodautoscalers namespace namespaces ns node nodes no pvc persistentvolumeclaim serviceaccount sa " +
-		"replicationcontroller replicationcontrollers rc pdb poddisruptionbudget networkpolicy netpol endpoints ep event events ev") {
-		otherKinds[k] = true
-	}
-}
+// otherKinds are kubectl resource names Rollout Lab does not act on,
+// space-separated: a target "service/x" is a wrong kind, not a namespace
+// mistake.
+const otherKinds = " service services svc configmap configmaps cm secret secrets ingress ingresses ing statefulset statefulsets sts" +
+	" daemonset daemonsets ds job jobs cronjob cronjobs cj hpa horizontalpodautoscaler horizontalpodautoscalers namespace namespaces ns" +
+	" node nodes no pvc persistentvolumeclaim serviceaccount sa replicationcontroller replicationcontrollers rc pdb poddisruptionbudget" +
+	" networkpolicy netpol endpoints ep event events ev "
 
 // namespace reads the optional "namespace" field of m (under path):
 // "default" when absent.

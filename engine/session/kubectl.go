@@ -316,9 +316,9 @@ func kindAndName(words []string) (apiserver.Resource, string, bool) {
 // fromServer renders an API server error as kubectl prints it:
 // `Error from server (NotFound): deployments.apps "web" not found`.
 func fromServer(err error) error {
-	var st apierrors.APIStatus
+	var st *apierrors.StatusError
 	if errors.As(err, &st) {
-		return fmt.Errorf("Error from server (%s): %w", st.Status().Reason, err)
+		return fmt.Errorf("Error from server (%s): %w", st.ErrStatus.Reason, err)
 	}
 	return err
 }
