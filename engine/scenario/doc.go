@@ -13,7 +13,10 @@
 // when absent, as kubectl without -n. "shop/web" is refused with a message
 // that shows the namespace: form. The action types and their fields are
 // listed in docs/bridge-api.md ("Actions"); user actions sent through the
-// bridge's act are the same entries with type: instead of action:.
+// bridge's act are the same entries with type: instead of action:. The
+// "when" conditions name a namespace with their mapping forms:
+// rolloutComplete: {target: deployment/web, namespace: shop} and
+// available: {target: ..., atLeast: N, namespace: shop}.
 //
 // Contract:
 //
