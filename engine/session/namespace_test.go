@@ -268,3 +268,14 @@ func TestKubectlFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestKubectlErrorsClipTheCommand: a huge command line is not echoed whole.
+func TestKubectlErrorsClipTheCommand(t *testing.T) {
+	s := loadShop(t)
+	huge := strings.Repeat("x", 100_000)
+	for _, cmd := range []string{"frobnicate " + huge, "get " + huge, "get deploy --" + huge, "get deploy -o " + huge} {
+		if _, err := s.Kubectl(cmd); err == nil || len(err.Error()) > 1000 {
+			t.Errorf("%.30s...: error %.80v", cmd, err)
+		}
+	}
+}
