@@ -37,7 +37,7 @@ type actionSpec struct {
 	kinds []Kind
 }
 
-var actionSpecs = map[ActionType]actionSpec{
+var actionSpecs = [...]actionSpec{
 	ActionApply:               {required: []string{"manifest"}},
 	ActionScale:               {required: []string{"target", "replicas"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet}},
 	ActionSetImage:            {required: []string{"target", "image"}, optional: []string{"namespace", "container"}, kinds: []Kind{KindDeployment}},

@@ -64,20 +64,21 @@ func checkTarget(srv *apiserver.Server, k scenario.Kind, ns, name string) error 
 // listAll lists every object of res in every namespace, sorted by
 // namespace/name.
 func listAll(srv *apiserver.Server, res apiserver.Resource) []apiserver.Object {
-	var out []apiserver.Object
 	switch res {
 	case apiserver.Deployments:
-		for _, o := range srv.ListDeployments("", nil) {
-			out = append(out, o)
-		}
+		return asObjects(srv.ListDeployments("", nil))
 	case apiserver.ReplicaSets:
-		for _, o := range srv.ListReplicaSets("", nil) {
-			out = append(out, o)
-		}
+		return asObjects(srv.ListReplicaSets("", nil))
 	case apiserver.Pods:
-		for _, o := range srv.ListPods("", nil) {
-			out = append(out, o)
-		}
+		return asObjects(srv.ListPods("", nil))
+	}
+	return nil
+}
+
+func asObjects[T apiserver.Object](in []T) []apiserver.Object {
+	out := make([]apiserver.Object, len(in))
+	for i, o := range in {
+		out[i] = o
 	}
 	return out
 }
