@@ -110,14 +110,8 @@ func Describe(a scenario.Action) string {
 
 func describeAction(a scenario.Action) string {
 	switch a.Type {
-	case scenario.ActionSetRollingUpdate:
-		return "patch " + a.Target.String() + rollingParams(a)
-	case scenario.ActionSetStrategy:
-		return "patch " + a.Target.String() + " strategy=" + string(a.Strategy) + rollingParams(a)
-	case scenario.ActionSetMinReadySeconds:
-		return fmt.Sprintf("patch %s minReadySeconds=%d", a.Target, a.MinReadySeconds)
-	case scenario.ActionSetProgressDeadline:
-		return fmt.Sprintf("patch %s progressDeadlineSeconds=%d", a.Target, a.ProgressDeadlineSeconds)
+	case scenario.ActionSetRollingUpdate, scenario.ActionSetStrategy, scenario.ActionSetMinReadySeconds, scenario.ActionSetProgressDeadline:
+		return "patch " + a.Target.String() + patchFields(a)
 	case scenario.ActionSetResources:
 		s := "set resources " + a.Target.String() + containerFlag(a)
 		if a.Resources != nil {
@@ -194,8 +188,18 @@ func profileWord(a scenario.Action) string {
 	return "healthy"
 }
 
-func rollingParams(a scenario.Action) string {
+// patchFields renders the fields a patch action sets: " strategy=Recreate
+// maxSurge=25%", " minReadySeconds=10".
+func patchFields(a scenario.Action) string {
 	s := ""
+	switch a.Type {
+	case scenario.ActionSetStrategy:
+		s += " strategy=" + string(a.Strategy)
+	case scenario.ActionSetMinReadySeconds:
+		s += " minReadySeconds=" + strconv.Itoa(int(a.MinReadySeconds))
+	case scenario.ActionSetProgressDeadline:
+		s += " progressDeadlineSeconds=" + strconv.Itoa(int(a.ProgressDeadlineSeconds))
+	}
 	if a.MaxSurge != nil {
 		s += " maxSurge=" + a.MaxSurge.String()
 	}
