@@ -21,6 +21,9 @@ type kubectlArgs struct {
 	seen map[string]bool
 }
 
+// shorthands maps kubectl's one-letter flags to their long names.
+var shorthands = map[string]string{"n": "namespace", "A": "all-namespaces", "o": "output", "L": "label-columns"}
+
 // parseKubectl splits a command line the way kubectl's flag parser reads
 // it: flags anywhere, "--flag=value", "--flag value", "-n value",
 // "-nvalue".
@@ -42,11 +45,11 @@ func parseKubectl(command string) (*kubectlArgs, error) {
 			// -nshop, -owide, -Lapp
 			name, value, hasValue = name[:1], name[1:], true
 		}
-		long := map[string]string{"n": "namespace", "A": "all-namespaces", "o": "output", "L": "label-columns"}[name]
-		if short && long == "" {
-			return nil, fmt.Errorf("error: unknown shorthand flag: '%s' in %s", name, clipCommand(w))
-		}
-		if long != "" {
+		if short {
+			long, ok := shorthands[name]
+			if !ok {
+				return nil, fmt.Errorf("error: unknown shorthand flag: '%s' in %s", name, clipCommand(w))
+			}
 			name = long
 		}
 		takesValue := name == "namespace" || name == "output" || name == "label-columns" || name == "revision"
