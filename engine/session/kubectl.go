@@ -32,7 +32,7 @@ func (s *Session) Kubectl(command string) (string, error) {
 	}
 	srv, now := s.sim.Server(), s.sim.Now()
 	wide := len(f) == 4 && f[2] == "-o" && f[3] == "wide"
-	bad := fmt.Errorf("%w %q; try one of: %s", ErrUnknownCommand, command, strings.Join(KubectlCommands, ", "))
+	bad := fmt.Errorf("%w %q; try one of: %s", ErrUnknownCommand, clipEcho(command), strings.Join(KubectlCommands, ", "))
 	if len(f) < 2 {
 		return "", bad
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,8 +18,12 @@ var ErrBadAction = errors.New("an action is a JSON object with a \"type\" field"
 // by the scenario parser itself so that user actions and timeline entries
 // accept exactly the same things with the same error messages.
 func (s *Session) ParseUserAction(raw []byte) (scenario.Action, error) {
+	// Numbers stay as written (json.Number): a float64 would round a large
+	// revision or replica count, and echo it rounded in the error.
 	var fields map[string]any
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&fields); err != nil || fields == nil || dec.More() {
 		return scenario.Action{}, ErrBadAction
 	}
 	t, ok := fields["type"].(string)
