@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/rolloutlab/rolloutlab/engine/kubelet"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
 )
 
 // Field names of the Scenario schema, per mapping.
@@ -17,7 +18,7 @@ var (
 	metadataFields = []string{"name", "description"}
 	specFields     = []string{"seed", "cluster", "limits", "timeline"}
 	clusterFields  = []string{"nodes", "informerLag", "workers", "scheduleDelay", "shutdownDelay",
-		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images"}
+		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images", "turnOrder"}
 	workersFields = []string{"replicaset", "deployment"}
 	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady"}
 	limitsFields  = []string{"maxPods", "maxSteps"}
@@ -147,6 +148,20 @@ func (r *docReader) decodeCluster(n *node, path string, c *ClusterSpec) {
 					c.Workers.Deployment = int(v)
 				}
 			}
+		}
+	}
+	if f, ok := m["turnOrder"]; ok {
+		p := join(path, "turnOrder")
+		if name, ok := r.str(f.value, p); ok {
+			t, known := sim.ParseTurnOrder(name)
+			if !known {
+				msg := "unknown turn order " + strconv.Quote(name) + ": expected one of " + strings.Join(sim.TurnOrderNames(), ", ")
+				if sg := suggest(name, sim.TurnOrderNames()); sg != "" {
+					msg = "unknown turn order " + strconv.Quote(name) + ` (did you mean "` + sg + `"?)`
+				}
+				r.errorf(resolve(f.value), p, msg)
+			}
+			c.TurnOrder = t
 		}
 	}
 	if f, ok := m["defaultImage"]; ok {

@@ -19,7 +19,7 @@ export interface StepInfo {
 }
 
 /** Trace record kinds (engine/trace/kind.go). */
-export type RecordKind = 'api' | 'watch' | 'queue' | 'sync' | 'decision' | 'kubelet' | 'gc' | 'event' | 'action' | 'sim';
+export type RecordKind = 'api' | 'watch' | 'queue' | 'sync' | 'decision' | 'kubelet' | 'gc' | 'event' | 'action' | 'sim' | 'turn';
 
 /** One trace record; `data` is the payload named by `type`. */
 export interface TraceRecord {
