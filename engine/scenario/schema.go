@@ -20,7 +20,7 @@ var (
 	clusterFields  = []string{"nodes", "informerLag", "workers", "scheduleDelay", "shutdownDelay",
 		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images", "turnOrder"}
 	workersFields = []string{"replicaset", "deployment"}
-	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady"}
+	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady", "hangAfter"}
 	limitsFields  = []string{"maxPods", "maxSteps"}
 	triggerFields = []string{"at", "after", "when"}
 	whenFields    = []string{"rolloutComplete", "available", "settled", "step"}
@@ -230,7 +230,7 @@ func (r *docReader) decodeProfile(n *node, path string, base kubelet.ImageProfil
 	for _, d := range []struct {
 		key string
 		dst *time.Duration
-	}{{"startDelay", &p.StartDelay}, {"readyDelay", &p.ReadyDelay}, {"jitter", &p.Jitter}, {"crashAfter", &p.CrashAfter}} {
+	}{{"startDelay", &p.StartDelay}, {"readyDelay", &p.ReadyDelay}, {"jitter", &p.Jitter}, {"crashAfter", &p.CrashAfter}, {"hangAfter", &p.HangAfter}} {
 		if f, ok := m[d.key]; ok {
 			if v, ok := r.duration(f.value, join(path, d.key)); ok {
 				*d.dst = v

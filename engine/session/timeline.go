@@ -145,12 +145,4 @@ func cascadeFlag(policy string) string {
 	return "background"
 }
 
-func profileWord(a scenario.Action) string {
-	switch {
-	case a.Profile.CrashLoop:
-		return "crash-looping"
-	case a.Profile.NeverReady:
-		return "never ready"
-	}
-	return "healthy"
-}
+func profileWord(a scenario.Action) string { return a.Profile.Summary() }
