@@ -247,7 +247,11 @@ func (k *Kubelet) terminate(p *podState, pod *corev1.Pod) {
 		k.emit(Transition{Pod: p.key, Node: p.node, What: "failed", Detail: "final delete: " + err.Error()})
 		return
 	}
-	k.emit(Transition{Pod: p.key, Node: p.node, What: "terminated", Detail: "containers stopped; pod removed"})
+	detail := "containers stopped; pod removed"
+	if kept, err := k.server.GetPod(pod.Namespace, pod.Name); err == nil && kept.UID == p.uid {
+		detail = "containers stopped; pod kept until its finalizers are removed: " + strings.Join(kept.Finalizers, ", ")
+	}
+	k.emit(Transition{Pod: p.key, Node: p.node, What: "terminated", Detail: detail})
 }
 
 func (k *Kubelet) writeStatus(actor string, pod *corev1.Pod) {

@@ -118,11 +118,11 @@ func Describe(a scenario.Action) string {
 		}
 		return s
 	case scenario.ActionDelete:
-		p := a.PropagationPolicy
-		if p == "" {
-			p = "Background"
-		}
-		return fmt.Sprintf("delete %s --cascade=%s", a.Target, cascadeFlag(string(p)))
+		return describeDelete(a)
+	case scenario.ActionRemoveFinalizer:
+		return "remove finalizer " + a.Finalizer + " from " + a.Target.String()
+	case scenario.ActionWriteStatus:
+		return fmt.Sprintf("write status.replicas=%d of %s via %s", a.Replicas, a.Target, a.Via)
 	case scenario.ActionDeletePod:
 		return "delete pod/" + a.Pod
 	case scenario.ActionFailNode:
