@@ -519,7 +519,7 @@ func (r *docReader) decodeActionFields(m map[string]field, path string, spec act
 	if v, p, ok := get("finalizer"); ok {
 		if fin, ok := r.str(v, p); ok {
 			if fin == "" {
-				r.errorf(resolve(v), p, "invalid value \"\": a finalizer name like \"example.com/hold\"")
+				r.errorf(resolve(v), p, "invalid value \"\": must be a finalizer name like \"example.com/hold\"")
 			}
 			a.Finalizer = fin
 		}
