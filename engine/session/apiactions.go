@@ -98,11 +98,11 @@ func writeStatus(sm *sim.Sim, a scenario.Action) (string, error) {
 
 // kindName is kubectl's group-qualified kind: "deployment.apps", "pod".
 func kindName(res apiserver.Resource) string {
-	switch res {
-	case apiserver.Deployments, apiserver.ReplicaSets:
-		return strings.TrimSuffix(string(res), "s") + ".apps"
+	name := strings.ToLower(res.Kind())
+	if g := res.GroupResource().Group; g != "" {
+		name += "." + g
 	}
-	return strings.TrimSuffix(string(res), "s")
+	return name
 }
 
 // describeDelete renders a delete entry: kubectl's --cascade flag for a
