@@ -87,7 +87,8 @@ func (c TurnChoice) Text() string {
 // policy is the default alternation.
 func (s *Sim) nextController() int {
 	n := len(s.controllers)
-	ready := make([]int, 0, n)
+	var buf [4]int // no allocation per sync step for the usual two controllers
+	ready := buf[:0]
 	for off := 1; off <= n; off++ {
 		if i := (s.lastSynced + off) % n; s.controllers[i].queue.Len() > 0 {
 			ready = append(ready, i)
