@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/rolloutlab/rolloutlab/engine/kubelet"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
 )
 
 // Field names of the Scenario schema, per mapping.
@@ -17,9 +18,9 @@ var (
 	metadataFields = []string{"name", "description"}
 	specFields     = []string{"seed", "cluster", "limits", "timeline"}
 	clusterFields  = []string{"nodes", "informerLag", "workers", "scheduleDelay", "shutdownDelay",
-		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images"}
+		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images", "turnOrder"}
 	workersFields = []string{"replicaset", "deployment"}
-	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady"}
+	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady", "hangAfter"}
 	limitsFields  = []string{"maxPods", "maxSteps"}
 	triggerFields = []string{"at", "after", "when"}
 	whenFields    = []string{"rolloutComplete", "available", "settled", "step"}
@@ -45,11 +46,13 @@ var actionSpecs = [...]actionSpec{
 	ActionResume:              {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
 	ActionRestart:             {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
 	ActionUndo:                {required: []string{"target"}, optional: []string{"namespace", "toRevision"}, kinds: []Kind{KindDeployment}},
-	ActionDelete:              {required: []string{"target"}, optional: []string{"namespace", "propagationPolicy"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
+	ActionDelete:              {required: []string{"target"}, optional: []string{"namespace", "propagationPolicy", "options"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
 	ActionDeletePod:           {required: []string{"name"}, optional: []string{"namespace"}},
 	ActionFailNode:            {required: []string{"node"}},
 	ActionRecoverNode:         {required: []string{"node"}},
 	ActionSetImageProfile:     {required: []string{"image", "profile"}},
+	ActionRemoveFinalizer:     {required: []string{"target", "finalizer"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
+	ActionWriteStatus:         {required: []string{"target", "replicas", "via"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet}},
 	ActionSetRollingUpdate:    {required: []string{"target"}, optional: []string{"namespace", "maxSurge", "maxUnavailable"}, kinds: []Kind{KindDeployment}},
 	ActionSetStrategy:         {required: []string{"target", "strategy"}, optional: []string{"namespace", "maxSurge", "maxUnavailable"}, kinds: []Kind{KindDeployment}},
 	ActionSetMinReadySeconds:  {required: []string{"target", "minReadySeconds"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
@@ -60,8 +63,11 @@ var actionSpecs = [...]actionSpec{
 
 // allActionFields is every field a timeline entry may have.
 var allActionFields = []string{"at", "after", "when", "action", "namespace", "target", "replicas",
-	"container", "image", "toRevision", "propagationPolicy", "name", "node", "profile", "manifest",
-	"maxSurge", "maxUnavailable", "strategy", "minReadySeconds", "progressDeadlineSeconds", "resources", "env"}
+	"container", "image", "toRevision", "propagationPolicy", "options", "name", "node", "profile", "manifest",
+	"finalizer", "via", "maxSurge", "maxUnavailable", "strategy", "minReadySeconds", "progressDeadlineSeconds", "resources", "env"}
+
+// deleteOptionFields are the fields of delete's "options".
+var deleteOptionFields = []string{"propagationPolicy", "orphanDependents"}
 
 // decodeScenario reads a Scenario document into s.
 func (r *docReader) decodeScenario(body *node, s *Scenario) {
@@ -158,6 +164,20 @@ func (r *docReader) decodeCluster(n *node, path string, c *ClusterSpec) {
 			}
 		}
 	}
+	if f, ok := m["turnOrder"]; ok {
+		p := join(path, "turnOrder")
+		if name, ok := r.str(f.value, p); ok {
+			t, known := sim.ParseTurnOrder(name)
+			if !known {
+				msg := "unknown turn order " + strconv.Quote(name) + ": expected one of " + strings.Join(sim.TurnOrderNames(), ", ")
+				if sg := suggest(name, sim.TurnOrderNames()); sg != "" {
+					msg = "unknown turn order " + strconv.Quote(name) + ` (did you mean "` + sg + `"?)`
+				}
+				r.errorf(resolve(f.value), p, msg)
+			}
+			c.TurnOrder = t
+		}
+	}
 	if f, ok := m["defaultImage"]; ok {
 		c.DefaultImage = r.decodeProfile(f.value, join(path, "defaultImage"), c.DefaultImage)
 	}
@@ -224,7 +244,7 @@ func (r *docReader) decodeProfile(n *node, path string, base kubelet.ImageProfil
 	for _, d := range []struct {
 		key string
 		dst *time.Duration
-	}{{"startDelay", &p.StartDelay}, {"readyDelay", &p.ReadyDelay}, {"jitter", &p.Jitter}, {"crashAfter", &p.CrashAfter}} {
+	}{{"startDelay", &p.StartDelay}, {"readyDelay", &p.ReadyDelay}, {"jitter", &p.Jitter}, {"crashAfter", &p.CrashAfter}, {"hangAfter", &p.HangAfter}} {
 		if f, ok := m[d.key]; ok {
 			if v, ok := r.duration(f.value, join(path, d.key)); ok {
 				*d.dst = v
@@ -531,17 +551,36 @@ func (r *docReader) decodeActionFields(m map[string]field, path string, spec act
 			a.ToRevision = rev
 		}
 	}
+	// A policy is any string: the API server judges it (422 for one it
+	// does not know), as it does for kubectl.
 	if v, p, ok := get("propagationPolicy"); ok {
 		if pol, ok := r.str(v, p); ok {
-			switch metav1.DeletionPropagation(pol) {
-			case metav1.DeletePropagationBackground, metav1.DeletePropagationForeground, metav1.DeletePropagationOrphan:
-				a.PropagationPolicy = metav1.DeletionPropagation(pol)
-			default:
-				r.errorf(resolve(v), p, "invalid value "+strconv.Quote(pol)+": must be Background, Foreground or Orphan")
-			}
+			a.PropagationPolicy = metav1.DeletionPropagation(pol)
 		}
-	} else if a.Type == ActionDelete {
+		if _, both := m["options"]; both {
+			r.errorf(resolve(v), p, "give the propagation policy either here or inside options, not both")
+		}
+	}
+	if v, p, ok := get("options"); ok {
+		a.Options = r.decodeDeleteOptions(v, p)
+	} else if a.Type == ActionDelete && a.PropagationPolicy == "" {
 		a.PropagationPolicy = metav1.DeletePropagationBackground
+	}
+	if v, p, ok := get("finalizer"); ok {
+		if fin, ok := r.str(v, p); ok {
+			if fin == "" {
+				r.errorf(resolve(v), p, "invalid value \"\": must be a finalizer name like \"example.com/hold\"")
+			}
+			a.Finalizer = fin
+		}
+	}
+	if v, p, ok := get("via"); ok {
+		if via, ok := r.str(v, p); ok {
+			if via != ViaStatus && via != ViaMain {
+				r.errorf(resolve(v), p, "invalid value "+strconv.Quote(via)+": must be status (the /status subresource) or main (the object itself)")
+			}
+			a.Via = via
+		}
 	}
 	if v, p, ok := get("name"); ok {
 		if name, ok := r.str(v, p); ok {
@@ -569,6 +608,28 @@ func (r *docReader) decodeActionFields(m map[string]field, path string, spec act
 	if v, p, ok := get("manifest"); ok {
 		a.Manifest = r.decodeManifest(v, p)
 	}
+}
+
+// decodeDeleteOptions reads delete's "options": the request body, sent as
+// written (an empty mapping: no options at all).
+func (r *docReader) decodeDeleteOptions(n *node, path string) *DeleteOptions {
+	opts := &DeleteOptions{}
+	m, ok := r.mapping(n, path, deleteOptionFields)
+	if !ok {
+		return opts
+	}
+	if f, ok := m["propagationPolicy"]; ok {
+		if pol, ok := r.str(f.value, join(path, "propagationPolicy")); ok {
+			p := metav1.DeletionPropagation(pol)
+			opts.PropagationPolicy = &p
+		}
+	}
+	if f, ok := m["orphanDependents"]; ok {
+		if v, ok := r.boolean(f.value, join(path, "orphanDependents")); ok {
+			opts.OrphanDependents = &v
+		}
+	}
+	return opts
 }
 
 // listNodes renders node names for a message, eliding after five.

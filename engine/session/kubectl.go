@@ -30,7 +30,7 @@ var KubectlCommands = []string{
 // exactly as kubectl prints it (see KubectlCommands). Without -n it reads
 // the default namespace, as kubectl does.
 func (s *Session) Kubectl(command string) (string, error) {
-	bad := fmt.Errorf("%w %q; try one of: %s", ErrUnknownCommand, clipCommand(command), strings.Join(KubectlCommands, "; "))
+	bad := fmt.Errorf("%w %q; try one of: %s", ErrUnknownCommand, clipEcho(command), strings.Join(KubectlCommands, "; "))
 	verb, skip := "", false
 	for _, w := range strings.Fields(command) {
 		switch {
@@ -117,13 +117,13 @@ func (s *Session) kubectlGet(a *kubectlArgs, bad error) (string, error) {
 	case "name":
 		o.Names = true
 	default:
-		return "", fmt.Errorf("error: output format %q not supported here (use wide or name)", clipCommand(a.output))
+		return "", fmt.Errorf("error: output format %q not supported here (use wide or name)", clipEcho(a.output))
 	}
 	var kinds []apiserver.Resource
 	for _, k := range strings.Split(a.words[1], ",") {
 		res, ok := resourceAlias(k)
 		if !ok {
-			return "", fmt.Errorf("error: the server doesn't have a resource type %q", clipCommand(k))
+			return "", fmt.Errorf("error: the server doesn't have a resource type %q", clipEcho(k))
 		}
 		kinds = append(kinds, res)
 	}
@@ -222,15 +222,6 @@ func fromServer(err error) error {
 		return fmt.Errorf("Error from server (%s): %w", st.ErrStatus.Reason, err)
 	}
 	return err
-}
-
-// clipCommand shortens a command for an error message (at most 200
-// bytes and "...").
-func clipCommand(s string) string {
-	if len(s) <= 200 {
-		return s
-	}
-	return s[:200] + "..."
 }
 
 func resourceAlias(s string) (apiserver.Resource, bool) {

@@ -48,14 +48,14 @@ func parseKubectl(command string) (*kubectlArgs, error) {
 		if short {
 			long, ok := shorthands[name]
 			if !ok {
-				return nil, fmt.Errorf("error: unknown shorthand flag: '%s' in %s", name, clipCommand(w))
+				return nil, fmt.Errorf("error: unknown shorthand flag: '%s' in %s", name, clipEcho(w))
 			}
 			name = long
 		}
 		takesValue := name == "namespace" || name == "output" || name == "label-columns" || name == "revision"
 		if takesValue && !hasValue {
 			if i+1 >= len(f) {
-				return nil, fmt.Errorf("error: flag needs an argument: %s", clipCommand(w))
+				return nil, fmt.Errorf("error: flag needs an argument: %s", clipEcho(w))
 			}
 			i++
 			value = f[i]
@@ -77,11 +77,11 @@ func parseKubectl(command string) (*kubectlArgs, error) {
 		case "revision":
 			n, err := strconv.ParseInt(value, 10, 64)
 			if err != nil {
-				return nil, fmt.Errorf("error: invalid argument %q for \"--revision\" flag: must be an integer", clipCommand(value))
+				return nil, fmt.Errorf("error: invalid argument %q for \"--revision\" flag: must be an integer", clipEcho(value))
 			}
 			a.revision = n
 		default:
-			return nil, fmt.Errorf("error: unknown flag: --%s", clipCommand(name))
+			return nil, fmt.Errorf("error: unknown flag: --%s", clipEcho(name))
 		}
 	}
 	return a, nil

@@ -94,6 +94,7 @@ func (s *Session) options() sim.Options {
 	o.InformerLag = c.InformerLag
 	o.ReplicaSetWorkers, o.DeploymentWorkers = c.Workers.ReplicaSet, c.Workers.Deployment
 	o.Kubelet = c.KubeletConfig()
+	o.TurnOrder = c.TurnOrder
 	o.Limits.MaxPods = s.scen.Limits.MaxPods
 	o.Limits.MaxSteps = s.scen.Limits.MaxSteps
 	return o

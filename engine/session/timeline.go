@@ -151,11 +151,11 @@ func describeAction(a scenario.Action) string {
 		}
 		return s
 	case scenario.ActionDelete:
-		p := a.PropagationPolicy
-		if p == "" {
-			p = "Background"
-		}
-		return fmt.Sprintf("delete %s --cascade=%s", a.Target, cascadeFlag(string(p)))
+		return describeDelete(a)
+	case scenario.ActionRemoveFinalizer:
+		return "remove finalizer " + a.Finalizer + " from " + a.Target.String()
+	case scenario.ActionWriteStatus:
+		return fmt.Sprintf("write status.replicas=%d of %s via %s", a.Replicas, a.Target, a.Via)
 	case scenario.ActionDeletePod:
 		return "delete pod/" + a.Pod
 	case scenario.ActionFailNode:
@@ -178,15 +178,7 @@ func cascadeFlag(policy string) string {
 	return "background"
 }
 
-func profileWord(a scenario.Action) string {
-	switch {
-	case a.Profile.CrashLoop:
-		return "crash-looping"
-	case a.Profile.NeverReady:
-		return "never ready"
-	}
-	return "healthy"
-}
+func profileWord(a scenario.Action) string { return a.Profile.Summary() }
 
 // patchFields renders the fields a patch action sets: " strategy=Recreate
 // maxSurge=25%", " minReadySeconds=10".
