@@ -67,6 +67,9 @@ func TestNamespacedDeploymentEndToEnd(t *testing.T) {
 	if got, _ := s.Kubectl("rollout status deployment/web -n shop"); got != `deployment "web" successfully rolled out` {
 		t.Fatalf("rollout status -n shop = %q", got)
 	}
+	if !strings.Contains(s.Sim().Recorder().Text(), "apply deployment/web -n shop: deployment.apps/web created") {
+		t.Error("the set-up action does not name the namespace")
+	}
 	d, _ := s.Sim().Server().GetDeployment("shop", "web")
 	if d.Spec.MinReadySeconds != 2 {
 		t.Fatalf("the timeline's namespaced when/action did not run: minReadySeconds %d", d.Spec.MinReadySeconds)
