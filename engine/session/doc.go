@@ -12,4 +12,11 @@
 // the user's actions at the steps they were made. A user action made after a
 // rewind discards the old future (the actions recorded after that point), as
 // an editor's undo history does.
+//
+// User actions (ParseUserAction, Apply) use the scenario timeline's
+// vocabulary; an action whose object is missing from its namespace fails
+// with a message listing where objects of that kind are ("no deployment
+// "web" in namespace default; found: shop/web"). Targets lists the
+// Deployments an action can name, with their containers. Kubectl renders
+// kubectl's read-only commands with their -n/-A and get/rollout flags.
 package session
