@@ -62,6 +62,7 @@ wasm: ## build web/public/rolloutlab.wasm and copy wasm_exec.js
 web: ## vite build to web/dist, then precompress and check the size budget
 	$(call step,build: web/dist (vite))
 	$(NODE_BIN)/vite build --config web/vite.config.ts --logLevel warn
+	ROLLOUTLAB_BUILD=embed $(NODE_BIN)/vite build --config web/vite.config.ts --logLevel warn
 	$(call step,build: precompress web/dist and size budget)
 	node scripts/size-budget.mjs $(SIZE_FLAGS)
 

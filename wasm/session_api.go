@@ -220,21 +220,8 @@ func (b *bridge) steps(args json.RawMessage) (any, error) {
 	})
 }
 
-// samples returns the run's samples from index `from` (default 0) on; a
-// from past the end gives an empty list. The page's engine Worker asks only
-// for the samples it has not seen.
-func (b *bridge) samples(args json.RawMessage) (any, error) {
-	var a struct {
-		From int `json:"from"`
-	}
-	if err := decodeArgs(args, &a); err != nil {
-		return nil, err
-	}
-	return b.guarded(func(s *session.Session) (any, error) {
-		all := s.Samples()
-		from := min(max(a.From, 0), len(all))
-		return all[from:], nil
-	})
+func (b *bridge) samples(json.RawMessage) (any, error) {
+	return b.guarded(func(s *session.Session) (any, error) { return s.Samples(), nil })
 }
 
 func (b *bridge) records(args json.RawMessage) (any, error) {

@@ -87,16 +87,6 @@ func TestSessionMethods(t *testing.T) {
 		t.Fatalf("advance: step %d, %d steps returned", s.View.Step, len(s.Steps))
 	}
 	reached := s.View.Step
-	// samples: the whole run, or from an index on.
-	var all, tail, none []struct {
-		Step int `json:"step"`
-	}
-	callOK(t, a, "samples", nil, &all)
-	callOK(t, a, "samples", map[string]any{"from": 2}, &tail)
-	callOK(t, a, "samples", map[string]any{"from": len(all) + 5}, &none)
-	if len(all) != reached+1 || len(tail) != len(all)-2 || tail[0].Step != 2 || len(none) != 0 {
-		t.Fatalf("samples: %d, from 2: %d (first %+v), past the end: %d", len(all), len(tail), tail, len(none))
-	}
 	callOK(t, a, "seek", map[string]any{"step": 1}, &s)
 	if s.View.Step != 1 || s.View.MaxStep != reached {
 		t.Fatalf("seek back: step %d max %d", s.View.Step, s.View.MaxStep)

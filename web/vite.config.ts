@@ -7,9 +7,12 @@
 //   - bundles Go's wasm_exec.js into the engine Worker's chunk;
 //   - prerenders the default scenario's step 0 (`go run ./wasm load`), so the
 //     page shows it before the wasm has arrived;
-//   - has three entries: the app (index.html), the iframe player (embed.html,
-//     served at /embed) and the embed script (/embed.js, a stable name that
-//     host pages reference); docs/embed.html is copied to dist/docs/.
+//   - builds in two passes, so that the embed code never changes the app's
+//     first load (shared chunks would split the app's bundle): the app
+//     (index.html), then with ROLLOUTLAB_BUILD=embed the iframe player
+//     (embed.html, served at /embed) and the embed script (/embed.js, a
+//     stable name that host pages reference) into the same dist;
+//     docs/embed.html is copied to dist/docs/.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -89,6 +92,9 @@ function rolloutlabEngine(): Plugin {
   };
 }
 
+/** The second build pass (see the top of this file). */
+const embedPass = process.env.ROLLOUTLAB_BUILD === 'embed';
+
 export default defineConfig({
   root,
   base: '/',
@@ -105,16 +111,12 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    emptyOutDir: true,
+    emptyOutDir: !embedPass,
     target: 'es2022',
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
     rollupOptions: {
-      input: {
-        main: `${root}index.html`,
-        embedFrame: `${root}embed.html`,
-        embed: `${root}src/embed/script.ts`,
-      },
+      input: embedPass ? { embedFrame: `${root}embed.html`, embed: `${root}src/embed/script.ts` } : { main: `${root}index.html` },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'embed' ? 'embed.js' : 'assets/[name]-[hash].js'),
       },

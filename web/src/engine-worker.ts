@@ -72,41 +72,6 @@ function chunked(id: number, raw: string): FromWorker {
   return { type: 'array', id, delta: false, keep: 0, tail: chunks(env.value.map((v) => JSON.stringify(v))) };
 }
 
-/**
- * Methods after which the samples already sent are still the run's first
- * samples: they only read, or extend the run (seek replays it identically,
- * the engine being deterministic). Any other call (load, act, a method added
- * later) may rewrite the run, and the next "samples" is fetched whole.
- */
-const KEEPS_SAMPLES = new Set(['advance', 'seek', 'view', 'steps', 'samples', 'records', 'kubectl', 'version', 'library']);
-let samplesValid = false;
-
-/**
- * Answers "samples" (no arguments, as the app asks) with only the entries the
- * page has not seen when the run was only extended since the last answer:
- * the bridge is asked from the last sent index, and the overlapping entry
- * must match, else the whole list is fetched.
- */
-function samples(id: number, args: string): FromWorker {
-  if (args === 'null' && samplesValid && sentSamples.length > 0) {
-    const from = sentSamples.length - 1;
-    const raw = answer('samples', JSON.stringify({ from }));
-    try {
-      const env = JSON.parse(raw) as { ok?: boolean; value?: unknown };
-      if (env.ok && Array.isArray(env.value) && env.value.length > 0 && JSON.stringify(env.value[0]) === sentSamples[from]) {
-        const texts = env.value.slice(1).map((v) => JSON.stringify(v));
-        sentSamples = sentSamples.concat(texts);
-        return { type: 'array', id, delta: true, keep: from + 1, tail: chunks(texts) };
-      }
-    } catch {
-      // fall through to the whole list
-    }
-  }
-  const delta = samplesDelta(id, answer('samples', args));
-  samplesValid = delta.type === 'array' && args === 'null';
-  return delta;
-}
-
 function samplesDelta(id: number, raw: string): FromWorker {
   let env: { ok?: boolean; value?: unknown };
   try {
@@ -134,8 +99,6 @@ scope.onmessage = (e) => {
     );
     return;
   }
-  if (m.method === 'samples') return scope.postMessage(samples(m.id, m.args));
-  if (!KEEPS_SAMPLES.has(m.method)) samplesValid = false;
   const raw = answer(m.method, m.args);
-  scope.postMessage(m.method === 'steps' ? chunked(m.id, raw) : { type: 'result', id: m.id, result: raw });
+  scope.postMessage(m.method === 'samples' ? samplesDelta(m.id, raw) : m.method === 'steps' ? chunked(m.id, raw) : { type: 'result', id: m.id, result: raw });
 };
