@@ -35,13 +35,16 @@ type Session struct {
 	samples []Sample
 	// timeline arms the scenario's actions one after another.
 	timeline *timeline
+	// cps are the rewind points Seek restores from.
+	cps checkpoints
 	// observer, when set, is called after every step the session takes
 	// (checkers, recorders); it must only read the simulation.
 	observer func(sim.StepInfo)
 }
 
-// SetStepObserver makes the session call fn after every step it takes, in
-// every run including replays; nil removes it.
+// SetStepObserver makes the session call fn after every step it takes,
+// including the steps a Seek replays after restoring a checkpoint (not the
+// steps the checkpoint skips); nil removes it.
 func (s *Session) SetStepObserver(fn func(sim.StepInfo)) { s.observer = fn }
 
 // Load parses source and builds the simulation at step 0. A non-nil seed
@@ -123,7 +126,8 @@ func (e *SetupError) Error() string {
 }
 
 // rebuild creates a fresh simulation at step 0: objects applied, timeline
-// armed. The chart keeps only the set-up sample.
+// armed, the first checkpoint taken. The chart keeps only the set-up
+// sample.
 func (s *Session) rebuild() error {
 	sm, err := sim.New(s.options())
 	if err != nil {
@@ -141,5 +145,6 @@ func (s *Session) rebuild() error {
 	s.timeline.arm(sm)
 	s.nextUser = 0
 	s.setSample(0, sample(sm, nil))
+	s.resetCheckpoints()
 	return nil
 }

@@ -53,6 +53,7 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 		s.history = append(s.history, info)
 	}
 	s.setSample(info.Step, sample(s.sim, &info))
+	s.checkpointAfterStep()
 	if s.observer != nil {
 		s.observer(info)
 	}
@@ -132,16 +133,15 @@ func (s *Session) RunUntil(done func(*sim.Sim) bool, maxSteps int) []sim.StepInf
 	return out
 }
 
-// Seek moves to the state right after step n (0: the start), replaying from
-// the start when n is behind the current step.
+// Seek moves to the state right after step n (0: the start). It restores
+// the last checkpoint at or before n when n is behind the current step (or
+// when that checkpoint is ahead of it) and replays the steps from there.
 func (s *Session) Seek(n int) error {
 	if n < 0 {
 		return fmt.Errorf("%w: %d", ErrNoSuchStep, n)
 	}
-	if n < s.sim.Steps() {
-		if err := s.rebuild(); err != nil {
-			return err
-		}
+	if c := s.nearestCheckpoint(n); n < s.sim.Steps() || c.sim.Step() > s.sim.Steps() {
+		s.restore(c)
 	}
 	for s.sim.Steps() < n {
 		if _, ok := s.stepOnce(); !ok {
@@ -166,6 +166,7 @@ func (s *Session) Apply(a scenario.Action) (string, error) {
 		s.history = s.history[:at]
 		s.samples = s.samples[:at+1]
 	}
+	s.dropCheckpointsAfter(at)
 	s.user = append(s.user, userAction{AtStep: at, Action: a})
 	s.nextUser = len(s.user)
 	return s.run(a)

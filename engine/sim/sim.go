@@ -30,7 +30,10 @@ type Sim struct {
 	opts  Options
 	clock *clock.Clock
 	root  *rng.Root
-	rec   *trace.Recorder
+	// streams are the random streams handed to components, checkpointed
+	// here because the components do not own them.
+	streams []*rng.Stream
+	rec     *trace.Recorder
 
 	server *apiserver.Server
 	gc     *gc.Collector
@@ -86,8 +89,9 @@ func New(opts Options) (*Sim, error) {
 	rec.Emit("sim", trace.Note{Message: fmt.Sprintf("simulation start: seed=%d informerLag=%s workers rs=%d deployment=%d nodes=%d",
 		opts.Seed, opts.InformerLag, opts.ReplicaSetWorkers, opts.DeploymentWorkers, len(opts.Kubelet.Nodes))})
 
-	s.server = apiserver.New(c, root.Stream("apiserver"), rec)
-	faults := root.Stream("informer")
+	names, faults, kubeletRand := root.Stream("apiserver"), root.Stream("informer"), root.Stream("kubelet")
+	s.streams = []*rng.Stream{names, faults, kubeletRand}
+	s.server = apiserver.New(c, names, rec)
 	newInf := func(res apiserver.Resource, idx map[string]informer.IndexFunc) *informer.Informer {
 		return informer.New(res, s.server, c, rec, faults, informer.Config{Lag: opts.InformerLag, Indexers: idx})
 	}
@@ -105,7 +109,7 @@ func New(opts Options) (*Sim, error) {
 	s.lastSynced = len(s.controllers) - 1
 	s.gc = gc.New(s.server, c, rec)
 
-	k, err := kubelet.New(s.server, c, root.Stream("kubelet"), rec, opts.Kubelet)
+	k, err := kubelet.New(s.server, c, kubeletRand, rec, opts.Kubelet)
 	if err != nil {
 		return nil, fmt.Errorf("creating nodes: %w", err)
 	}

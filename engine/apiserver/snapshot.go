@@ -1,0 +1,79 @@
+package apiserver
+
+import (
+	"maps"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/appendonly"
+)
+
+// Checkpoint is the API server's whole mutable state at one moment: the
+// resourceVersion counter, every table (objects by key and the sorted key
+// list), the owner index, the events and the watch log. Stored objects are
+// never changed in place (a write stores a new object), so a checkpoint
+// copies the maps and shares the objects; the watch log and the events are
+// append-only and shared by length (package appendonly). The random stream
+// used for names belongs to the simulation, which checkpoints it.
+type Checkpoint struct {
+	rv        uint64
+	tables    map[Resource]tableCheckpoint
+	events    []*corev1.Event
+	eventKeys map[string]int
+	owners    map[types.UID]map[ObjectRef]struct{}
+	log       []WatchEvent
+}
+
+// tableCheckpoint is one table's objects and sorted keys.
+type tableCheckpoint struct {
+	objs   map[string]Object
+	sorted []string
+	dirty  bool
+}
+
+func (t *table) checkpoint() tableCheckpoint {
+	return tableCheckpoint{objs: maps.Clone(t.objs), sorted: slices.Clone(t.sorted), dirty: t.dirty}
+}
+
+func (t *table) restore(cp tableCheckpoint) {
+	t.objs, t.sorted, t.dirty = maps.Clone(cp.objs), slices.Clone(cp.sorted), cp.dirty
+}
+
+// Checkpoint saves the server's state.
+func (s *Server) Checkpoint() *Checkpoint {
+	cp := &Checkpoint{
+		rv:        s.rv,
+		tables:    make(map[Resource]tableCheckpoint, len(s.tables)),
+		events:    s.events,
+		eventKeys: maps.Clone(s.eventKeys),
+		owners:    cloneOwners(s.owners.deps),
+		log:       s.log,
+	}
+	for r, t := range s.tables {
+		cp.tables[r] = t.checkpoint()
+	}
+	return cp
+}
+
+// Restore puts the server back in the saved state. The checkpoint stays
+// usable: it can be restored again.
+func (s *Server) Restore(cp *Checkpoint) {
+	s.rv = cp.rv
+	for r, t := range cp.tables {
+		s.tables[r].restore(t)
+	}
+	s.events = appendonly.Restore(s.events, cp.events)
+	s.eventKeys = maps.Clone(cp.eventKeys)
+	s.owners.deps = cloneOwners(cp.owners)
+	s.log = appendonly.Restore(s.log, cp.log)
+}
+
+func cloneOwners(deps map[types.UID]map[ObjectRef]struct{}) map[types.UID]map[ObjectRef]struct{} {
+	out := make(map[types.UID]map[ObjectRef]struct{}, len(deps))
+	for u, set := range deps {
+		out[u] = maps.Clone(set)
+	}
+	return out
+}

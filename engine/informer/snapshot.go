@@ -1,0 +1,95 @@
+package informer
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+)
+
+// Checkpoint is an informer's whole mutable state at one moment: its
+// configuration (the lag can change), its position in the watch log, the
+// events observed and not yet delivered, the delivery count and the cache
+// with every index. Cached objects are the API server's immutable objects,
+// shared; maps and ordered sets are copied. Handlers are wiring set once
+// at construction and are not part of it; the fault stream belongs to the
+// simulation, which checkpoints it.
+type Checkpoint struct {
+	cfg       Config
+	cursor    int
+	pending   []pendingEvent
+	delivered int
+	store     storeCheckpoint
+}
+
+// storeCheckpoint is a Store's contents and indexes.
+type storeCheckpoint struct {
+	objects       map[string]apiserver.Object
+	order         *orderedSet
+	byNamespace   map[string]*orderedSet
+	indices       map[string]map[string]*orderedSet
+	byLabel       map[string]*orderedSet
+	lastAppliedRV string
+}
+
+// Checkpoint saves the informer's state.
+func (i *Informer) Checkpoint() *Checkpoint {
+	return &Checkpoint{
+		cfg:       i.cfg,
+		cursor:    i.cursor,
+		pending:   slices.Clone(i.pending[i.head:]),
+		delivered: i.delivered,
+		store:     i.store.checkpoint(),
+	}
+}
+
+// Restore puts the informer back in the saved state; the checkpoint can be
+// restored again.
+func (i *Informer) Restore(cp *Checkpoint) {
+	i.cfg = cp.cfg
+	i.cursor = cp.cursor
+	i.pending, i.head = slices.Clone(cp.pending), 0
+	i.delivered = cp.delivered
+	i.store.restore(cp.store)
+}
+
+func (s *Store) checkpoint() storeCheckpoint {
+	return storeCheckpoint{
+		objects:       maps.Clone(s.objects),
+		order:         s.order.clone(),
+		byNamespace:   cloneSets(s.byNamespace),
+		indices:       cloneIndices(s.indices),
+		byLabel:       cloneSets(s.byLabel),
+		lastAppliedRV: s.lastAppliedRV,
+	}
+}
+
+// restore copies cp into s (indexers are configuration, kept).
+func (s *Store) restore(cp storeCheckpoint) {
+	s.objects = maps.Clone(cp.objects)
+	s.order = cp.order.clone()
+	s.byNamespace = cloneSets(cp.byNamespace)
+	s.indices = cloneIndices(cp.indices)
+	s.byLabel = cloneSets(cp.byLabel)
+	s.lastAppliedRV = cp.lastAppliedRV
+}
+
+func (s *orderedSet) clone() *orderedSet {
+	return &orderedSet{pos: maps.Clone(s.pos), keys: slices.Clone(s.keys)}
+}
+
+func cloneSets(sets map[string]*orderedSet) map[string]*orderedSet {
+	out := make(map[string]*orderedSet, len(sets))
+	for k, set := range sets {
+		out[k] = set.clone()
+	}
+	return out
+}
+
+func cloneIndices(indices map[string]map[string]*orderedSet) map[string]map[string]*orderedSet {
+	out := make(map[string]map[string]*orderedSet, len(indices))
+	for name, sets := range indices {
+		out[name] = cloneSets(sets)
+	}
+	return out
+}
