@@ -117,6 +117,12 @@ func same(t *testing.T, what string, got *Session, ref *Session) {
 	if a, b := traceJSON(t, got), traceJSON(t, ref); a != b {
 		t.Fatalf("%s: trace at step %d differs from a replay from step 0:\n got %s\nwant %s", what, got.Step(), firstDiff(a, b), firstDiff(b, a))
 	}
+	if d := stateDiff(got.sim, ref.sim); d != "" {
+		t.Fatalf("%s: at step %d the simulation differs from a replay from step 0 at sim%s", what, got.Step(), d)
+	}
+	if got.timeline.next != ref.timeline.next || got.nextUser != ref.nextUser {
+		t.Fatalf("%s: timeline/user-action cursors %d/%d, replay from 0 has %d/%d", what, got.timeline.next, got.nextUser, ref.timeline.next, ref.nextUser)
+	}
 	if a, b := samplesJSON(t, got), samplesJSON(t, ref); a != b {
 		t.Fatalf("%s: samples/steps at step %d differ from a replay from step 0:\n got %s\nwant %s", what, got.Step(), firstDiff(a, b), firstDiff(b, a))
 	}

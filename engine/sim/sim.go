@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
@@ -109,7 +110,11 @@ func New(opts Options) (*Sim, error) {
 	s.lastSynced = len(s.controllers) - 1
 	s.gc = gc.New(s.server, c, rec)
 
-	k, err := kubelet.New(s.server, c, kubeletRand, rec, opts.Kubelet)
+	// The kubelet changes its image profiles at run time: give it its own
+	// map, so that Options stays what the simulation was built from.
+	kcfg := opts.Kubelet
+	kcfg.Images = maps.Clone(kcfg.Images)
+	k, err := kubelet.New(s.server, c, kubeletRand, rec, kcfg)
 	if err != nil {
 		return nil, fmt.Errorf("creating nodes: %w", err)
 	}
