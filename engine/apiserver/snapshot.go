@@ -70,6 +70,15 @@ func (s *Server) Restore(cp *Checkpoint) {
 	s.log = appendonly.Restore(s.log, cp.log)
 }
 
+// ObjectCount returns the number of objects stored (events excluded).
+func (s *Server) ObjectCount() int {
+	n := 0
+	for _, t := range s.tables {
+		n += len(t.objs)
+	}
+	return n
+}
+
 func cloneOwners(deps map[types.UID]map[ObjectRef]struct{}) map[types.UID]map[ObjectRef]struct{} {
 	out := make(map[types.UID]map[ObjectRef]struct{}, len(deps))
 	for u, set := range deps {

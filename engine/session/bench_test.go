@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"testing"
 	"time"
@@ -72,22 +73,77 @@ func loadBench(b *testing.B, src []byte) *Session {
 	return s
 }
 
-// BenchmarkSeek1000 seeks to random steps of a 1,000-step run (60 replicas
-// created, then rolled out to a new image); seeking backwards replays from
-// the start.
-func BenchmarkSeek1000(b *testing.B) {
-	s := loadBench(b, benchScenario(60))
-	const steps = 1000
-	if err := s.Seek(steps); err != nil {
-		b.Fatal(err)
+// Rewind benchmarks: a run of about 1k, 10k or 100k steps (a Deployment of
+// 60, 600 or 7,700 replicas created, then rolled out to a new image) is
+// computed to the end; then each op seeks to a random step of it
+// (BenchmarkSeek) or, standing at the end, steps back once and returns
+// (BenchmarkStepBack: the op is the step back; the return is untimed). The
+// checkpoint memory is reported as ckpt-MB (heap freed when every
+// checkpoint but the first is dropped), with the checkpoints' count and
+// spacing in steps.
+var seekRuns = []struct {
+	name     string
+	replicas int
+}{{"steps=1k", 60}, {"steps=10k", 600}, {"steps=100k", 7700}}
+
+func BenchmarkSeek(b *testing.B) {
+	for _, run := range seekRuns {
+		b.Run(run.name, func(b *testing.B) {
+			s := loadBench(b, benchScenario(run.replicas))
+			s.RunToEnd()
+			steps := s.Step()
+			r := rng.New(1).Stream("seek")
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := s.Seek(r.Intn(steps + 1)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCheckpoints(b, s)
+		})
 	}
-	r := rng.New(1).Stream("seek")
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := s.Seek(r.Intn(steps + 1)); err != nil {
-			b.Fatal(err)
-		}
+}
+
+func BenchmarkStepBack(b *testing.B) {
+	for _, run := range seekRuns {
+		b.Run(run.name, func(b *testing.B) {
+			s := loadBench(b, benchScenario(run.replicas))
+			s.RunToEnd()
+			end := s.Step()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := s.Seek(end - 1); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				if err := s.Seek(end); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			reportCheckpoints(b, s)
+		})
 	}
+}
+
+// reportCheckpoints reports the run's length and the checkpoints' count,
+// spacing and memory.
+func reportCheckpoints(b *testing.B, s *Session) {
+	b.StopTimer()
+	st := s.CheckpointStats()
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	s.dropCheckpointsAfter(0)
+	after := heap()
+	b.ReportMetric(float64(s.MaxStep()), "steps")
+	b.ReportMetric(float64(st.Count), "ckpts")
+	b.ReportMetric(float64(st.Every), "ckpt-every")
+	b.ReportMetric(float64(int64(before)-int64(after))/1e6, "ckpt-MB")
 }
 
 // BenchmarkView1000 builds the View of a settled 1,000-pod cluster.

@@ -4,14 +4,16 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 
 // Checkpoint spacing. A checkpoint is taken after every step that is a
 // multiple of the spacing, which starts at minCheckpointEvery; when more
-// than maxCheckpoints are kept, every other one is dropped and the spacing
-// doubles. A seek therefore restores the nearest checkpoint at or before
-// its target and replays at most one spacing of steps, and the memory held
-// is at most maxCheckpoints copies of the simulation's indexes (stored
-// objects and trace records are shared, see sim.Checkpoint).
+// than maxCheckpoints are kept, or their estimated size passes
+// maxCheckpointBytes, every other one is dropped and the spacing doubles.
+// A seek therefore restores the nearest checkpoint at or before its target
+// and replays at most one spacing of steps, and the memory held stays
+// within the budget (stored objects and trace records are shared, see
+// sim.Checkpoint; what a checkpoint copies grows with the objects stored).
 const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 64
+	maxCheckpointBytes = 128 << 20
 )
 
 // checkpoint is the session's state after one step, before the user
@@ -31,6 +33,8 @@ type checkpoints struct {
 	every int
 	// max is the most checkpoints kept (maxCheckpoints; tests lower it).
 	max int
+	// bytes is the estimated size of list (sim.Checkpoint.ApproxBytes).
+	bytes int
 }
 
 // CheckpointStats describes the rewind points kept: how many, their
@@ -39,11 +43,13 @@ type CheckpointStats struct {
 	Count int   `json:"count"`
 	Every int   `json:"every"`
 	Steps []int `json:"steps"`
+	// ApproxBytes estimates the memory they hold.
+	ApproxBytes int `json:"approxBytes"`
 }
 
 // CheckpointStats reports the rewind points kept.
 func (s *Session) CheckpointStats() CheckpointStats {
-	st := CheckpointStats{Count: len(s.cps.list), Every: s.cps.every}
+	st := CheckpointStats{Count: len(s.cps.list), Every: s.cps.every, ApproxBytes: s.cps.bytes}
 	for _, c := range s.cps.list {
 		st.Steps = append(st.Steps, c.sim.Step())
 	}
@@ -58,15 +64,23 @@ func (s *Session) resetCheckpoints() {
 
 // takeCheckpoint saves the current state.
 func (s *Session) takeCheckpoint() {
-	s.cps.list = append(s.cps.list, checkpoint{sim: s.sim.Checkpoint(), timelineNext: s.timeline.next})
-	if len(s.cps.list) <= s.cps.max {
-		return
+	c := checkpoint{sim: s.sim.Checkpoint(), timelineNext: s.timeline.next}
+	s.cps.list = append(s.cps.list, c)
+	s.cps.bytes += c.sim.ApproxBytes()
+	for len(s.cps.list) > s.cps.max || (s.cps.bytes > maxCheckpointBytes && len(s.cps.list) > 2) {
+		s.thinCheckpoints()
 	}
+}
+
+// thinCheckpoints doubles the spacing and drops the checkpoints off it.
+func (s *Session) thinCheckpoints() {
 	s.cps.every *= 2
 	kept := s.cps.list[:0]
 	for _, c := range s.cps.list {
 		if c.sim.Step()%s.cps.every == 0 {
 			kept = append(kept, c)
+		} else {
+			s.cps.bytes -= c.sim.ApproxBytes()
 		}
 	}
 	clear(s.cps.list[len(kept):])
@@ -88,6 +102,9 @@ func (s *Session) dropCheckpointsAfter(n int) {
 	i := len(s.cps.list)
 	for i > 1 && s.cps.list[i-1].sim.Step() > n {
 		i--
+	}
+	for _, c := range s.cps.list[i:] {
+		s.cps.bytes -= c.sim.ApproxBytes()
 	}
 	clear(s.cps.list[i:])
 	s.cps.list = s.cps.list[:i]

@@ -40,7 +40,18 @@ type Checkpoint struct {
 	podCount   int
 	logCursor  int
 	err        error
+	// objects is the number of objects stored, for ApproxBytes.
+	objects int
 }
+
+// approxBytesPerObject is what a checkpoint copies per stored object, all
+// components together (cache and index entries, graph node, kubelet
+// state), measured on a rollout of 7,700 replicas (BenchmarkSeek in package
+// session reports the real figure as ckpt-MB).
+const approxBytesPerObject = 1800
+
+// ApproxBytes estimates the memory the checkpoint holds.
+func (c *Checkpoint) ApproxBytes() int { return 4096 + c.objects*approxBytesPerObject }
 
 // Step returns the step count the checkpoint was taken at.
 func (c *Checkpoint) Step() int { return c.step }
@@ -62,6 +73,7 @@ func (s *Sim) Checkpoint() *Checkpoint {
 		podCount:   s.podCount,
 		logCursor:  s.logCursor,
 		err:        s.err,
+		objects:    s.server.ObjectCount(),
 	}
 	for _, st := range s.streams {
 		cp.streams = append(cp.streams, st.Checkpoint())
