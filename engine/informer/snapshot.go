@@ -18,6 +18,7 @@ type Checkpoint struct {
 	cfg       Config
 	cursor    int
 	pending   []pendingEvent
+	head      int
 	delivered int
 	store     storeCheckpoint
 }
@@ -37,7 +38,8 @@ func (i *Informer) Checkpoint() *Checkpoint {
 	return &Checkpoint{
 		cfg:       i.cfg,
 		cursor:    i.cursor,
-		pending:   slices.Clone(i.pending[i.head:]),
+		pending:   slices.Clone(i.pending),
+		head:      i.head,
 		delivered: i.delivered,
 		store:     i.store.checkpoint(),
 	}
@@ -48,7 +50,7 @@ func (i *Informer) Checkpoint() *Checkpoint {
 func (i *Informer) Restore(cp *Checkpoint) {
 	i.cfg = cp.cfg
 	i.cursor = cp.cursor
-	i.pending, i.head = slices.Clone(cp.pending), 0
+	i.pending, i.head = slices.Clone(cp.pending), cp.head
 	i.delivered = cp.delivered
 	i.store.restore(cp.store)
 }
