@@ -20,6 +20,7 @@ metadata:
   name: bench-%d
 spec:
   seed: 3
+  limits: {maxPods: 15000}
   timeline:
     - when: {rolloutComplete: deployment/web}
       action: setImage
@@ -74,7 +75,7 @@ func loadBench(b *testing.B, src []byte) *Session {
 }
 
 // Rewind benchmarks: a run of about 1k, 10k or 100k steps (a Deployment of
-// 60, 600 or 7,700 replicas created, then rolled out to a new image) is
+// 60, 600 or 7,800 replicas created, then rolled out to a new image) is
 // computed to the end; then each op seeks to a random step of it
 // (BenchmarkSeek) or, standing at the end, steps back once and returns
 // (BenchmarkStepBack: the op is the step back; the return is untimed). The
@@ -84,7 +85,7 @@ func loadBench(b *testing.B, src []byte) *Session {
 var seekRuns = []struct {
 	name     string
 	replicas int
-}{{"steps=1k", 60}, {"steps=10k", 600}, {"steps=100k", 7700}}
+}{{"steps=1k", 60}, {"steps=10k", 600}, {"steps=100k", 7800}}
 
 func BenchmarkSeek(b *testing.B) {
 	for _, run := range seekRuns {

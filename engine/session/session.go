@@ -47,12 +47,24 @@ type Session struct {
 // steps the checkpoint skips); nil removes it.
 func (s *Session) SetStepObserver(fn func(sim.StepInfo)) { s.observer = fn }
 
-// Load parses source and builds the simulation at step 0. A non-nil seed
+// Load parses source and builds the simulation at step 0, with the
+// command line's ceilings on the file's limits (LoadWithin). A non-nil seed
 // overrides the file's seed. Errors are *scenario.Error / scenario.ErrorList
 // for file problems and *SetupError for objects the API server refused.
 func Load(name string, source []byte, seed *uint64) (*Session, error) {
+	return LoadWithin(name, source, seed, scenario.CLICeilings)
+}
+
+// LoadWithin is Load with the front end's ceilings on the file's limits
+// (the browser's are stricter): a file that asks for more, or for more
+// replicas than its pod limit allows, is refused before anything runs
+// (scenario.CheckLimits).
+func LoadWithin(name string, source []byte, seed *uint64, c scenario.Ceilings) (*Session, error) {
 	scen, err := scenario.Parse(name, source)
 	if err != nil {
+		return nil, err
+	}
+	if err := scen.CheckLimits(name, c); err != nil {
 		return nil, err
 	}
 	s := &Session{name: name, source: append([]byte(nil), source...), scen: scen, seed: scen.Seed}
@@ -99,6 +111,7 @@ func (s *Session) options() sim.Options {
 	o.Kubelet = c.KubeletConfig()
 	o.Limits.MaxPods = s.scen.Limits.MaxPods
 	o.Limits.MaxSteps = s.scen.Limits.MaxSteps
+	o.Limits.MaxTraceRecords = s.scen.Limits.MaxTraceRecords
 	return o
 }
 

@@ -24,6 +24,9 @@ var (
 	ErrStepLimit = errors.New("step limit reached")
 	// ErrPodLimit: more pods exist than Limits.MaxPods allows.
 	ErrPodLimit = errors.New("pod limit exceeded")
+	// ErrTraceLimit: the trace holds more records than
+	// Limits.MaxTraceRecords allows.
+	ErrTraceLimit = errors.New("trace limit reached")
 )
 
 // Sim is one simulated cluster with both controllers.
