@@ -77,8 +77,8 @@ func loadBench(b *testing.B, src []byte) *Session {
 // Rewind benchmarks: a run of about 1k, 10k or 100k steps (a Deployment of
 // 60, 600 or 7,800 replicas created, then rolled out to a new image) is
 // computed to the end; then each op seeks to a random step of it
-// (BenchmarkSeek) or, standing at the end, steps back once and returns
-// (BenchmarkStepBack: the op is the step back; the return is untimed). The
+// (BenchmarkSeek) or steps back at the end (BenchmarkStepBack,
+// BenchmarkFirstStepBack). The
 // checkpoint memory is reported as ckpt-MB (heap freed when every
 // checkpoint but the first is dropped), with the checkpoints' count and
 // spacing in steps.
@@ -112,15 +112,50 @@ func BenchmarkStepBack(b *testing.B) {
 			s.RunToEnd()
 			end := s.Step()
 			b.ReportAllocs()
+			// Each op is one press of "step back", from the end down to
+			// end-presses; then the run is played to the end again
+			// (untimed) and the presses start over. The first press of a
+			// round replays from a spaced checkpoint, the next ones from
+			// the scratch checkpoint it left.
+			const presses = 100
+			i := 0
 			for b.Loop() {
-				if err := s.Seek(end - 1); err != nil {
+				if i%presses == 0 {
+					b.StopTimer()
+					if err := s.Seek(end); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+				i++
+				if err := s.Seek(end - 1 - i%presses); err != nil {
 					b.Fatal(err)
 				}
+			}
+			reportCheckpoints(b, s)
+		})
+	}
+}
+
+// BenchmarkFirstStepBack times one step back at the end with no scratch
+// checkpoint left by an earlier seek: the worst case of a press.
+func BenchmarkFirstStepBack(b *testing.B) {
+	for _, run := range seekRuns {
+		b.Run(run.name, func(b *testing.B) {
+			s := loadBench(b, benchScenario(run.replicas))
+			s.RunToEnd()
+			end := s.Step()
+			b.ReportAllocs()
+			for b.Loop() {
 				b.StopTimer()
+				s.dropScratch()
 				if err := s.Seek(end); err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
+				if err := s.Seek(end - 1); err != nil {
+					b.Fatal(err)
+				}
 			}
 			reportCheckpoints(b, s)
 		})
@@ -140,6 +175,7 @@ func reportCheckpoints(b *testing.B, s *Session) {
 	}
 	before := heap()
 	s.dropCheckpointsAfter(0)
+	s.dropScratch()
 	after := heap()
 	b.ReportMetric(float64(s.MaxStep()), "steps")
 	b.ReportMetric(float64(st.Count), "ckpts")

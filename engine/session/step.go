@@ -143,9 +143,18 @@ func (s *Session) Seek(n int) error {
 	if c := s.nearestCheckpoint(n); n < s.sim.Steps() || c.sim.Step() > s.sim.Steps() {
 		s.restore(c)
 	}
+	// A long replay leaves a scratch checkpoint shortly before n, for the
+	// step backs that usually follow.
+	scratchAt := -1
+	if n-s.sim.Steps() >= 2*s.cps.gap {
+		scratchAt = n - s.cps.gap
+	}
 	for s.sim.Steps() < n {
 		if _, ok := s.stepOnce(); !ok {
 			return fmt.Errorf("%w: the run ends at step %d", ErrNoSuchStep, s.sim.Steps())
+		}
+		if s.sim.Steps() == scratchAt {
+			s.setScratch()
 		}
 	}
 	// Actions recorded at exactly this step were made before the next step;
