@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/rolloutlab/rolloutlab/engine/internal/appendonly"
@@ -15,15 +14,16 @@ import (
 // list), the owner index, the events and the watch log. Stored objects are
 // never changed in place (a write stores a new object), so a checkpoint
 // copies the maps and shares the objects; the watch log and the events are
-// append-only and shared by length (package appendonly). The random stream
-// used for names belongs to the simulation, which checkpoints it.
+// append-only: a checkpoint keeps their lengths (package appendonly). The
+// random stream used for names belongs to the simulation, which
+// checkpoints it.
 type Checkpoint struct {
 	rv        uint64
 	tables    map[Resource]tableCheckpoint
-	events    []*corev1.Event
+	events    int
 	eventKeys map[string]int
 	owners    map[types.UID]map[ObjectRef]struct{}
-	log       []WatchEvent
+	log       int
 }
 
 // tableCheckpoint is one table's objects and sorted keys.
@@ -46,10 +46,10 @@ func (s *Server) Checkpoint() *Checkpoint {
 	cp := &Checkpoint{
 		rv:        s.rv,
 		tables:    make(map[Resource]tableCheckpoint, len(s.tables)),
-		events:    s.events,
+		events:    len(s.events),
 		eventKeys: maps.Clone(s.eventKeys),
 		owners:    cloneOwners(s.owners.deps),
-		log:       s.log,
+		log:       len(s.log),
 	}
 	for r, t := range s.tables {
 		cp.tables[r] = t.checkpoint()

@@ -22,7 +22,7 @@ const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 64
 	maxCheckpointBytes = 128 << 20
-	stepsPerObject     = 0.5
+	stepsPerObject     = 0.25
 	scratchGap         = 64
 )
 

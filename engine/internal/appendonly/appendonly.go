@@ -1,18 +1,23 @@
 // Package appendonly checkpoints slices that only ever grow at the end and
 // whose elements never change once appended (the trace, the API server's
-// watch log and events): a checkpoint keeps the slice header, sharing the
-// elements, instead of copying them.
+// watch log and events): a checkpoint keeps only the length.
+//
+// Rewinding truncates the live slice in place, keeping its backing array:
+// the elements past the new length stay there, and a replay writes the same
+// elements over them. So the live array always holds the elements of the
+// furthest step computed, and a checkpoint taken later in the same run can
+// be restored by extending the slice again. (A rewritten future overwrites
+// them, but it also drops every checkpoint after it.) Keeping lengths
+// instead of slice headers also keeps checkpoints from pinning the arrays
+// the slice outgrew.
 package appendonly
 
-// Restore returns the live slice rewound (or moved forward) to saved, a
-// slice header taken from the same run earlier or later. Going back keeps
-// the live backing array, so that a replay appends in place; going forward
-// takes saved's array. Either way the elements up to len(saved) are those
-// saved holds, as long as every checkpoint still kept belongs to the run
-// being restored (a rewritten future drops the checkpoints after it).
-func Restore[T any](live, saved []T) []T {
-	if len(saved) <= len(live) {
-		return live[:len(saved)]
+import "fmt"
+
+// Restore returns live cut or extended to n elements.
+func Restore[T any](live []T, n int) []T {
+	if n > cap(live) {
+		panic(fmt.Sprintf("appendonly: restoring %d elements of a slice that never held more than %d", n, cap(live)))
 	}
-	return saved
+	return live[:n]
 }
