@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/rolloutlab/rolloutlab/engine/internal/appendonly"
+	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
 )
 
 // Checkpoint is the API server's whole mutable state at one moment: the
@@ -38,7 +39,7 @@ func (t *table) checkpoint() tableCheckpoint {
 }
 
 func (t *table) restore(cp tableCheckpoint) {
-	t.objs, t.sorted, t.dirty = maps.Clone(cp.objs), slices.Clone(cp.sorted), cp.dirty
+	t.objs, t.sorted, t.dirty = inplace.Map(t.objs, cp.objs), inplace.Slice(t.sorted, cp.sorted), cp.dirty
 }
 
 // Checkpoint saves the server's state.
@@ -65,7 +66,7 @@ func (s *Server) Restore(cp *Checkpoint) {
 		s.tables[r].restore(t)
 	}
 	s.events = appendonly.Restore(s.events, cp.events)
-	s.eventKeys = maps.Clone(cp.eventKeys)
+	s.eventKeys = inplace.Map(s.eventKeys, cp.eventKeys)
 	s.owners.deps = cloneOwners(cp.owners)
 	s.log = appendonly.Restore(s.log, cp.log)
 }

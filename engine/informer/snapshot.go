@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
 )
 
 // Checkpoint is an informer's whole mutable state at one moment: its
@@ -66,14 +67,41 @@ func (s *Store) checkpoint() storeCheckpoint {
 	}
 }
 
-// restore copies cp into s (indexers are configuration, kept).
+// restore copies cp into s (indexers are configuration, kept), reusing
+// the live maps and sets.
 func (s *Store) restore(cp storeCheckpoint) {
-	s.objects = maps.Clone(cp.objects)
-	s.order = cp.order.clone()
-	s.byNamespace = cloneSets(cp.byNamespace)
-	s.indices = cloneIndices(cp.indices)
-	s.byLabel = cloneSets(cp.byLabel)
+	s.objects = inplace.Map(s.objects, cp.objects)
+	s.order.restore(cp.order)
+	s.byNamespace = restoreSets(s.byNamespace, cp.byNamespace)
+	for name, sets := range cp.indices {
+		s.indices[name] = restoreSets(s.indices[name], sets)
+	}
+	s.byLabel = restoreSets(s.byLabel, cp.byLabel)
 	s.lastAppliedRV = cp.lastAppliedRV
+}
+
+// restore makes s equal to saved.
+func (s *orderedSet) restore(saved *orderedSet) {
+	s.pos = inplace.Map(s.pos, saved.pos)
+	s.keys = inplace.Slice(s.keys, saved.keys)
+}
+
+// restoreSets makes live equal to saved: sets present in both are
+// restored in place, the others copied or dropped.
+func restoreSets(live, saved map[string]*orderedSet) map[string]*orderedSet {
+	for k := range live {
+		if _, ok := saved[k]; !ok {
+			delete(live, k)
+		}
+	}
+	for k, set := range saved {
+		if cur := live[k]; cur != nil {
+			cur.restore(set)
+		} else {
+			live[k] = set.clone()
+		}
+	}
+	return live
 }
 
 func (s *orderedSet) clone() *orderedSet {

@@ -47,17 +47,27 @@ func (k *Kubelet) Restore(cp *Checkpoint) {
 	k.cfg = cp.cfg
 	k.cfg.Images = maps.Clone(cp.cfg.Images)
 	k.cursor = cp.cursor
-	k.pods = make(map[string]*podState, len(cp.pods))
-	for key, p := range cp.pods {
-		p := p
-		k.pods[key] = &p
-	}
-	k.nodes = make(map[string]*nodeState, len(cp.nodes))
-	for name, n := range cp.nodes {
-		n := n
-		k.nodes[name] = &n
-	}
+	restoreStates(k.pods, cp.pods)
+	restoreStates(k.nodes, cp.nodes)
 	k.timers = slices.Clone(cp.timers)
 	k.seq = cp.seq
 	k.unschedulable = slices.Clone(cp.unschedulable)
+}
+
+// restoreStates makes live hold saved's states, overwriting the live
+// records in place (nothing else points at them).
+func restoreStates[V any](live map[string]*V, saved map[string]V) {
+	for key := range live {
+		if _, ok := saved[key]; !ok {
+			delete(live, key)
+		}
+	}
+	for key, v := range saved {
+		if cur := live[key]; cur != nil {
+			*cur = v
+		} else {
+			v := v
+			live[key] = &v
+		}
+	}
 }
