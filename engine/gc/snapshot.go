@@ -38,7 +38,7 @@ func (g *Collector) Checkpoint() *Checkpoint {
 func (g *Collector) Restore(cp *Checkpoint) {
 	g.RetryDelay = cp.retryDelay
 	g.cursor = cp.cursor
-	g.nodes = cloneGraph(cp.nodes)
+	g.restoreGraph(cp.nodes)
 	q, a := cp.queue.clone(), cp.absent.clone()
 	g.queue, g.absent = &q, &a
 }
@@ -67,6 +67,49 @@ func cloneGraph(nodes map[types.UID]*node) map[types.UID]*node {
 		}
 	}
 	return out
+}
+
+// restoreGraph makes the live graph equal to saved (a checkpoint's copy),
+// overwriting live nodes in place: a node is only allocated for a UID the
+// live graph lacks. Every dependent is expected to be in the graph's map
+// (removing a node removes it from its owners' dependents); if one is not,
+// the graph is copied whole instead.
+func (g *Collector) restoreGraph(saved map[types.UID]*node) {
+	for _, sn := range saved {
+		for duid, d := range sn.dependents {
+			if saved[duid] != d {
+				g.nodes = cloneGraph(saved)
+				return
+			}
+		}
+	}
+	for uid := range g.nodes {
+		if _, ok := saved[uid]; !ok {
+			delete(g.nodes, uid)
+		}
+	}
+	for uid := range saved {
+		if g.nodes[uid] == nil {
+			g.nodes[uid] = &node{}
+		}
+	}
+	for uid, sn := range saved {
+		cur := g.nodes[uid]
+		deps := cur.dependents
+		*cur = *sn
+		if deps == nil {
+			deps = make(map[types.UID]*node, len(sn.dependents))
+		}
+		for duid := range deps {
+			if _, ok := sn.dependents[duid]; !ok {
+				delete(deps, duid)
+			}
+		}
+		for duid := range sn.dependents {
+			deps[duid] = g.nodes[duid]
+		}
+		cur.dependents = deps
+	}
 }
 
 func (q *workQueue) clone() workQueue {
