@@ -22,7 +22,7 @@ const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 64
 	maxCheckpointBytes = 128 << 20
-	stepsPerObject     = 0.25
+	stepsPerObject     = 0.5
 	scratchGap         = 64
 )
 
@@ -50,8 +50,9 @@ type checkpoints struct {
 	// scratchGap; tests lower them).
 	max, gap int
 	// bytes is the estimated size of list and scratch
-	// (sim.Checkpoint.ApproxBytes).
-	bytes int
+	// (sim.Checkpoint.ApproxBytes); budget is what it may reach
+	// (maxCheckpointBytes unless SetCheckpointBudget changed it).
+	bytes, budget int
 }
 
 // CheckpointStats describes the rewind points kept: how many (the scratch
@@ -79,9 +80,24 @@ func (s *Session) CheckpointStats() CheckpointStats {
 
 // resetCheckpoints drops every checkpoint and takes the first, at step 0.
 func (s *Session) resetCheckpoints() {
-	s.cps = checkpoints{every: minCheckpointEvery, max: maxCheckpoints, gap: scratchGap}
+	budget := maxCheckpointBytes
+	if s.cps.budget > 0 {
+		budget = s.cps.budget
+	}
+	s.cps = checkpoints{every: minCheckpointEvery, max: maxCheckpoints, gap: scratchGap, budget: budget}
 	s.cps.list = append(s.cps.list, s.saveCheckpoint())
 	s.cps.bytes = s.cps.list[0].sim.ApproxBytes()
+}
+
+// SetCheckpointBudget bounds the memory the rewind checkpoints may hold
+// (estimated; 128 MiB unless set). A front end that only plays forward,
+// like the command line, keeps its memory for the run with a small budget;
+// at least two checkpoints are always kept, the first at step 0.
+func (s *Session) SetCheckpointBudget(bytes int) {
+	s.cps.budget = max(bytes, 1)
+	for s.cps.bytes > s.cps.budget && len(s.cps.list) > 2 {
+		s.thinCheckpoints()
+	}
 }
 
 // saveCheckpoint saves the current state.
@@ -108,7 +124,7 @@ func (s *Session) checkpointAfterStep() {
 	c := s.saveCheckpoint()
 	s.cps.list = append(s.cps.list, c)
 	s.cps.bytes += c.sim.ApproxBytes()
-	for len(s.cps.list) > s.cps.max || (s.cps.bytes > maxCheckpointBytes && len(s.cps.list) > 2) {
+	for len(s.cps.list) > s.cps.max || (s.cps.bytes > s.cps.budget && len(s.cps.list) > 2) {
 		s.thinCheckpoints()
 	}
 }

@@ -291,3 +291,31 @@ func TestSeekThenContinueEqualsReplayFromZero(t *testing.T) {
 		}
 	}
 }
+
+// A small checkpoint budget keeps few checkpoints (at least the one at
+// step 0 and one more) and seeking stays exact.
+func TestCheckpointBudget(t *testing.T) {
+	src := benchScenario(150)
+	s, err := Load("b.yaml", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetCheckpointBudget(1)
+	s.RunToEnd()
+	st := s.CheckpointStats()
+	if st.Count > 2 || st.Steps[0] != 0 {
+		t.Fatalf("budget of 1 byte: %+v", st)
+	}
+	ref := &reference{t: t, src: src, seed: 3}
+	for _, n := range []int{s.MaxStep() / 3, s.MaxStep() - 1, 10} {
+		if err := s.Seek(n); err != nil {
+			t.Fatal(err)
+		}
+		same(t, fmt.Sprintf("seek to %d", n), s, ref.at(n, true))
+	}
+	big, _ := Load("b.yaml", src, nil)
+	big.RunToEnd()
+	if n := big.CheckpointStats().Count; n <= 2 {
+		t.Fatalf("the default budget kept %d checkpoints of a %d-step run", n, big.MaxStep())
+	}
+}
