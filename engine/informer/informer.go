@@ -145,7 +145,7 @@ func (i *Informer) DeliverNext() bool {
 
 func (i *Informer) apply(ev apiserver.WatchEvent) {
 	key := KeyOf(ev.Object)
-	i.store.lastAppliedRV = strconv.FormatUint(ev.RV, 10)
+	i.store.lastAppliedRV = ev.RV
 	i.delivered++
 	rec := WatchDelivery{Resource: string(i.resource), Type: string(ev.Type), Key: key, RV: ev.RV, Lag: i.cfg.Lag}
 	rec.Handlers = i.handlerNames
