@@ -88,7 +88,7 @@ func (r *Recorder) Slice(from, to int) []Record {
 	out := make([]Record, 0, to-from)
 	for i := from; i < to; {
 		c := r.chunks[i/chunkSize]
-		part := c[i%chunkSize:min(len(c), i%chunkSize+to-i)]
+		part := c[i%chunkSize : min(len(c), i%chunkSize+to-i)]
 		out = append(out, part...)
 		i += len(part)
 	}
