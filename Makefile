@@ -120,6 +120,8 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	$(call step,bench: go test -bench (js/wasm: $(WASM_BENCH_PKGS)))
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench . -benchmem $(WASM_BENCH_PKGS) | tee test-artifacts/bench/go-wasm.txt
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench . -benchmem -benchtime 1x $(WASM_SIM_BENCH_PKGS) | tee -a test-artifacts/bench/go-wasm.txt
+	$(call step,bench: engine scale (rolling-update ratio, allocation per step, CLI peak RSS))
+	scripts/bench-engine.sh --native test-artifacts/bench/go-native.txt --wasm test-artifacts/bench/go-wasm.txt | tee test-artifacts/bench/engine.txt
 	$(call step,bench: wasm size)
 	scripts/wasm-size.sh web/public/rolloutlab.wasm | tee test-artifacts/bench/wasm-size.txt
 	$(call step,bench: size budget)
@@ -129,6 +131,7 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	$(call step,bench: summary (details in test-artifacts/bench/))
 	@printf '  go native: %s benchmarks\n' $$(grep -c '^Benchmark' test-artifacts/bench/go-native.txt || true)
 	@printf '  go wasm:   %s benchmarks\n' $$(grep -c '^Benchmark' test-artifacts/bench/go-wasm.txt || true)
+	@grep -h '^bench-engine:' test-artifacts/bench/engine.txt | sed 's/^/  /'
 	@grep -h '^size-budget: first load' test-artifacts/bench/size.txt | sed 's/^/  /'
 	@grep -h '^bench-browser: navigation' test-artifacts/bench/browser.txt | sed 's/^/  /'
 
