@@ -43,8 +43,17 @@ func validateMeta(m *metav1.ObjectMeta, requiresNamespace bool, nameFn apivalida
 }
 
 // validateMetaUpdate is apivalidation.ValidateObjectMetaUpdate with
-// remembered labels and annotations of the new metadata skipped.
+// remembered labels and annotations of the new metadata skipped. Metadata
+// semantically equal to the stored object's (most status writes and
+// binds) has no error and is not walked: every check of an update either
+// compares it with old (equal) or validates a field of it that the same
+// check passed when old was stored (creations and updates both validate
+// labels, annotations, owner references, finalizers and managed fields;
+// old carries a resourceVersion).
 func validateMetaUpdate(m, old *metav1.ObjectMeta, path *field.Path) field.ErrorList {
+	if old.ResourceVersion != "" && semanticEqual(m, old) {
+		return nil
+	}
 	checked := withoutKnownValid(m)
 	errs := apivalidation.ValidateObjectMetaUpdate(checked, old, path)
 	if len(errs) == 0 {
