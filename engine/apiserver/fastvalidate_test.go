@@ -41,3 +41,28 @@ func TestUnchangedPartsSkipOnlyWhatOldPassed(t *testing.T) {
 		t.Fatalf("empty image on an update: %v", err)
 	}
 }
+
+// TestStatusWriteCopiesWhatItKeeps: a status write keeps the request's
+// annotations as its own copy and the stored labels, whatever the request
+// carries, so changing the request afterwards changes nothing stored.
+func TestStatusWriteCopiesWhatItKeeps(t *testing.T) {
+	e := newTestEnv()
+	p, err := e.srv.CreatePod("kubectl", testPod("default", "web", map[string]string{"app": "web"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := p.DeepCopy()
+	in.Annotations = map[string]string{"note": "a"}
+	in.Labels = map[string]string{"app": "other"}
+	in.Status.Phase = corev1.PodRunning
+	out, err := e.srv.UpdatePodStatus("kubelet", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Annotations["note"] = "changed"
+	in.Status.Phase = corev1.PodFailed
+	stored, _ := e.srv.GetPod("default", "web")
+	if stored != out || stored.Annotations["note"] != "a" || stored.Labels["app"] != "web" || stored.Status.Phase != corev1.PodRunning {
+		t.Fatalf("stored %+v %+v %s", stored.Annotations, stored.Labels, stored.Status.Phase)
+	}
+}
