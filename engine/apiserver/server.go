@@ -30,6 +30,9 @@ type Server struct {
 	events    []*corev1.Event
 	eventKeys map[string]int
 	owners    ownerIndex
+	// nodePods counts the stored pods by spec.nodeName (bound pods only;
+	// no zero entries). Snapshot: yes.
+	nodePods map[string]int
 	// log holds the retained tail of the append-only watch log: entry i of
 	// the whole log is log[i-logBase]; log[i].RV < log[i+1].RV. Snapshot:
 	// yes (a snapshot may share the slice: it is only appended to, and
@@ -49,6 +52,7 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 		rec:       rec,
 		tables:    map[Resource]*table{},
 		eventKeys: map[string]int{},
+		nodePods:  map[string]int{},
 		owners:    ownerIndex{deps: map[types.UID]map[ObjectRef]struct{}{}},
 	}
 	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
@@ -141,6 +145,7 @@ func (s *Server) lookup(res Resource, ns, name string) (Object, error) {
 func (s *Server) store(res Resource, old, obj Object) {
 	s.tables[res].put(objectKey(obj.GetNamespace(), obj.GetName()), obj)
 	s.owners.update(res, old, obj)
+	s.countNodePods(res, old, obj)
 	typ := Modified
 	if old == nil {
 		typ = Added
@@ -156,8 +161,25 @@ func (s *Server) erase(res Resource, old Object) Object {
 	last.SetResourceVersion(formatRV(rv))
 	s.tables[res].remove(objectKey(old.GetNamespace(), old.GetName()))
 	s.owners.update(res, old, nil)
+	s.countNodePods(res, old, nil)
 	s.log = append(s.log, WatchEvent{Type: Deleted, Resource: res, Object: last, RV: rv})
 	return last
+}
+
+// countNodePods moves a pod between the per-node counts for a change from
+// old to obj (either nil for a creation or a removal).
+func (s *Server) countNodePods(res Resource, old, obj Object) {
+	if res != Pods {
+		return
+	}
+	if p, _ := old.(*corev1.Pod); p != nil && p.Spec.NodeName != "" {
+		if s.nodePods[p.Spec.NodeName]--; s.nodePods[p.Spec.NodeName] == 0 {
+			delete(s.nodePods, p.Spec.NodeName)
+		}
+	}
+	if p, _ := obj.(*corev1.Pod); p != nil && p.Spec.NodeName != "" {
+		s.nodePods[p.Spec.NodeName]++
+	}
 }
 
 // record emits the trace record of one request.
