@@ -94,8 +94,7 @@ func validateContainer(c *corev1.Container, p *field.Path, names sets.Set[string
 // diff of the spec, which is not reproduced.
 func validatePodUpdate(p, old *corev1.Pod) field.ErrorList {
 	errs := validateMetaUpdate(&p.ObjectMeta, &old.ObjectMeta, metaPath)
-	if old.ResourceVersion == "" || !semanticEqual(&p.ObjectMeta, &old.ObjectMeta) {
-		// Equal metadata passed this check when old was stored.
+	if !passedAsStored(&p.ObjectMeta, &old.ObjectMeta) {
 		errs = append(errs, validateMeta(&p.ObjectMeta, true, dnsSubdomainName, metaPath)...)
 	}
 	if len(p.Spec.Containers) != len(old.Spec.Containers) {
