@@ -146,3 +146,26 @@ func copyMeta(obj Object) Object {
 	}
 	return obj.DeepCopyObject().(Object)
 }
+
+// copyShallow returns a copy of the stored object obj that shares all its
+// memory, metadata included. It serves writes that only assign metadata
+// fields (pointers, strings, numbers, whole new slices), never edit a map or
+// slice in place: the deletion marks and the DELETED snapshot. Anything
+// else uses copyMeta.
+func copyShallow(obj Object) Object {
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		cp := *o
+		return &cp
+	case *appsv1.ReplicaSet:
+		cp := *o
+		return &cp
+	case *appsv1.Deployment:
+		cp := *o
+		return &cp
+	case *corev1.Node:
+		cp := *o
+		return &cp
+	}
+	return copyMeta(obj)
+}

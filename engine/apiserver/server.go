@@ -157,7 +157,7 @@ func (s *Server) store(res Resource, old, obj Object) {
 // old stamped with the deletion RV. It returns that copy.
 func (s *Server) erase(res Resource, old Object) Object {
 	rv := s.nextRV()
-	last := copyMeta(old)
+	last := copyShallow(old) // only the resourceVersion changes
 	last.SetResourceVersion(formatRV(rv))
 	s.tables[res].remove(objectKey(old.GetNamespace(), old.GetName()))
 	s.owners.update(res, old, nil)
