@@ -95,7 +95,7 @@ func (s *Server) DeletePod(actor, ns, name string, opts DeleteOptions) error {
 // BindPod sets spec.nodeName of an unbound pod, standing in for the binding
 // subresource the scheduler uses. UpdatePod accepts the same change.
 func (s *Server) BindPod(actor, ns, name, nodeName string) (*corev1.Pod, error) {
-	return typed[*corev1.Pod](s.patch(actor, Pods, ns, name, func(o Object) error {
+	return typed[*corev1.Pod](s.patchCopy(actor, Pods, ns, name, copyShallow, func(o Object) error {
 		o.(*corev1.Pod).Spec.NodeName = nodeName
 		return nil
 	}))
