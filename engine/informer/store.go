@@ -19,6 +19,10 @@ type entry struct {
 	// seq orders entries by creation: the store-wide and per-namespace
 	// insertion orders are both ascending seq.
 	seq uint64
+	// indexed[i] holds the values obj yields under the store's i-th
+	// indexer (Store.indexNames), as last indexed. Snapshot: yes (with the
+	// entry).
+	indexed [][]string
 }
 
 // orderedSet is a set of entries that remembers insertion order.
@@ -87,6 +91,9 @@ type Store struct {
 	// indexers are fixed at construction; indices[name][value] holds the
 	// keys whose object currently yields value under indexers[name].
 	indexers map[string]IndexFunc
+	// indexNames holds the names of indexers, sorted; entry.indexed
+	// follows this order.
+	indexNames []string
 	indices  map[string]map[string]*orderedSet
 	// byLabel maps labelBucketKey(ns, k, v) to exactly the keys of the
 	// cached objects of namespace ns whose label k has value v; empty
@@ -112,7 +119,9 @@ func newStore(indexers map[string]IndexFunc) *Store {
 	}
 	for name := range indexers {
 		s.indices[name] = map[string]*orderedSet{}
+		s.indexNames = append(s.indexNames, name)
 	}
+	sort.Strings(s.indexNames)
 	return s
 }
 
@@ -129,7 +138,7 @@ func (s *Store) put(obj apiserver.Object) (old apiserver.Object) {
 	e := s.objects[key]
 	if e != nil {
 		old = e.obj
-		s.unindex(key, old)
+		s.unindex(e)
 		e.obj = obj
 		s.relabel(e, obj.GetNamespace(), old.GetLabels(), obj.GetLabels())
 		s.index(e)
@@ -156,7 +165,7 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 		return nil
 	}
 	old = e.obj
-	s.unindex(key, old)
+	s.unindex(e)
 	s.relabel(e, old.GetNamespace(), old.GetLabels(), nil)
 	delete(s.objects, key)
 	s.order.remove(key)
@@ -166,11 +175,17 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 	return old
 }
 
-// index adds e to the index sets of its object. An update re-adds an entry
-// its unindex just removed, so it moves to the end of those sets.
+// index adds e to the index sets of its object and remembers the values.
+// An update re-adds an entry its unindex just removed, so it moves to the
+// end of those sets.
 func (s *Store) index(e *entry) {
-	for name, fn := range s.indexers {
-		for _, v := range fn(e.obj) {
+	if e.indexed == nil && len(s.indexNames) > 0 {
+		e.indexed = make([][]string, len(s.indexNames))
+	}
+	for i, name := range s.indexNames {
+		vals := s.indexers[name](e.obj)
+		e.indexed[i] = vals
+		for _, v := range vals {
 			set := s.indices[name][v]
 			if set == nil {
 				set = newOrderedSet()
@@ -181,11 +196,12 @@ func (s *Store) index(e *entry) {
 	}
 }
 
-func (s *Store) unindex(key string, obj apiserver.Object) {
-	for name, fn := range s.indexers {
-		for _, v := range fn(obj) {
+// unindex removes e from the index sets its object was last indexed in.
+func (s *Store) unindex(e *entry) {
+	for i, name := range s.indexNames {
+		for _, v := range e.indexed[i] {
 			if set := s.indices[name][v]; set != nil {
-				set.remove(key)
+				set.remove(e.key)
 				if set.len() == 0 {
 					delete(s.indices[name], v)
 				}
