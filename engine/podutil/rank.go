@@ -155,6 +155,53 @@ type ActivePodsWithRanks struct {
 	// IgnoreDeletionCost models the PodDeletionCost feature gate turned off:
 	// rule 4 is skipped. The controller leaves it false (gate on by default).
 	IgnoreDeletionCost bool
+	// keys, when set by withKeys, holds rankKeyOf(Pods[i]) at i, so that
+	// a sort reads each pod once instead of at every comparison; Swap
+	// keeps it aligned. Without it Compare reads the pods.
+	keys []rankKey
+}
+
+// rankKey is what Compare reads from one pod.
+type rankKey struct {
+	unscheduled bool
+	phase       int
+	ready       bool
+	cost        int32
+	// readySince is PodReadySince (zero unless ready).
+	readySince        time.Time
+	restarts, sidecar int
+	created           time.Time
+	uid               types.UID
+}
+
+func rankKeyOf(p *corev1.Pod) rankKey {
+	k := rankKey{
+		unscheduled: p.Spec.NodeName == "",
+		phase:       phaseOrdinal(p.Status.Phase),
+		ready:       IsPodReady(p),
+		cost:        PodDeletionCost(p),
+		readySince:  PodReadySince(p),
+		created:     p.CreationTimestamp.Time,
+		uid:         p.UID,
+	}
+	k.restarts, k.sidecar = maxRestarts(p)
+	return k
+}
+
+// withKeys returns s with every pod's rank key computed once.
+func (s ActivePodsWithRanks) withKeys() ActivePodsWithRanks {
+	s.keys = make([]rankKey, len(s.Pods))
+	for i, p := range s.Pods {
+		s.keys[i] = rankKeyOf(p)
+	}
+	return s
+}
+
+func (s ActivePodsWithRanks) key(i int) rankKey {
+	if s.keys != nil {
+		return s.keys[i]
+	}
+	return rankKeyOf(s.Pods[i])
 }
 
 // Len implements sort.Interface.
@@ -164,6 +211,9 @@ func (s ActivePodsWithRanks) Len() int { return len(s.Pods) }
 func (s ActivePodsWithRanks) Swap(i, j int) {
 	s.Pods[i], s.Pods[j] = s.Pods[j], s.Pods[i]
 	s.Rank[i], s.Rank[j] = s.Rank[j], s.Rank[i]
+	if s.keys != nil {
+		s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
+	}
 }
 
 // Less reports whether Pods[i] should be deleted before Pods[j].
@@ -187,42 +237,42 @@ func (s ActivePodsWithRanks) Less(i, j int) bool {
 //  7. higher max container restarts first, then higher sidecar restarts;
 //  8. newer creation first by log2 bucket, then lower UID.
 func (s ActivePodsWithRanks) Compare(i, j int) (rule RankRule, iFirst bool) {
-	pi, pj := s.Pods[i], s.Pods[j]
+	ki, kj := s.key(i), s.key(j)
 	// 1. Unscheduled pods go first.
-	if pi.Spec.NodeName != pj.Spec.NodeName && (pi.Spec.NodeName == "" || pj.Spec.NodeName == "") {
-		return RuleUnscheduled, pi.Spec.NodeName == ""
+	if ki.unscheduled != kj.unscheduled {
+		return RuleUnscheduled, ki.unscheduled
 	}
 	// 2. Pending < Unknown < Running.
-	if oi, oj := phaseOrdinal(pi.Status.Phase), phaseOrdinal(pj.Status.Phase); oi != oj {
-		return RulePhase, oi < oj
+	if ki.phase != kj.phase {
+		return RulePhase, ki.phase < kj.phase
 	}
 	// 3. Not ready before ready.
-	readyI, readyJ := IsPodReady(pi), IsPodReady(pj)
-	if readyI != readyJ {
-		return RuleNotReady, !readyI
+	if ki.ready != kj.ready {
+		return RuleNotReady, !ki.ready
 	}
 	// 4. Lower deletion cost first.
-	if !s.IgnoreDeletionCost {
-		if ci, cj := PodDeletionCost(pi), PodDeletionCost(pj); ci != cj {
-			return RuleDeletionCost, ci < cj
-		}
+	if !s.IgnoreDeletionCost && ki.cost != kj.cost {
+		return RuleDeletionCost, ki.cost < kj.cost
 	}
 	// 5. More co-located related pods first.
 	if s.Rank[i] != s.Rank[j] {
 		return RuleColocation, s.Rank[i] > s.Rank[j]
 	}
 	// 6. Both ready: the more recently ready goes first.
-	if readyI && readyJ {
-		if r, first, ok := compareAges(s.Now, PodReadySince(pi), PodReadySince(pj), pi.UID, pj.UID, RuleReadyTime, RuleReadyTimeUID); ok {
+	if ki.ready && kj.ready {
+		if r, first, ok := compareAges(s.Now, ki.readySince, kj.readySince, ki.uid, kj.uid, RuleReadyTime, RuleReadyTimeUID); ok {
 			return r, first
 		}
 	}
 	// 7. More restarts first.
-	if r, first, ok := compareRestarts(pi, pj); ok {
-		return r, first
+	if ki.restarts != kj.restarts {
+		return RuleRestarts, ki.restarts > kj.restarts
+	}
+	if ki.sidecar != kj.sidecar {
+		return RuleSidecarRestarts, ki.sidecar > kj.sidecar
 	}
 	// 8. Newer creation first.
-	if r, first, ok := compareAges(s.Now, pi.CreationTimestamp.Time, pj.CreationTimestamp.Time, pi.UID, pj.UID, RuleCreationTime, RuleCreationTimeUID); ok {
+	if r, first, ok := compareAges(s.Now, ki.created, kj.created, ki.uid, kj.uid, RuleCreationTime, RuleCreationTimeUID); ok {
 		return r, first
 	}
 	return RuleTie, false
