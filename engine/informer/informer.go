@@ -151,7 +151,7 @@ func (i *Informer) apply(ev apiserver.WatchEvent) {
 	rec.Handlers = i.handlerNames
 	switch ev.Type {
 	case apiserver.Added, apiserver.Modified:
-		old := i.store.put(ev.Object)
+		old := i.store.putKey(key, ev.Object)
 		i.rec.Emit("informer", rec)
 		for _, h := range i.handlers {
 			if old == nil && h.OnAdd != nil {

@@ -134,7 +134,11 @@ func KeyOf(obj apiserver.Object) string {
 }
 
 func (s *Store) put(obj apiserver.Object) (old apiserver.Object) {
-	key := KeyOf(obj)
+	return s.putKey(KeyOf(obj), obj)
+}
+
+// putKey is put with obj's key (KeyOf) already computed.
+func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) {
 	e := s.objects[key]
 	if e != nil {
 		old = e.obj
