@@ -123,16 +123,31 @@ func newerOrZeroFirst(ti, tj time.Time) bool {
 	return ti.After(tj)
 }
 
+// age is a time rules 6 and 8 compare, with its LogBucket against the
+// ranking's now (0 when either is zero: then the bucket is not used).
+type age struct {
+	t      time.Time
+	bucket int
+}
+
+func ageOf(now, t time.Time) age {
+	a := age{t: t}
+	if !now.IsZero() && !t.IsZero() {
+		a.bucket = LogBucket(now, t)
+	}
+	return a
+}
+
 // compareAges applies the logarithmic "newer first" order of rules 6 and 8.
 // decided is false when the two times are equal, letting later rules decide.
-func compareAges(now, ti, tj time.Time, uidI, uidJ types.UID, rule, uidRule RankRule) (r RankRule, iFirst, decided bool) {
-	if ti.Equal(tj) {
+func compareAges(now time.Time, ai, aj age, uidI, uidJ types.UID, rule, uidRule RankRule) (r RankRule, iFirst, decided bool) {
+	if ai.t.Equal(aj.t) {
 		return RuleTie, false, false
 	}
-	if now.IsZero() || ti.IsZero() || tj.IsZero() {
-		return rule, newerOrZeroFirst(ti, tj), true
+	if now.IsZero() || ai.t.IsZero() || aj.t.IsZero() {
+		return rule, newerOrZeroFirst(ai.t, aj.t), true
 	}
-	diff := LogBucket(now, ti) - LogBucket(now, tj)
+	diff := ai.bucket - aj.bucket
 	if diff == 0 {
 		// Same bucket: the UID decides, and decides for good: equal UIDs make
 		// the pods equivalent without consulting later rules.
@@ -155,7 +170,7 @@ type ActivePodsWithRanks struct {
 	// IgnoreDeletionCost models the PodDeletionCost feature gate turned off:
 	// rule 4 is skipped. The controller leaves it false (gate on by default).
 	IgnoreDeletionCost bool
-	// keys, when set by withKeys, holds rankKeyOf(Pods[i]) at i, so that
+	// keys, when set by withKeys, holds rankKeyOf(Pods[i], Now) at i, so that
 	// a sort reads each pod once instead of at every comparison; Swap
 	// keeps it aligned. Without it Compare reads the pods.
 	keys []rankKey
@@ -168,20 +183,21 @@ type rankKey struct {
 	ready       bool
 	cost        int32
 	// readySince is PodReadySince (zero unless ready).
-	readySince        time.Time
+	readySince        age
 	restarts, sidecar int
-	created           time.Time
+	created           age
 	uid               types.UID
 }
 
-func rankKeyOf(p *corev1.Pod) rankKey {
+// rankKeyOf reads p's key; the ages' buckets are taken against now.
+func rankKeyOf(p *corev1.Pod, now time.Time) rankKey {
 	k := rankKey{
 		unscheduled: p.Spec.NodeName == "",
 		phase:       phaseOrdinal(p.Status.Phase),
 		ready:       IsPodReady(p),
 		cost:        PodDeletionCost(p),
-		readySince:  PodReadySince(p),
-		created:     p.CreationTimestamp.Time,
+		readySince:  ageOf(now, PodReadySince(p)),
+		created:     ageOf(now, p.CreationTimestamp.Time),
 		uid:         p.UID,
 	}
 	k.restarts, k.sidecar = maxRestarts(p)
@@ -192,16 +208,17 @@ func rankKeyOf(p *corev1.Pod) rankKey {
 func (s ActivePodsWithRanks) withKeys() ActivePodsWithRanks {
 	s.keys = make([]rankKey, len(s.Pods))
 	for i, p := range s.Pods {
-		s.keys[i] = rankKeyOf(p)
+		s.keys[i] = rankKeyOf(p, s.Now)
 	}
 	return s
 }
 
-func (s ActivePodsWithRanks) key(i int) rankKey {
+func (s ActivePodsWithRanks) key(i int) *rankKey {
 	if s.keys != nil {
-		return s.keys[i]
+		return &s.keys[i]
 	}
-	return rankKeyOf(s.Pods[i])
+	k := rankKeyOf(s.Pods[i], s.Now)
+	return &k
 }
 
 // Len implements sort.Interface.

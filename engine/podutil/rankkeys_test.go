@@ -54,7 +54,7 @@ func TestRankKeysSortLikeThePods(t *testing.T) {
 		sort.Sort(plain)
 		sort.Sort(keyed)
 		for i := range pods {
-			if plain.Pods[i] != keyed.Pods[i] || plain.Rank[i] != keyed.Rank[i] || keyed.keys[i] != rankKeyOf(keyed.Pods[i]) {
+			if plain.Pods[i] != keyed.Pods[i] || plain.Rank[i] != keyed.Rank[i] || keyed.keys[i] != rankKeyOf(keyed.Pods[i], now) {
 				t.Fatalf("round %d: position %d differs: %s vs %s", round, i, plain.Pods[i].Name, keyed.Pods[i].Name)
 			}
 		}
