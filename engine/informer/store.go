@@ -94,7 +94,7 @@ type Store struct {
 	// indexNames holds the names of indexers, sorted; entry.indexed
 	// follows this order.
 	indexNames []string
-	indices  map[string]map[string]*orderedSet
+	indices    map[string]map[string]*orderedSet
 	// byLabel maps labelBucketKey(ns, k, v) to exactly the keys of the
 	// cached objects of namespace ns whose label k has value v; empty
 	// buckets are deleted. Bucket order carries no meaning: List sorts its

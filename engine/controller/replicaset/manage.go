@@ -177,7 +177,7 @@ func (rc *Controller) relatedPods(rs *appsv1.ReplicaSet) []*corev1.Pod {
 		if !ok {
 			continue
 		}
-		sel, err := podutil.SelectorFor(relRS.Spec.Selector)
+		sel, err := metav1.LabelSelectorAsSelector(relRS.Spec.Selector)
 		if err != nil {
 			continue // an invalid selector matches no pods
 		}

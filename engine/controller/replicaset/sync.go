@@ -5,6 +5,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
@@ -42,7 +43,7 @@ func (rc *Controller) syncReplicaSet(key string) (time.Duration, error) {
 	rc.emit(check)
 
 	// 4. Selector.
-	selector, err := podutil.SelectorFor(rs.Spec.Selector)
+	selector, err := metav1.LabelSelectorAsSelector(rs.Spec.Selector)
 	if err != nil {
 		rc.emit(Note{Key: key, Message: "error converting pod selector to selector for rs " + key + ": " + err.Error()})
 		return 0, nil
