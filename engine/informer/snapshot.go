@@ -4,17 +4,15 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
 )
 
 // Checkpoint is an informer's whole mutable state at one moment: its
 // configuration (the lag can change), its position in the watch log, the
 // events observed and not yet delivered, the delivery count and the cache
-// with every index. Cached objects are the API server's immutable objects,
-// shared; maps and ordered sets are copied. Handlers are wiring set once
-// at construction and are not part of it; the fault stream belongs to the
-// simulation, which checkpoints it.
+// with every index. Handlers are wiring set once at construction and are
+// not part of it; the fault stream belongs to the simulation, which
+// checkpoints it.
 type Checkpoint struct {
 	cfg       Config
 	cursor    int
@@ -24,14 +22,29 @@ type Checkpoint struct {
 	store     storeCheckpoint
 }
 
-// storeCheckpoint is a Store's contents and indexes.
+// storeCheckpoint is a Store's contents and indexes. The live cache
+// entries change in place on every update, so it cannot share them: it
+// keeps each entry's value (the cached objects themselves are the API
+// server's immutable objects, shared) and each set as the keys of its
+// items, which restore turns back into the live entries of those keys.
 type storeCheckpoint struct {
-	objects       map[string]apiserver.Object
-	order         *orderedSet
-	byNamespace   map[string]*orderedSet
-	indices       map[string]map[string]*orderedSet
-	byLabel       map[string]*orderedSet
-	lastAppliedRV string
+	// entries holds a copy of every entry by key; their indexed slices
+	// point into one array owned by the checkpoint, never handed to the
+	// live store (restore copies out of it).
+	entries       map[string]entry
+	order         setCheckpoint
+	byNamespace   map[string]setCheckpoint
+	indices       map[string]map[string]setCheckpoint
+	byLabel       map[string]setCheckpoint
+	lastAppliedRV uint64
+	nextSeq       uint64
+}
+
+// setCheckpoint is an orderedSet with its items named by key ("" for a
+// tombstone).
+type setCheckpoint struct {
+	pos  map[string]int
+	keys []string
 }
 
 // Checkpoint saves the informer's state.
@@ -53,73 +66,122 @@ func (i *Informer) Restore(cp *Checkpoint) {
 	i.cursor = cp.cursor
 	i.pending, i.head = slices.Clone(cp.pending), cp.head
 	i.delivered = cp.delivered
-	i.store.restore(cp.store)
+	i.store.restore(&cp.store)
 }
 
 func (s *Store) checkpoint() storeCheckpoint {
-	return storeCheckpoint{
-		objects:       maps.Clone(s.objects),
-		order:         s.order.clone(),
-		byNamespace:   cloneSets(s.byNamespace),
-		indices:       cloneIndices(s.indices),
-		byLabel:       cloneSets(s.byLabel),
+	cp := storeCheckpoint{
+		entries:       make(map[string]entry, len(s.objects)),
+		order:         s.order.checkpoint(),
+		byNamespace:   checkpointSets(s.byNamespace),
+		indices:       make(map[string]map[string]setCheckpoint, len(s.indices)),
+		byLabel:       checkpointSets(s.byLabel),
 		lastAppliedRV: s.lastAppliedRV,
+		nextSeq:       s.nextSeq,
 	}
+	// One array holds every entry's indexed values (an entry writes its
+	// own slice in place when re-indexed, so the slices are copied).
+	flat := make([][]string, 0, len(s.objects)*len(s.indexNames))
+	for k, e := range s.objects {
+		saved := *e
+		if e.indexed != nil {
+			start := len(flat)
+			flat = append(flat, e.indexed...)
+			saved.indexed = flat[start:len(flat):len(flat)]
+		}
+		cp.entries[k] = saved
+	}
+	for name, sets := range s.indices {
+		cp.indices[name] = checkpointSets(sets)
+	}
+	return cp
 }
 
-// restore copies cp into s (indexers are configuration, kept), reusing
-// the live maps and sets.
-func (s *Store) restore(cp storeCheckpoint) {
-	s.objects = inplace.Map(s.objects, cp.objects)
-	s.order.restore(cp.order)
-	s.byNamespace = restoreSets(s.byNamespace, cp.byNamespace)
+// restore copies cp into s (indexers are configuration, kept), reusing the
+// live entries, maps and sets: an entry whose key is cached in both is
+// overwritten with the saved value, and every set is rebuilt to hold the
+// live entries of its saved keys.
+func (s *Store) restore(cp *storeCheckpoint) {
+	for k := range s.objects {
+		if _, ok := cp.entries[k]; !ok {
+			delete(s.objects, k)
+		}
+	}
+	for k, saved := range cp.entries {
+		e := s.objects[k]
+		if e == nil {
+			e = &entry{}
+			s.objects[k] = e
+		}
+		indexed := e.indexed
+		*e = saved
+		if len(indexed) == len(saved.indexed) && saved.indexed != nil {
+			copy(indexed, saved.indexed)
+			e.indexed = indexed
+		} else {
+			e.indexed = slices.Clone(saved.indexed)
+		}
+	}
+	s.order.restore(cp.order, s.objects)
+	s.byNamespace = restoreSets(s.byNamespace, cp.byNamespace, s.objects)
 	for name, sets := range cp.indices {
-		s.indices[name] = restoreSets(s.indices[name], sets)
+		s.indices[name] = restoreSets(s.indices[name], sets, s.objects)
 	}
-	s.byLabel = restoreSets(s.byLabel, cp.byLabel)
+	s.byLabel = restoreSets(s.byLabel, cp.byLabel, s.objects)
 	s.lastAppliedRV = cp.lastAppliedRV
+	s.nextSeq = cp.nextSeq
 }
 
-// restore makes s equal to saved.
-func (s *orderedSet) restore(saved *orderedSet) {
+func (s *orderedSet) checkpoint() setCheckpoint {
+	keys := make([]string, len(s.items))
+	for i, e := range s.items {
+		if e != nil {
+			keys[i] = e.key
+		}
+	}
+	return setCheckpoint{pos: maps.Clone(s.pos), keys: keys}
+}
+
+// restore makes s equal to saved, its items the entries of objects.
+func (s *orderedSet) restore(saved setCheckpoint, objects map[string]*entry) {
 	s.pos = inplace.Map(s.pos, saved.pos)
-	s.keys = inplace.Slice(s.keys, saved.keys)
+	clear(s.items)
+	s.items = s.items[:0]
+	for _, k := range saved.keys {
+		var e *entry
+		if k != "" {
+			e = objects[k]
+		}
+		s.items = append(s.items, e)
+	}
 }
 
 // restoreSets makes live equal to saved: sets present in both are
-// restored in place, the others copied or dropped.
-func restoreSets(live, saved map[string]*orderedSet) map[string]*orderedSet {
+// restored in place, the others created or dropped.
+func restoreSets(live map[string]*orderedSet, saved map[string]setCheckpoint, objects map[string]*entry) map[string]*orderedSet {
+	if live == nil {
+		live = make(map[string]*orderedSet, len(saved))
+	}
 	for k := range live {
 		if _, ok := saved[k]; !ok {
 			delete(live, k)
 		}
 	}
 	for k, set := range saved {
-		if cur := live[k]; cur != nil {
-			cur.restore(set)
-		} else {
-			live[k] = set.clone()
+		cur := live[k]
+		if cur == nil {
+			cur = newOrderedSet()
+			live[k] = cur
 		}
+		cur.restore(set, objects)
 	}
 	return live
 }
 
-func (s *orderedSet) clone() *orderedSet {
-	return &orderedSet{pos: maps.Clone(s.pos), keys: slices.Clone(s.keys)}
-}
-
-func cloneSets(sets map[string]*orderedSet) map[string]*orderedSet {
-	out := make(map[string]*orderedSet, len(sets))
+func checkpointSets(sets map[string]*orderedSet) map[string]setCheckpoint {
+	out := make(map[string]setCheckpoint, len(sets))
 	for k, set := range sets {
-		out[k] = set.clone()
-	}
-	return out
-}
-
-func cloneIndices(indices map[string]map[string]*orderedSet) map[string]map[string]*orderedSet {
-	out := make(map[string]map[string]*orderedSet, len(indices))
-	for name, sets := range indices {
-		out[name] = cloneSets(sets)
+		out[k] = set.checkpoint()
 	}
 	return out
 }

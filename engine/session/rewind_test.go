@@ -319,3 +319,61 @@ func TestCheckpointBudget(t *testing.T) {
 		t.Fatalf("the default budget kept %d checkpoints of a %d-step run", n, big.MaxStep())
 	}
 }
+
+// A run whose trace spans three storage chunks (18,000 records) seeks back
+// over each chunk boundary and forward again, and acts right after one:
+// checkpoints hold the trace's chunk headers, and restoring one must give
+// back the records a replay from step 0 gives, with later checkpoints
+// still usable and a rewritten future kept apart from earlier ones.
+func TestSeekAcrossTraceChunks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 7,000-step run replayed several times")
+	}
+	src := benchScenario(400)
+	seed := uint64(3)
+	s, err := Load("b.yaml", src, &seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunToEnd()
+	ref := &reference{t: t, src: src, seed: seed}
+	// firstStepPast returns the first step after which the trace holds more
+	// than n records.
+	firstStepPast := func(n int) int {
+		for i, info := range s.History() {
+			if int(info.LastSeq) > n {
+				return i + 1
+			}
+		}
+		t.Fatalf("the run has %d records, not more than %d", s.Sim().Recorder().Len(), n)
+		return 0
+	}
+	end := s.MaxStep()
+	for _, b := range []int{16384, 8192} {
+		k := firstStepPast(b)
+		for _, n := range []int{k, k - 1, end} {
+			if err := s.Seek(n); err != nil {
+				t.Fatal(err)
+			}
+			same(t, fmt.Sprintf("seek to %d (boundary %d)", n, b), s, ref.at(n, true))
+		}
+	}
+	k := firstStepPast(8192)
+	if err := s.Seek(k); err != nil {
+		t.Fatal(err)
+	}
+	a := scenario.Action{Type: scenario.ActionScale, Namespace: "default",
+		Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 380}
+	if _, err := s.Apply(a); err != nil {
+		t.Fatal(err)
+	}
+	ref.replan(k, a)
+	s.Advance(ByEvent, 600)
+	same(t, fmt.Sprintf("scale at %d and continue", k), s, ref.at(s.Step(), false))
+	for _, n := range []int{k - 1, k + 300} {
+		if err := s.Seek(n); err != nil {
+			t.Fatal(err)
+		}
+		same(t, fmt.Sprintf("seek to %d after the rewrite", n), s, ref.at(n, true))
+	}
+}

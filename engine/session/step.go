@@ -62,6 +62,9 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 
 // setSample stores the chart sample taken after step i.
 func (s *Session) setSample(i int, smp Sample) {
+	if i > 0 && i <= len(s.samples) {
+		smp = shareUnchanged(s.samples[i-1], smp)
+	}
 	if i < len(s.samples) {
 		s.samples[i] = smp
 		return

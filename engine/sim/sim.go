@@ -152,9 +152,8 @@ func (s *Sim) observe() {
 	}
 	s.gc.Observe()
 	s.kubelet.Observe()
-	log := s.server.WatchLog()
-	for ; s.logCursor < len(log); s.logCursor++ {
-		ev := log[s.logCursor]
+	for _, ev := range s.server.WatchSince(s.logCursor) {
+		s.logCursor++
 		if ev.Resource != apiserver.Pods {
 			continue
 		}
@@ -165,4 +164,13 @@ func (s *Sim) observe() {
 			s.podCount--
 		}
 	}
+	// Every reader of the log is now at its end: drop what they all read,
+	// in batches so that the log's array is not reallocated on every step.
+	if len(s.server.WatchLog()) >= forgetWatchLogBatch {
+		s.server.ForgetWatchLog(s.logCursor)
+	}
 }
+
+// forgetWatchLogBatch is how many read watch-log entries the simulator lets
+// pile up before it drops them.
+const forgetWatchLogBatch = 256

@@ -1,6 +1,8 @@
 // Package appendonly checkpoints slices that only ever grow at the end and
-// whose elements never change once appended (the trace, the API server's
-// watch log and events): a checkpoint keeps only the length.
+// whose elements never change once appended (the API server's events): a
+// checkpoint keeps only the length. (The trace, stored in chunks, and the
+// watch log, whose head is dropped, keep slice headers instead on the same
+// reasoning: see trace.Checkpoint and apiserver.Checkpoint.)
 //
 // Rewinding truncates the live slice in place, keeping its backing array:
 // the elements past the new length stay there, and a replay writes the same
