@@ -127,7 +127,7 @@ func (b *bridge) load(args json.RawMessage) (any, error) {
 	if a.Name == "" {
 		a.Name = "scenario.yaml"
 	}
-	s, err := session.Load(a.Name, []byte(a.Source), a.Seed)
+	s, err := session.LoadWithin(a.Name, []byte(a.Source), a.Seed, scenario.BrowserCeilings)
 	if err != nil {
 		return nil, err // the previous session stays
 	}

@@ -76,6 +76,9 @@ func runRun(e env, args []string) exitCode {
 		fmt.Fprintf(e.stderr, "rolloutlab run: %s is invalid: %s\n", src.name, plural(len(lines), "error"))
 		return exitRuntime
 	}
+	// A headless run plays forward and seeks back only to print tables at
+	// the actions: a few checkpoints do, and the memory goes to the run.
+	s.SetCheckpointBudget(runCheckpointBudget)
 	if err := stop.drive(s); err != nil {
 		fmt.Fprintf(e.stderr, "rolloutlab run: --until %s: %v\n", stop, err)
 		return exitRuntime
@@ -126,6 +129,10 @@ func (f *seedFlag) Set(s string) error {
 	f.set, f.n = true, n
 	return nil
 }
+
+// runCheckpointBudget bounds the rewind checkpoints of `run` (see
+// session.SetCheckpointBudget).
+const runCheckpointBudget = 24 << 20
 
 // value is the seed override for session.Load: nil when unset.
 func (f *seedFlag) value() *uint64 {

@@ -63,7 +63,7 @@ func Parse(name string, data []byte) (*Scenario, error) {
 		p.add(&Error{File: name, Message: "file is " + strconv.Itoa(len(data)) + " bytes; the limit is 1 MiB (" + strconv.Itoa(MaxFileBytes) + " bytes)"})
 		return nil, p.result()
 	}
-	s := &Scenario{Name: name, Cluster: DefaultCluster(), Limits: Limits{MaxPods: DefaultMaxPods, MaxSteps: DefaultMaxSteps}}
+	s := &Scenario{Name: name, Cluster: DefaultCluster(), Limits: Limits{MaxPods: DefaultMaxPods, MaxSteps: DefaultMaxSteps, MaxTraceRecords: DefaultMaxTraceRecords}}
 	var scenarioDoc int
 	p.documents(data, func(doc int, body *node) {
 		r := &docReader{p: p, doc: doc}

@@ -8,8 +8,11 @@
 // sample are kept, so the UI can list and plot the run.
 //
 // Rewind is exact because the simulation is deterministic: Seek to an earlier
-// step rebuilds the simulation from the scenario and replays it, re-applying
-// the user's actions at the steps they were made. A user action made after a
+// step restores the last checkpoint at or before it (a saved copy of the
+// whole simulation, see sim.Checkpoint and checkpoints.go) and replays the
+// steps from there, re-applying the user's actions at the steps they were
+// made. Checkpoints are spaced so that a replay is at most one spacing long
+// and at most maxCheckpoints are kept. A user action made after a
 // rewind discards the old future (the actions recorded after that point), as
 // an editor's undo history does.
 //

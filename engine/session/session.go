@@ -35,21 +35,36 @@ type Session struct {
 	samples []Sample
 	// timeline arms the scenario's actions one after another.
 	timeline *timeline
+	// cps are the rewind points Seek restores from.
+	cps checkpoints
 	// observer, when set, is called after every step the session takes
 	// (checkers, recorders); it must only read the simulation.
 	observer func(sim.StepInfo)
 }
 
-// SetStepObserver makes the session call fn after every step it takes, in
-// every run including replays; nil removes it.
+// SetStepObserver makes the session call fn after every step it takes,
+// including the steps a Seek replays after restoring a checkpoint (not the
+// steps the checkpoint skips); nil removes it.
 func (s *Session) SetStepObserver(fn func(sim.StepInfo)) { s.observer = fn }
 
-// Load parses source and builds the simulation at step 0. A non-nil seed
+// Load parses source and builds the simulation at step 0, with the
+// command line's ceilings on the file's limits (LoadWithin). A non-nil seed
 // overrides the file's seed. Errors are *scenario.Error / scenario.ErrorList
 // for file problems and *SetupError for objects the API server refused.
 func Load(name string, source []byte, seed *uint64) (*Session, error) {
+	return LoadWithin(name, source, seed, scenario.CLICeilings)
+}
+
+// LoadWithin is Load with the front end's ceilings on the file's limits
+// (the browser's are stricter): a file that asks for more, or for more
+// replicas than its pod limit allows, is refused before anything runs
+// (scenario.CheckLimits).
+func LoadWithin(name string, source []byte, seed *uint64, c scenario.Ceilings) (*Session, error) {
 	scen, err := scenario.Parse(name, source)
 	if err != nil {
+		return nil, err
+	}
+	if err := scen.CheckLimits(name, c); err != nil {
 		return nil, err
 	}
 	s := &Session{name: name, source: append([]byte(nil), source...), scen: scen, seed: scen.Seed}
@@ -97,6 +112,7 @@ func (s *Session) options() sim.Options {
 	o.TurnOrder = c.TurnOrder
 	o.Limits.MaxPods = s.scen.Limits.MaxPods
 	o.Limits.MaxSteps = s.scen.Limits.MaxSteps
+	o.Limits.MaxTraceRecords = s.scen.Limits.MaxTraceRecords
 	return o
 }
 
@@ -132,7 +148,8 @@ func (e *SetupError) Error() string {
 }
 
 // rebuild creates a fresh simulation at step 0: objects applied, timeline
-// armed. The chart keeps only the set-up sample.
+// armed, the first checkpoint taken. The chart keeps only the set-up
+// sample.
 func (s *Session) rebuild() error {
 	sm, err := sim.New(s.options())
 	if err != nil {
@@ -150,5 +167,6 @@ func (s *Session) rebuild() error {
 	s.timeline.arm(sm)
 	s.nextUser = 0
 	s.setSample(0, sample(sm, nil))
+	s.resetCheckpoints()
 	return nil
 }
