@@ -106,6 +106,16 @@ func WithOverrides(name string, src []byte, overrides []Override, seed *uint64) 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	b, err := Overridden(name, src, overrides, seed)
+	if err != nil {
+		return nil, err
+	}
+	return Compare(Side{Label: name, Session: a}, Side{Label: OverridesLabel(overrides), Session: b})
+}
+
+// Overridden loads a scenario file with overrides applied to its
+// Deployments, at step 0.
+func Overridden(name string, src []byte, overrides []Override, seed *uint64) (*session.Session, error) {
 	scen, err := scenario.Parse(name, src)
 	if err != nil {
 		return nil, err
@@ -117,9 +127,14 @@ func WithOverrides(name string, src []byte, overrides []Override, seed *uint64) 
 	if err != nil {
 		return nil, fmt.Errorf("%s with --set: %w", name, err)
 	}
+	return b, nil
+}
+
+// OverridesLabel names a run by its overrides, as typed.
+func OverridesLabel(overrides []Override) string {
 	words := make([]string, len(overrides))
 	for i, o := range overrides {
 		words[i] = o.String()
 	}
-	return Compare(Side{Label: name, Session: a}, Side{Label: strings.Join(words, " "), Session: b})
+	return strings.Join(words, " ")
 }

@@ -86,7 +86,7 @@ func TestMaxSurge(t *testing.T) {
 			// Both creations scale the new RS to 20 at once; the first
 			// difference is the creation's math naming maxSurge.
 			d := r.Divergence
-			if d == nil || d.Step != 2 || !strings.Contains(d.RecordA, "maxSurge 1 = 21") || !strings.Contains(d.Words, "The runs part at step 2") {
+			if d == nil || d.Step != 2 || !strings.Contains(d.RecordA, "maxSurge 1 = 21") || !strings.Contains(d.Words, "The runs part at step 2 (+0.000s): both take sync deployment-controller default/web but record") {
 				t.Fatalf("divergence %+v", d)
 			}
 			if !hasLine(r.Events.OnlyA, "Scaled up replica set web-7f6f88cb57 from 0 to 1") || !hasLine(r.Events.OnlyB, tc.onlyB) {

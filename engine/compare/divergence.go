@@ -99,8 +99,7 @@ func describe(a, b *meter, ua, ub *unit) *Divergence {
 		d.Words = fmt.Sprintf("The runs part at step %d: %s took %s at %s, %s took %s at %s.", d.Step,
 			a.sum.Label, d.A, clock.FormatOffset(ua.info.At), b.sum.Label, d.B, clock.FormatOffset(ub.info.At))
 	default:
-		d.Words = fmt.Sprintf("The runs part at step %d (%s, %s) in what it did: %s %q, %s %q.", d.Step, at, d.A,
-			a.sum.Label, orNothing(d.RecordA), b.sum.Label, orNothing(d.RecordB))
+		d.Words = fmt.Sprintf("The runs part at step %d (%s): both take %s but record different things; the first records that differ follow.", d.Step, at, d.A)
 	}
 	return d
 }
@@ -108,11 +107,4 @@ func describe(a, b *meter, ua, ub *unit) *Divergence {
 // recordWords is a record without its sequence number and time.
 func recordWords(r trace.Record) string {
 	return r.Source + " " + r.Kind().String() + ": " + r.Data.Text()
-}
-
-func orNothing(s string) string {
-	if s == "" {
-		return "(nothing more)"
-	}
-	return s
 }
