@@ -87,6 +87,7 @@ func (b *bridge) methods() map[string]handler {
 		"samples": b.samples,
 		"records": b.records,
 		"kubectl": b.kubectl,
+		"targets": b.targets,
 	}
 }
 
@@ -255,5 +256,13 @@ func (b *bridge) kubectl(args json.RawMessage) (any, error) {
 		return struct {
 			Output string `json:"output"`
 		}{out}, nil
+	})
+}
+
+func (b *bridge) targets(json.RawMessage) (any, error) {
+	return b.guarded(func(s *session.Session) (any, error) {
+		return struct {
+			Deployments []session.Target `json:"deployments"`
+		}{s.Targets()}, nil
 	})
 }

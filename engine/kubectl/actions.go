@@ -179,22 +179,17 @@ func (k *Kubectl) updateDeployment(ns, name string, mutate func(d *appsv1.Deploy
 	return err
 }
 
-// SetImage sets the image of one container of a Deployment's pod template;
-// container "" means the first container (kubectl itself needs a name, or
-// "*" for every container, which is accepted too):
+// SetImage sets the image of a container of a Deployment's pod template
+// (see pickContainers for how container names it; "*" is every container):
 // "deployment.apps/web image updated".
 func (k *Kubectl) SetImage(ns, name, container, image string) (string, error) {
 	err := k.updateDeployment(ns, name, func(d *appsv1.Deployment) error {
-		cs := d.Spec.Template.Spec.Containers
-		found := false
-		for i := range cs {
-			if container == "*" || cs[i].Name == container || (container == "" && i == 0) {
-				cs[i].Image = image
-				found = true
-			}
+		cs, err := pickContainers(&d.Spec.Template.Spec, container)
+		if err != nil {
+			return err
 		}
-		if !found {
-			return failf(ErrContainerNotFound, "unable to find container named %q", container)
+		for _, c := range cs {
+			c.Image = image
 		}
 		return nil
 	})

@@ -7,6 +7,14 @@
 // the simulation, configures the simulated cluster, sets limits and lists a
 // timeline of kubectl-style actions.
 //
+// Timeline actions name their object with one vocabulary: target:
+// "<kind>/<name>" (kind as kubectl spells it: deployment or deploy,
+// replicaset or rs, pod or po) and an optional namespace: field, "default"
+// when absent, as kubectl without -n. "shop/web" is refused with a message
+// that shows the namespace: form. The action types and their fields are
+// listed in docs/bridge-api.md ("Actions"); user actions sent through the
+// bridge's act are the same entries with type: instead of action:.
+//
 // Contract:
 //
 //   - Parse never panics on any input and never reads anything but its

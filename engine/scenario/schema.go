@@ -23,7 +23,9 @@ var (
 	limitsFields  = []string{"maxPods", "maxSteps"}
 	triggerFields = []string{"at", "after", "when"}
 	whenFields    = []string{"rolloutComplete", "available", "settled", "step"}
-	availFields   = []string{"target", "atLeast"}
+	availFields   = []string{"target", "atLeast", "namespace"}
+	// completeFields are the fields of rolloutComplete's mapping form.
+	completeFields = []string{"target", "namespace"}
 )
 
 // actionSpec lists, per action, the fields it requires and those it allows
@@ -36,23 +38,30 @@ type actionSpec struct {
 }
 
 var actionSpecs = map[ActionType]actionSpec{
-	ActionApply:           {required: []string{"manifest"}},
-	ActionScale:           {required: []string{"target", "replicas"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet}},
-	ActionSetImage:        {required: []string{"target", "image"}, optional: []string{"namespace", "container"}, kinds: []Kind{KindDeployment}},
-	ActionPause:           {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
-	ActionResume:          {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
-	ActionRestart:         {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
-	ActionUndo:            {required: []string{"target"}, optional: []string{"namespace", "toRevision"}, kinds: []Kind{KindDeployment}},
-	ActionDelete:          {required: []string{"target"}, optional: []string{"namespace", "propagationPolicy"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
-	ActionDeletePod:       {required: []string{"name"}, optional: []string{"namespace"}},
-	ActionFailNode:        {required: []string{"node"}},
-	ActionRecoverNode:     {required: []string{"node"}},
-	ActionSetImageProfile: {required: []string{"image", "profile"}},
+	ActionApply:               {required: []string{"manifest"}},
+	ActionScale:               {required: []string{"target", "replicas"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet}},
+	ActionSetImage:            {required: []string{"target", "image"}, optional: []string{"namespace", "container"}, kinds: []Kind{KindDeployment}},
+	ActionPause:               {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
+	ActionResume:              {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
+	ActionRestart:             {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
+	ActionUndo:                {required: []string{"target"}, optional: []string{"namespace", "toRevision"}, kinds: []Kind{KindDeployment}},
+	ActionDelete:              {required: []string{"target"}, optional: []string{"namespace", "propagationPolicy"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
+	ActionDeletePod:           {required: []string{"name"}, optional: []string{"namespace"}},
+	ActionFailNode:            {required: []string{"node"}},
+	ActionRecoverNode:         {required: []string{"node"}},
+	ActionSetImageProfile:     {required: []string{"image", "profile"}},
+	ActionSetRollingUpdate:    {required: []string{"target"}, optional: []string{"namespace", "maxSurge", "maxUnavailable"}, kinds: []Kind{KindDeployment}},
+	ActionSetStrategy:         {required: []string{"target", "strategy"}, optional: []string{"namespace", "maxSurge", "maxUnavailable"}, kinds: []Kind{KindDeployment}},
+	ActionSetMinReadySeconds:  {required: []string{"target", "minReadySeconds"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
+	ActionSetProgressDeadline: {required: []string{"target", "progressDeadlineSeconds"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
+	ActionSetResources:        {required: []string{"target", "resources"}, optional: []string{"namespace", "container"}, kinds: []Kind{KindDeployment}},
+	ActionSetEnv:              {required: []string{"target", "env"}, optional: []string{"namespace", "container"}, kinds: []Kind{KindDeployment}},
 }
 
 // allActionFields is every field a timeline entry may have.
 var allActionFields = []string{"at", "after", "when", "action", "namespace", "target", "replicas",
-	"container", "image", "toRevision", "propagationPolicy", "name", "node", "profile", "manifest"}
+	"container", "image", "toRevision", "propagationPolicy", "name", "node", "profile", "manifest",
+	"maxSurge", "maxUnavailable", "strategy", "minReadySeconds", "progressDeadlineSeconds", "resources", "env"}
 
 // decodeScenario reads a Scenario document into s.
 func (r *docReader) decodeScenario(body *node, s *Scenario) {
@@ -301,6 +310,7 @@ func (r *docReader) decodeAction(n *node, path string, s *Scenario) (Action, boo
 		}
 	}
 	r.decodeActionFields(m, path, spec, s, &a)
+	r.decodeEditFields(n, m, path, spec, &a)
 	return a, r.p.count() == before
 }
 
@@ -353,7 +363,20 @@ func (r *docReader) decodeCondition(n *node, path string) Condition {
 		switch k {
 		case "rolloutComplete":
 			c.Type = CondRolloutComplete
-			c.Target, _ = r.ref(f.value, p, []Kind{KindDeployment})
+			if v := resolve(f.value); v != nil && v.Kind == mappingNode {
+				if cm, ok := r.mapping(v, p, completeFields); ok {
+					if tf, ok := cm["target"]; ok {
+						c.Target, _ = r.ref(tf.value, join(p, "target"), []Kind{KindDeployment})
+					} else {
+						r.errorf(v, join(p, "target"), "required field is missing")
+					}
+					if _, ok := cm["namespace"]; ok {
+						c.Namespace = r.namespace(cm, p)
+					}
+				}
+			} else {
+				c.Target, _ = r.ref(f.value, p, []Kind{KindDeployment})
+			}
 		case "available":
 			c.Type = CondAvailable
 			if am, ok := r.mapping(f.value, p, availFields); ok {
@@ -361,6 +384,9 @@ func (r *docReader) decodeCondition(n *node, path string) Condition {
 					c.Target, _ = r.ref(tf.value, join(p, "target"), []Kind{KindDeployment, KindReplicaSet})
 				} else {
 					r.errorf(resolve(f.value), join(p, "target"), "required field is missing")
+				}
+				if _, ok := am["namespace"]; ok {
+					c.Namespace = r.namespace(am, p)
 				}
 				if af, ok := am["atLeast"]; ok {
 					v, _ := r.integer(af.value, join(p, "atLeast"), 0, 1<<31-1)
@@ -401,7 +427,11 @@ func (r *docReader) ref(n *node, path string, kinds []Kind) (Ref, bool) {
 	}
 	k, ok := kindAliases[strings.ToLower(kindStr)]
 	if !ok || !containsKind(kinds, k) {
-		r.errorf(n, path, "invalid value "+strconv.Quote(s)+": the kind must be "+joinOr(kindNames(kinds)))
+		msg := "invalid value " + strconv.Quote(s) + ": the kind must be " + joinOr(kindNames(kinds))
+		if _, isKind := kindAliases[strings.ToLower(kindStr)]; !isKind && !otherKinds[strings.ToLower(kindStr)] && !strings.Contains(name, "/") && len(validation.IsDNS1123Label(kindStr)) == 0 {
+			msg += " (to name a namespace, write target: " + kinds[0].String() + "/" + name + " and namespace: " + kindStr + ")"
+		}
+		r.errorf(n, path, msg)
 		return Ref{}, false
 	}
 	if msgs := validation.IsDNS1123Subdomain(name); len(msgs) > 0 {
@@ -409,6 +439,37 @@ func (r *docReader) ref(n *node, path string, kinds []Kind) (Ref, bool) {
 		return Ref{}, false
 	}
 	return Ref{Kind: k, Name: name}, true
+}
+
+// otherKinds are kubectl resource names Rollout Lab does not act on: a
+// target "service/x" is a wrong kind, not a namespace mistake.
+var otherKinds = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields("service services svc configmap configmaps cm secret secrets ingress ingresses ing " +
+		"statefulset statefulsets sts daemonset daemonsets ds job jobs cronjob cronjobs cj hpa horizontalpodautoscaler " +
+		"horizontalpodautoscalers namespace namespaces ns node nodes no pvc persistentvolumeclaim serviceaccount sa " +
+		"replicationcontroller replicationcontrollers rc pdb poddisruptionbudget networkpolicy netpol endpoints ep event events ev") {
+		otherKinds[k] = true
+	}
+}
+
+// namespace reads the optional "namespace" field of m (under path):
+// "default" when absent.
+func (r *docReader) namespace(m map[string]field, path string) string {
+	f, ok := m["namespace"]
+	if !ok {
+		return "default"
+	}
+	p := join(path, "namespace")
+	ns, ok := r.str(f.value, p)
+	if !ok {
+		return "default"
+	}
+	if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
+		r.errorf(resolve(f.value), p, "invalid namespace "+strconv.Quote(ns)+": "+msgs[0])
+	}
+	return ns
 }
 
 // joinOr renders "a", "a or b", "a, b or c".
@@ -445,13 +506,8 @@ func (r *docReader) decodeActionFields(m map[string]field, path string, spec act
 		}
 		return f.value, join(path, k), true
 	}
-	if v, p, ok := get("namespace"); ok {
-		if ns, ok := r.str(v, p); ok {
-			if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
-				r.errorf(resolve(v), p, "invalid namespace "+strconv.Quote(ns)+": "+msgs[0])
-			}
-			a.Namespace = ns
-		}
+	if _, _, ok := get("namespace"); ok {
+		a.Namespace = r.namespace(m, path)
 	}
 	if v, p, ok := get("target"); ok {
 		a.Target, _ = r.ref(v, p, spec.kinds)
