@@ -88,6 +88,8 @@ func (b *bridge) methods() map[string]handler {
 		"records": b.records,
 		"kubectl": b.kubectl,
 		"targets": b.targets,
+		"fork":    b.fork,
+		"compare": b.compareMethod,
 	}
 }
 
