@@ -97,3 +97,14 @@ func (b *bridge) compareMethod(args json.RawMessage) (any, error) {
 		return comparison{Result: r, SamplesA: ra.Samples(), SamplesB: rb.Samples()}, nil
 	})
 }
+
+// exportScenario returns the loaded file with the user's actions folded
+// into its timeline (session.ExportScenario).
+func (b *bridge) exportScenario(json.RawMessage) (any, error) {
+	return b.guarded(func(s *session.Session) (any, error) {
+		return struct {
+			Name string `json:"name"`
+			YAML string `json:"yaml"`
+		}{s.Scenario().Name, string(s.ExportScenario())}, nil
+	})
+}

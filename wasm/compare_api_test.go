@@ -100,3 +100,16 @@ func TestCompareBridge(t *testing.T) {
 		t.Errorf("error %q", e.Message)
 	}
 }
+
+func TestExportScenarioBridge(t *testing.T) {
+	a := methods()
+	callOK(t, a, "load", map[string]any{"source": surgeDeployment, "name": "web.yaml"}, nil)
+	callOK(t, a, "advance", map[string]any{"by": "event", "count": 3}, nil)
+	callOK(t, a, "act", map[string]any{"action": map[string]any{"type": "scale", "target": "deployment/web", "replicas": 4}}, nil)
+	var out struct{ Name, YAML string }
+	callOK(t, a, "exportScenario", nil, &out)
+	if !strings.Contains(out.YAML, `  - {"action":"scale","replicas":4,"target":"deployment/web","when":{"step":3}}`+"\n---\n"+surgeDeployment) {
+		t.Errorf("%+v", out)
+	}
+	callOK(t, a, "load", map[string]any{"source": out.YAML}, nil)
+}
