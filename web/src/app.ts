@@ -9,8 +9,11 @@ import { commandFor, type Command, keyLabel, SHORTCUTS } from './keys';
 import { type MathBlock, mathOf } from './math';
 import { ChartPanel, ClusterPanel, renderExpectations, renderMath, renderQueues, renderSteps, renderTrace } from './panels';
 import type { EngineError } from './result';
-import type { LibraryEntry, Sample, Snapshot, StepInfo, UserAction, View } from './types';
+import type { LibraryEntry, Sample, Snapshot, StepInfo, View } from './types';
 import { list } from './types';
+import { t } from './i18n';
+import { hasEdits, loadDraft, saveDraft } from './whatif/persist';
+import { mountWhatIf } from './whatif/room';
 
 /** Pods listed per view. Listing a pod costs the engine ~15 µs (1,000 pods would blow the 16 ms step budget); ReplicaSets with more pods are drawn from their status counts. */
 export const MAX_PODS = 150;
@@ -42,6 +45,13 @@ export class App {
 
   private readonly cluster = new ClusterPanel($('cluster'), $('nodes'));
   private readonly chart = new ChartPanel($('chart'), $('chart-legend'), (n) => void this.seek(n));
+  /** The what-if room: action forms, forks and compare, export (web/src/whatif). */
+  private readonly whatif = mountWhatIf($('whatif-room'), {
+    call: (method, args) => this.engine.call(method, args),
+    source: () => this.source,
+    applySnapshot: (s) => this.apply(s),
+    maxPods: MAX_PODS,
+  });
 
   constructor(private readonly engine: EngineClient) {
     this.wire();
@@ -88,6 +98,13 @@ export class App {
       picker.value = entry.id;
       setText($('scenario-desc'), entry.description || entry.name);
     }
+    const draft = loadDraft(localStorage);
+    if (loaded && draft && draft.text !== this.source) {
+      // The editor's text from last time: shown, and loaded if it loads.
+      await this.toggleEditor();
+      await this.loadFromEditor();
+      setText($('load-status'), `${$('load-status').textContent ?? ''} ${t('whatif.draftRestored')}`);
+    }
     if (!loaded) {
       const first = entry ?? this.library[0];
       if (first) await this.loadEntry(first);
@@ -99,6 +116,7 @@ export class App {
     setText($('scenario-desc'), e.description || e.name);
     const ok = await this.load(e.source, `${e.id}.yaml`);
     if (ok) this.editor?.setText(e.source);
+    if (ok) saveDraft(localStorage, e.source, e.source); // the library text replaced the draft
     return ok;
   }
 
@@ -124,6 +142,7 @@ export class App {
     errList.replaceChildren();
     this.editor?.setErrors([]);
     setText($('load-status'), `Loaded ${r.value.view.scenario}.`);
+    this.whatif.reset();
     this.source = source;
     this.sourceName = name;
     this.history = [];
@@ -191,13 +210,6 @@ export class App {
     if (!this.view) return;
     const s = await this.call<Snapshot>('seek', { step: Math.max(0, step), maxPods: MAX_PODS });
     if (s) this.apply(s);
-  }
-
-  async act(action: UserAction): Promise<void> {
-    const s = await this.call<Snapshot>('act', { action, maxPods: MAX_PODS });
-    if (!s) return;
-    setText($('act-message'), s.message ?? 'done');
-    this.apply(s);
   }
 
   play(): void {
@@ -305,6 +317,7 @@ export class App {
     renderTrace($('trace'), $('trace-step'), v);
     renderSteps($('steps'), this.history, v.step, $<HTMLSelectElement>('filter-component').value, $<HTMLSelectElement>('filter-kind').value, (n) => void this.seek(n));
     this.chart.render(this.samples, v.step);
+    this.whatif.update(v);
     this.renderControls(v);
     this.kubectlSoon();
   }
@@ -328,16 +341,6 @@ export class App {
       comp.replaceChildren(h('option', { value: '', text: 'all' }), ...comps.map((c) => h('option', { value: c, text: c })));
       comp.value = comps.includes(cur) ? cur : '';
     }
-    const targets = [
-      ...list(v.deployments).map((d) => `deployment/${d.name}`),
-      ...list(v.replicaSets).map((r) => `rs/${r.name}`),
-      ...list(v.pods).slice(0, 50).map((p) => p.name),
-      ...list(v.nodes).map((n) => n.name),
-    ];
-    const dl = $('act-targets');
-    if (dl.childElementCount !== targets.length) dl.replaceChildren(...targets.map((t) => h('option', { value: t })));
-    const tgt = $<HTMLInputElement>('act-target');
-    if (!tgt.value && v.deployments?.[0]) tgt.value = `deployment/${v.deployments[0].name}`;
     const kc = $<HTMLSelectElement>('kubectl-cmd');
     const cmds = ['get deploy -o wide', 'get rs -o wide', 'get pods -o wide'];
     for (const d of list(v.deployments)) cmds.push(`describe deployment ${d.name}`, `rollout status deployment/${d.name}`, `rollout history deployment/${d.name}`);
@@ -386,16 +389,14 @@ export class App {
     on('scenario-picker', 'change', (e) => {
       const id = (e.target as HTMLSelectElement).value;
       const entry = this.library.find((x) => x.id === id);
+      if (entry && hasEdits(this.editor?.getText() ?? loadDraft(localStorage)?.text ?? null, this.source) && !confirm(t('whatif.confirmReplace', { name: entry.name }))) {
+        (e.target as HTMLSelectElement).value = this.library.find((x) => `${x.id}.yaml` === this.sourceName)?.id ?? '';
+        return;
+      }
       if (entry) void this.loadEntry(entry);
     });
     on('edit-btn', 'click', () => void this.toggleEditor());
     on('load-btn', 'click', () => void this.loadFromEditor());
-    on('act-type', 'change', () => this.updateActForm());
-    on('act-form', 'submit', (e) => {
-      e.preventDefault();
-      const a = this.readAction();
-      if (a) void this.act(a);
-    });
     document.addEventListener('keydown', (e) => {
       const t = e.target as HTMLElement | null;
       const cmd = commandFor({
@@ -415,45 +416,7 @@ export class App {
     });
     $('help-keys').replaceChildren(...SHORTCUTS.flatMap((s) => [h('dt', {}, ...s.keys.map((k) => h('kbd', { text: keyLabel(k) }))), h('dd', { text: s.label })]));
     on('help-btn', 'click', () => void this.run('help'));
-    for (const id of ['step-btn', 'sync-btn', 'settle-btn', 'play-btn', 'reset-btn', 'scrubber', 'act-btn']) ($(id) as HTMLButtonElement).disabled = false;
-    this.updateActForm();
-  }
-
-  private updateActForm(): void {
-    const type = $<HTMLSelectElement>('act-type').value;
-    const label = $('act-value-label');
-    const labels: Record<string, string> = { scale: 'Replicas', setImage: 'Image', undo: 'To revision (optional)' };
-    const text = labels[type];
-    label.hidden = !text;
-    if (text) label.firstChild!.textContent = `${text} `;
-  }
-
-  private readAction(): UserAction | null {
-    const type = $<HTMLSelectElement>('act-type').value;
-    const target = $<HTMLInputElement>('act-target').value.trim();
-    const value = $<HTMLInputElement>('act-value').value.trim();
-    switch (type) {
-      case 'scale':
-        if (!/^\d+$/.test(value)) {
-          setText($('act-message'), 'Replicas must be a whole number.');
-          return null;
-        }
-        return { type: 'scale', target, replicas: Number(value) };
-      case 'setImage':
-        return { type: 'setImage', target, image: value };
-      case 'pause':
-      case 'resume':
-      case 'restart':
-        return { type, target };
-      case 'undo':
-        return value ? { type: 'undo', target, toRevision: Number(value) } : { type: 'undo', target };
-      case 'deletePod':
-        return { type: 'deletePod', name: target.replace(/^pods?\//, '') };
-      case 'failNode':
-      case 'recoverNode':
-        return { type, node: target.replace(/^nodes?\//, '') };
-    }
-    return null;
+    for (const id of ['step-btn', 'sync-btn', 'settle-btn', 'play-btn', 'reset-btn', 'scrubber']) ($(id) as HTMLButtonElement).disabled = false;
   }
 
   private async toggleEditor(): Promise<void> {
@@ -464,7 +427,9 @@ export class App {
     if (panel.hidden) return;
     if (!this.editor) {
       setText($('load-status'), 'Loading the editor…');
-      this.editor = await createEditor($('editor-host'), this.source, () => void this.loadFromEditor());
+      this.editor = await createEditor($('editor-host'), loadDraft(localStorage)?.text ?? this.source, () => void this.loadFromEditor());
+      // The text survives a reload and a failed load (web/src/whatif/persist.ts).
+      $('editor-host').addEventListener('input', () => this.editor && saveDraft(localStorage, this.editor.getText(), this.source));
       setText($('load-status'), '');
     }
     this.editor.focus();
