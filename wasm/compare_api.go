@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/rolloutlab/rolloutlab/engine/compare"
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
@@ -41,56 +40,6 @@ func (b *bridge) fork(args json.RawMessage) (any, error) {
 			alt = append(alt, act)
 		}
 		r, ra, rb, err := compare.Fork(s, a.AtStep, alt)
-		if err != nil {
-			return nil, err
-		}
-		return comparison{Result: r, SamplesA: ra.Samples(), SamplesB: rb.Samples()}, nil
-	})
-}
-
-// compareMethod compares the loaded scenario file from step 0 (A) with
-// another file (sourceB) or with the same file under --set overrides.
-func (b *bridge) compareMethod(args json.RawMessage) (any, error) {
-	var a struct {
-		SourceB string   `json:"sourceB"`
-		NameB   string   `json:"nameB"`
-		Set     []string `json:"set"`
-	}
-	if err := decodeArgs(args, &a); err != nil {
-		return nil, err
-	}
-	if (a.SourceB == "") == (len(a.Set) == 0) {
-		return nil, fmt.Errorf("compare takes either sourceB or set")
-	}
-	return b.guarded(func(s *session.Session) (any, error) {
-		name, src, seed := "A", s.Source(), s.Seed()
-		ra, err := session.Load(name, src, &seed)
-		if err != nil {
-			return nil, err
-		}
-		var rb *session.Session
-		labelB := a.NameB
-		if a.SourceB != "" {
-			if labelB == "" {
-				labelB = "B"
-			}
-			rb, err = session.Load(labelB, []byte(a.SourceB), &seed)
-		} else {
-			var overrides []compare.Override
-			for _, set := range a.Set {
-				o, perr := compare.ParseOverride(set)
-				if perr != nil {
-					return nil, perr
-				}
-				overrides = append(overrides, o)
-			}
-			labelB = compare.OverridesLabel(overrides)
-			rb, err = compare.Overridden(name, src, overrides, &seed)
-		}
-		if err != nil {
-			return nil, err
-		}
-		r, err := compare.Compare(compare.Side{Label: name, Session: ra}, compare.Side{Label: labelB, Session: rb})
 		if err != nil {
 			return nil, err
 		}

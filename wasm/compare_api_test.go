@@ -84,23 +84,6 @@ func TestForkBridge(t *testing.T) {
 	}
 }
 
-func TestCompareBridge(t *testing.T) {
-	a := methods()
-	callOK(t, a, "load", map[string]any{"source": surgeDeployment}, nil)
-	var r comparisonJSON
-	callOK(t, a, "compare", map[string]any{"set": []string{"spec.replicas=30"}}, &r)
-	if r.B.Label != "spec.replicas=30" || r.B.PeakPods != 30 || r.A.PeakPods != 20 {
-		t.Errorf("%+v %+v", r.A, r.B)
-	}
-	callOK(t, a, "compare", map[string]any{"sourceB": strings.Replace(surgeDeployment, "replicas: 20", "replicas: 5", 1), "nameB": "five"}, &r)
-	if r.B.Label != "five" || r.B.PeakPods != 5 {
-		t.Errorf("%+v", r.B)
-	}
-	if e := callErr(t, a, "compare", map[string]any{}); !strings.Contains(e.Message, "either sourceB or set") {
-		t.Errorf("error %q", e.Message)
-	}
-}
-
 func TestExportScenarioBridge(t *testing.T) {
 	a := methods()
 	callOK(t, a, "load", map[string]any{"source": surgeDeployment, "name": "web.yaml"}, nil)

@@ -89,7 +89,6 @@ func (b *bridge) methods() map[string]handler {
 		"kubectl":        b.kubectl,
 		"targets":        b.targets,
 		"fork":           b.fork,
-		"compare":        b.compareMethod,
 		"exportScenario": b.exportScenario,
 	}
 }
