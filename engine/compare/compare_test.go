@@ -2,20 +2,21 @@ package compare
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
 	"github.com/rolloutlab/rolloutlab/engine/session"
+	"github.com/rolloutlab/rolloutlab/scenarios"
 )
 
-func readFile(t *testing.T, name string) []byte {
+// surgeSource is scenarios/compare-max-surge.yaml.
+func surgeSource(t *testing.T) []byte {
 	t.Helper()
-	src, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
+	src, ok := scenarios.Source("compare-max-surge")
+	if !ok {
+		t.Fatal("no library scenario compare-max-surge")
 	}
 	return src
 }
@@ -37,7 +38,7 @@ func check(t *testing.T, label string, s Summary, w want) {
 	}
 }
 
-// testdata/surge-1.yaml creates a 20-replica Deployment (maxSurge 1,
+// scenarios/compare-max-surge.yaml creates a 20-replica Deployment (maxSurge 1,
 // maxUnavailable 25% = 5) and sets a new image once it is rolled out. Pods
 // take 3s from creation to available (kubelet default: start 2s, ready 1s),
 // so the creation completes at +3s; the rollout then runs in waves of 3s:
@@ -59,7 +60,7 @@ func check(t *testing.T, label string, s Summary, w want) {
 // stay available (minAvailable), and 20 new pods are created on top of the
 // creation's 20 while 20 old ones are deleted.
 func TestMaxSurge(t *testing.T) {
-	src := readFile(t, "testdata/surge-1.yaml")
+	src := surgeSource(t)
 	surge1 := want{15 * time.Second, 21, 1, 21, 15, 40, 20}
 	for _, tc := range []struct {
 		set   string
@@ -111,7 +112,7 @@ func hasLine(lines []EventLine, suffix string) bool {
 // A file compared with itself: same numbers, no divergence, no event only in
 // one run; and the result is the same byte for byte every time.
 func TestSameFile(t *testing.T) {
-	src := readFile(t, "testdata/surge-1.yaml")
+	src := surgeSource(t)
 	r1, err := Files("a.yaml", src, "b.yaml", src, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +142,7 @@ func TestSameFile(t *testing.T) {
 // 30 were first available (before that, 20 of 30 is a scale-up still under
 // way, not a dip), so it is 30.
 func TestForkInstead(t *testing.T) {
-	src := strings.Replace(string(readFile(t, "testdata/surge-1.yaml")), "  timeline:", "  timeline: []\n  x-unused:", 1)
+	src := strings.Replace(string(surgeSource(t)), "  timeline:", "  timeline: []\n  x-unused:", 1)
 	src = src[:strings.Index(src, "  x-unused:")] + src[strings.Index(src, "---"):]
 	s, err := session.Load("web.yaml", []byte(src), nil)
 	if err != nil {
@@ -201,7 +202,7 @@ func TestParseOverride(t *testing.T) {
 }
 
 func TestOverrideErrors(t *testing.T) {
-	src := readFile(t, "testdata/surge-1.yaml")
+	src := surgeSource(t)
 	for _, tc := range []struct{ set, want string }{
 		{"deployment/api:spec.replicas=3", "no deployment/api in the file"},
 		{"spec.template.spec.containers[3].image=x", "no element [3]"},
