@@ -2,6 +2,7 @@ package compare
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -168,7 +169,8 @@ func TestForkInstead(t *testing.T) {
 	}
 	check(t, "A", r.A, want{15 * time.Second, 21, 1, 21, 15, 20, 20})
 	check(t, "B", r.B, want{6 * time.Second, 30, 0, 30, 30, 10, 0})
-	if d := r.Divergence; d == nil || d.Step != n+1 || !strings.Contains(d.RecordA, "set image") || !strings.Contains(d.RecordB, "scale") {
+	if d := r.Divergence; d == nil || d.Step != n+1 || !strings.Contains(d.RecordA, "set image") || !strings.Contains(d.RecordB, "scale") ||
+		!strings.HasPrefix(d.Words, fmt.Sprintf("The runs part before step %d (+3.000s), in the actions run there: A did \"timeline action: set image", n+1)) {
 		t.Errorf("divergence %+v", d)
 	}
 	if len(a.Samples()) != a.Step()+1 || b.Samples()[n].At != 3*time.Second {

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/rolloutlab/rolloutlab/engine/clock"
@@ -76,18 +77,24 @@ func describe(a, b *meter, ua, ub *unit) *Divergence {
 	}
 	d.Step, d.At = first.info.Step, first.info.At
 	ra, rb := records(a, ua), records(b, ub)
+	// pre: the first differing record is one of the actions run just
+	// before the step (the fork's alternative, a user action).
+	pre := false
 	for i := 0; i < max(len(ra), len(rb)); i++ {
 		var ta, tb string
 		if i < len(ra) {
 			ta = recordWords(ra[i])
+			pre = pre || ra[i].Seq < ua.info.FirstSeq
 		}
 		if i < len(rb) {
 			tb = recordWords(rb[i])
+			pre = pre || rb[i].Seq < ub.info.FirstSeq
 		}
 		if ta != tb {
 			d.RecordA, d.RecordB = ta, tb
 			break
 		}
+		pre = false
 	}
 	at := clock.FormatOffset(d.At)
 	switch {
@@ -98,6 +105,9 @@ func describe(a, b *meter, ua, ub *unit) *Divergence {
 	case d.A != d.B || ua.info.At != ub.info.At:
 		d.Words = fmt.Sprintf("The runs part at step %d: %s took %s at %s, %s took %s at %s.", d.Step,
 			a.sum.Label, d.A, clock.FormatOffset(ua.info.At), b.sum.Label, d.B, clock.FormatOffset(ub.info.At))
+	case pre:
+		d.Words = fmt.Sprintf("The runs part before step %d (%s), in the actions run there: %s %s, %s %s.", d.Step, at,
+			a.sum.Label, didWords(d.RecordA), b.sum.Label, didWords(d.RecordB))
 	default:
 		d.Words = fmt.Sprintf("The runs part at step %d (%s): both take %s but record different things; the first records that differ follow.", d.Step, at, d.A)
 	}
@@ -107,4 +117,12 @@ func describe(a, b *meter, ua, ub *unit) *Divergence {
 // recordWords is a record without its sequence number and time.
 func recordWords(r trace.Record) string {
 	return r.Source + " " + r.Kind().String() + ": " + r.Data.Text()
+}
+
+// didWords says what a run did, for Words.
+func didWords(record string) string {
+	if record == "" {
+		return "did nothing"
+	}
+	return "did " + strconv.Quote(record)
 }

@@ -30,3 +30,12 @@ describe('comparison chart', () => {
     expect(c.get('available/web')?.color).toBe('#111827');
   });
 });
+
+describe('cut time axis', () => {
+  it('stops at untilNs and draws a line still running to the edge', () => {
+    const a = [smp(0, 0, 20, 0), smp(1, 3, 15, 6), smp(2, 600, 0, 20)];
+    const svg = comparisonSVG([{ label: 'A', samples: a }], 't', 'x', 0, 6e9);
+    // 6s is the right edge (708); the point at 600s is left out, the line runs on to the edge.
+    expect(svg).toContain('data-series="rs/web-new" d="M40.0,232.0H374.0V166.0H708.0"');
+  });
+});

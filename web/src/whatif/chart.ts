@@ -24,24 +24,33 @@ export interface ChartRun {
 /** Line styles by run: A solid, B dashed, C dotted, D dash-dot. */
 export const DASHES = ['', '6 4', '2 3', '8 3 2 3'] as const;
 
-/** The chart as a standalone SVG document; a series has the same colour in every run. */
-export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: string, forkAtNs: number): string {
+/**
+ * The chart as a standalone SVG document; a series has the same colour in
+ * every run. untilNs cuts the time axis (a run that settled long before its
+ * last timer would otherwise squeeze the rollout into the first pixels); a
+ * line still running at the cut is drawn to the edge.
+ */
+export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: string, forkAtNs: number, untilNs?: number): string {
   const series = runs.map((r) => buildSeries(r.samples));
   const colors = seriesColors(runs.map((r) => r.samples));
   const color = (id: string) => colors.get(id)?.color ?? AVAILABLE;
-  const tEnd = Math.max(1, ...runs.map((r) => r.samples.at(-1)?.atNs ?? 0));
+  const tEnd = untilNs && untilNs > 0 ? untilNs : Math.max(1, ...runs.map((r) => r.samples.at(-1)?.atNs ?? 0));
   let vMax = 1;
-  for (const ss of series) for (const s of ss) for (const p of s.points) vMax = Math.max(vMax, p[1]);
+  for (const ss of series) for (const s of ss) for (const p of s.points) if (p[0] <= tEnd) vMax = Math.max(vMax, p[1]);
   const yMax = niceMax(vMax);
   const x = linear(0, tEnd, PAD.l, WIDTH - PAD.r);
   const y = linear(0, yMax, HEIGHT - PAD.b, PAD.t);
   const path = (pts: [number, number, number][]) => {
     let d = '';
-    for (const [tNs, v] of thin(pts, 600)) {
-      const px = x(tNs).toFixed(1);
-      const py = y(v).toFixed(1);
+    let last: [number, number, number] | undefined;
+    for (const p of thin(pts, 600)) {
+      if (p[0] > tEnd) break;
+      const px = x(p[0]).toFixed(1);
+      const py = y(p[1]).toFixed(1);
       d += d ? `H${px}V${py}` : `M${px},${py}`;
+      last = p;
     }
+    if (last && last !== pts.at(-1)) d += `H${x(tEnd).toFixed(1)}`;
     return d;
   };
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import '../i18n/all';
-import { finalText, seconds, type Summary, summaryRows } from './comparison';
+import { chartEnd, finalText, seconds, type Summary, summaryRows } from './comparison';
 
 const base: Summary = {
   label: 'A', forkStep: 10, forkAtNs: 3e9, endStep: 400, endAtNs: 600e9, complete: true, completeAtNs: 15e9, timeToCompleteNs: 12e9,
@@ -34,5 +34,13 @@ describe('summary table', () => {
   it('formats seconds', () => {
     expect(seconds(12e9)).toBe('12s');
     expect(seconds(1.5e9)).toBe('1.5s');
+  });
+});
+
+describe('chart end', () => {
+  it('ends a fifth after the last completion, or at the end of a run that never completed', () => {
+    expect(chartEnd([base, { ...base, completeAtNs: 6e9 }])).toBe(18e9);
+    expect(chartEnd([base, { ...base, complete: false, endAtNs: 600e9 }])).toBe(720e9);
+    expect(chartEnd([{ ...base, completeAtNs: 0 }])).toBe(1e9);
   });
 });

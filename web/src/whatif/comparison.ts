@@ -103,3 +103,14 @@ export function finalText(s: Summary): string {
 
 /** Run names: A for the run as recorded, then B, C, D for the alternatives. */
 export const RUN_NAMES = ['A', 'B', 'C', 'D'] as const;
+
+/**
+ * Where the comparison chart's time axis ends: a fifth past the last run's
+ * completion (its end when it never completed), at least a second past it.
+ *
+ *   completions at 15s and 6s → 18s
+ */
+export function chartEnd(runs: readonly Summary[]): number {
+  const last = Math.max(0, ...runs.map((s) => (s.complete ? s.completeAtNs : s.endAtNs)));
+  return last + Math.max(1e9, last / 5);
+}

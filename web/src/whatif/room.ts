@@ -5,11 +5,12 @@
 
 import { h, setText } from '../dom';
 import type { EngineError, Result } from '../result';
+import '../i18n/all';
 import { t } from '../i18n';
 import type { Sample, Snapshot, StepInfo, View } from '../types';
 import { type Action, type Built, describeAction, FORMS, type FormSpec, manifestOf, type Target, type Values } from './actions';
 import { comparisonSVG, DASHES, HEIGHT, seriesColors, WIDTH } from './chart';
-import { type Comparison, RUN_NAMES, seconds, summaryRows, type Summary } from './comparison';
+import { chartEnd, type Comparison, RUN_NAMES, seconds, summaryRows, type Summary } from './comparison';
 import { baseName, download, svgToPNG, timelineText } from './export';
 import './whatif.css';
 
@@ -246,6 +247,7 @@ export class WhatIfRoom {
     setText(f.message, '');
     setText(f.error, text);
     f.el.dataset.state = 'error';
+    f.error.scrollIntoView?.({ block: 'nearest' });
   }
 
   private ok(id: string, text: string): void {
@@ -389,6 +391,7 @@ export class WhatIfRoom {
       t('whatif.chartTitle', { step: f.atStep }),
       t('whatif.axis'),
       forkAt,
+      chartEnd(f.runs.map((r) => r.summary)),
     );
   }
 
