@@ -77,24 +77,32 @@ func describe(a, b *meter, ua, ub *unit) *Divergence {
 	}
 	d.Step, d.At = first.info.Step, first.info.At
 	ra, rb := records(a, ua), records(b, ub)
-	// pre: the first differing record is one of the actions run just
-	// before the step (the fork's alternative, a user action).
-	pre := false
+	// preA, preB: the first differing record of that run is one of the
+	// actions run just before the step (the fork's alternative, a user
+	// action), not part of the step itself.
+	preA, preB := false, false
 	for i := 0; i < max(len(ra), len(rb)); i++ {
 		var ta, tb string
 		if i < len(ra) {
 			ta = recordWords(ra[i])
-			pre = pre || ra[i].Seq < ua.info.FirstSeq
+			preA = ra[i].Seq < ua.info.FirstSeq
 		}
 		if i < len(rb) {
 			tb = recordWords(rb[i])
-			pre = pre || rb[i].Seq < ub.info.FirstSeq
+			preB = rb[i].Seq < ub.info.FirstSeq
 		}
 		if ta != tb {
 			d.RecordA, d.RecordB = ta, tb
 			break
 		}
-		pre = false
+	}
+	pre := preA || preB
+	actA, actB := d.RecordA, d.RecordB
+	if !preA {
+		actA = ""
+	}
+	if !preB {
+		actB = ""
 	}
 	at := clock.FormatOffset(d.At)
 	switch {
@@ -107,7 +115,7 @@ func describe(a, b *meter, ua, ub *unit) *Divergence {
 			a.sum.Label, d.A, clock.FormatOffset(ua.info.At), b.sum.Label, d.B, clock.FormatOffset(ub.info.At))
 	case pre:
 		d.Words = fmt.Sprintf("The runs part before step %d (%s), in the actions run there: %s %s, %s %s.", d.Step, at,
-			a.sum.Label, didWords(d.RecordA), b.sum.Label, didWords(d.RecordB))
+			a.sum.Label, didWords(actA), b.sum.Label, didWords(actB))
 	default:
 		d.Words = fmt.Sprintf("The runs part at step %d (%s): both take %s but record different things; the first records that differ follow.", d.Step, at, d.A)
 	}

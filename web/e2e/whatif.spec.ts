@@ -52,11 +52,11 @@ for (const size of [
     await expect(row('Peak pods (surge over desired)').locator('td')).toHaveText(['21 (+1)', '40 (+20)']);
     await expect(row('Peak ReplicaSet total (bounded by maxSurge)').locator('td')).toHaveText(['21', '35']);
     await expect(row('Minimum available').locator('td')).toHaveText(['15', '15']);
-    await expect(compare.locator('.divergence').first()).toContainText('The runs part before step 4 (+0.000s)');
+    await expect(compare.locator('.divergence').first()).toContainText('The runs part before step 4 (+0.000s), in the actions run there: A did nothing, B did "apiserver api: kubectl update deployments default/web');
     await expect(compare.locator('.event-diff')).toContainText('Scaled up replica set web-7f6f88cb57 from 0 to 20');
     // The page's own run did not move.
     await expect(page.locator('#step-label')).toHaveText(/^step 3 \//);
-    await compare.scrollIntoViewIfNeeded();
+    await compare.locator('.whatif-chart').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.screenshot({ path: shot(`fork-${size.width}x${size.height}`) });
     await page.screenshot({ path: shot(`fork-${size.width}x${size.height}-full`), fullPage: true });
 
