@@ -181,8 +181,9 @@ export class WhatIfRoom {
   update(v: View): void {
     const stepChanged = !this.view || this.view.step !== v.step || this.view.maxStep !== v.maxStep || this.view.scenario !== v.scenario;
     this.view = v;
+    if (!stepChanged) return;
     for (const b of this.root.querySelectorAll<HTMLButtonElement>('button.fork-btn')) b.title = t('whatif.forkTitle', { step: v.step });
-    if (stepChanged && this.targetsStep !== v.step) void this.refreshTargets(v.step);
+    if (this.targetsStep !== v.step) void this.refreshTargets(v.step);
   }
 
   /** Forgets forks and messages (a new scenario was loaded). */
@@ -290,6 +291,8 @@ export class WhatIfRoom {
   private async fork(formId: string, action: Action): Promise<void> {
     const step = this.view?.step ?? 0;
     this.ok(formId, t('whatif.forking', { step }));
+    // Let "playing both futures" paint before the engine is busy.
+    await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     const r = await this.host.call<Comparison>('fork', { atStep: step, action });
     if (!r.ok) return this.fail(formId, this.errorText(r.error));
     const c = r.value;
