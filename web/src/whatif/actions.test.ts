@@ -54,3 +54,12 @@ describe('action forms', () => {
     expect(describeAction({ type: 'setImage', target: 'deployment/web', namespace: 'shop', container: 'app', image: 'a:2' })).toBe('setImage shop/deployment/web container=app image=a:2');
   });
 });
+
+describe('pods and nodes', () => {
+  it('delete a pod, fail or recover a node', () => {
+    expect(build('cluster', { pod: 'web-1', node: 'node-2' }, undefined, 'deletePod')).toEqual({ action: { type: 'deletePod', name: 'web-1' } });
+    expect(build('cluster', { pod: '', node: 'node-2' }, undefined, 'failNode')).toEqual({ action: { type: 'failNode', node: 'node-2' } });
+    expect(build('cluster', { pod: '', node: '' }, undefined, 'recoverNode')).toEqual({ error: 'whatif.err.noNode' });
+    expect(build('cluster', { pod: '', node: '' }, undefined, 'deletePod')).toEqual({ error: 'whatif.err.noPod' });
+  });
+});

@@ -29,7 +29,7 @@ export interface TargetContainer {
 export type Action = { type: string } & Record<string, unknown>;
 
 /** What a field holds; the DOM picks the control from it. */
-export type FieldKind = 'container' | 'text' | 'int' | 'select' | 'textarea';
+export type FieldKind = 'container' | 'pod' | 'node' | 'text' | 'int' | 'select' | 'textarea';
 
 export interface Field {
   name: string;
@@ -216,6 +216,24 @@ export const FORMS: readonly FormSpec[] = [
       const r = parseEnv(v.env ?? '');
       if ('error' in r) return r;
       return { action: { type: 'setEnv', ...targetOf(t), ...containerOf(v), env: r.env } };
+    },
+  },
+  {
+    id: 'cluster',
+    title: 'whatif.form.cluster',
+    needsTarget: false,
+    fields: [
+      { name: 'pod', kind: 'pod', label: 'whatif.field.pod' },
+      { name: 'node', kind: 'node', label: 'whatif.field.node' },
+    ],
+    variants: [
+      { id: 'deletePod', label: 'whatif.btn.deletePod' },
+      { id: 'failNode', label: 'whatif.btn.failNode' },
+      { id: 'recoverNode', label: 'whatif.btn.recoverNode' },
+    ],
+    build(v, _t, variant) {
+      if (variant === 'deletePod') return v.pod ? { action: { type: 'deletePod', name: v.pod } } : { error: 'whatif.err.noPod' };
+      return v.node ? { action: { type: variant, node: v.node } } : { error: 'whatif.err.noNode' };
     },
   },
   {

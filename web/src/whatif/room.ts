@@ -98,6 +98,12 @@ export class WhatIfRoom {
           control = sel;
           break;
         }
+        case 'pod':
+        case 'node': {
+          const sel = h('select', { name: f.name, 'data-fill': f.kind });
+          control = sel;
+          break;
+        }
         case 'select':
           control = h('select', { name: f.name }, ...(f.options ?? []).map((o) => h('option', { value: o, text: o })));
           break;
@@ -184,6 +190,7 @@ export class WhatIfRoom {
     if (!stepChanged) return;
     for (const b of this.root.querySelectorAll<HTMLButtonElement>('button.fork-btn')) b.title = t('whatif.forkTitle', { step: v.step });
     if (this.targetsStep !== v.step) void this.refreshTargets(v.step);
+    this.fillObjects(v);
   }
 
   /** Forgets forks and messages (a new scenario was loaded). */
@@ -206,6 +213,18 @@ export class WhatIfRoom {
       this.targetPick.value = keys.includes(cur) ? cur : (keys[0] ?? '');
     }
     this.fillContainers();
+  }
+
+  /** Fills the pod and node pickers from the view (the pods it lists). */
+  private fillObjects(v: View): void {
+    const names = { pod: (v.pods ?? []).map((p) => p.name), node: (v.nodes ?? []).map((n) => n.name) };
+    for (const sel of this.root.querySelectorAll<HTMLSelectElement>('select[data-fill]')) {
+      const want = names[sel.dataset.fill as 'pod' | 'node'] ?? [];
+      if ([...sel.options].map((o) => o.value).join() === want.join()) continue;
+      const cur = sel.value;
+      sel.replaceChildren(...want.map((n) => h('option', { value: n, text: n })));
+      sel.value = want.includes(cur) ? cur : (want[0] ?? '');
+    }
   }
 
   private target(): Target | undefined {
