@@ -16,8 +16,9 @@ import (
 // made, plus one per user entry before it, because a timeline action takes
 // a step of its own where a user action took none. The entries go in the
 // order the actions ran: after the scenario's own entries that had run by
-// then, before those that had not (an "after" trigger of such a later entry
-// then counts from the user's action).
+// then, before those that had not, or not yet in the run computed so far
+// (an "after" trigger of such a later entry then counts from the user's
+// action).
 //
 // A file without a Scenario document gets one, with the timeline alone.
 // Example: a Deployment file on which the user set an image after step 12
@@ -44,12 +45,11 @@ func (s *Session) ExportScenario() []byte {
 	// (j == len(timeline): after all of them).
 	before := make([][]string, len(s.scen.Timeline)+1)
 	for i, u := range s.user {
+		// j: the first scenario entry that had not run when the user
+		// acted (not run at all in the run computed so far, or later).
 		j := 0
 		for j < len(ranAt) && j < len(s.scen.Timeline) && ranAt[j] <= u.AtStep {
 			j++
-		}
-		if j >= len(ranAt) {
-			j = len(s.scen.Timeline)
 		}
 		before[j] = append(before[j], userEntry(u.Action, u.AtStep+i))
 	}

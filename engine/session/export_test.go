@@ -85,6 +85,14 @@ func TestExportPlacement(t *testing.T) {
 	if got, want := finalState(t, replay(t, out)), finalState(t, s); got != want {
 		t.Errorf("the exported run ends elsewhere")
 	}
+	// The same before the run was played further: the entry that has not
+	// run yet comes after the user's action.
+	s = loadLibrary(t, "max-surge-zero")
+	s.Advance(ByEvent, 3)
+	mustApply(t, s, scenario.Action{Type: scenario.ActionScale, Target: web, Replicas: 5})
+	if again := s.ExportScenario(); string(again) != string(out) {
+		t.Errorf("exported before the end:\n%s\nwant\n%s", again, out)
+	}
 }
 
 func mustApply(t *testing.T, s *Session, a scenario.Action) {

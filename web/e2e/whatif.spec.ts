@@ -127,3 +127,32 @@ test("the editor's text survives a reload and a failed load", async ({ page }) =
   await page.locator('#scenario-picker').selectOption('adoption');
   await expect(page.locator('#editor-host .cm-content')).toContainText('kind: Scenario');
 });
+
+test('export: the scenario with my action in its timeline, the timeline, the chart as SVG and PNG', async ({ page }) => {
+  await openLibrary(page, 'compare-max-surge');
+  await stepTo(page, 2);
+  const room = page.locator('#whatif-room');
+  await room.locator('.whatif-form-pick').selectOption('scale');
+  const form = room.locator('form[data-form="scale"]');
+  await form.locator('input[name="replicas"]').fill('5');
+  await form.locator('button[data-mode="apply"]').click();
+  await expect(form.locator('.form-message')).toContainText('scaled');
+  const save = async (label: string) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), room.getByRole('button', { name: label }).click()]);
+    const path = await d.path();
+    const { readFileSync } = await import('node:fs');
+    return { name: d.suggestedFilename(), body: readFileSync(path) };
+  };
+  const yaml = await save('Scenario + my actions (YAML)');
+  expect(yaml.name).toBe('compare-max-surge.yaml');
+  expect(yaml.body.toString()).toContain('    - {"action":"scale","replicas":5,"target":"deployment/web","when":{"step":2}}\n    - when: {rolloutComplete: deployment/web}');
+  const timeline = await save('Timeline (text)');
+  expect(timeline.body.toString()).toMatch(/^# rolloutlab timeline: compare-max-surge, 2 steps\n\+0\.000s step 1 /);
+  const svg = await save('Chart (SVG)');
+  expect(svg.name).toBe('compare-max-surge-chart.svg');
+  expect(svg.body.toString()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  const png = await save('Chart (PNG)');
+  expect(png.body.subarray(1, 4).toString()).toBe('PNG');
+  const trace = await save('Trace (JSON)');
+  expect(JSON.parse(trace.body.toString()).records.length).toBeGreaterThan(10);
+});
