@@ -12,4 +12,10 @@
 // the user's actions at the steps they were made. A user action made after a
 // rewind discards the old future (the actions recorded after that point), as
 // an editor's undo history does.
+//
+// The same replay gives forks (ForkAt, fork.go): a second session standing
+// at a step of this one's run, with or without the user actions made from
+// there on, for engine/compare's "what if I had done X instead?"; and
+// ExportScenario (export.go) writes the user's actions into the file's
+// timeline so that the file alone replays the run.
 package session
