@@ -51,6 +51,10 @@ export class App {
     source: () => this.source,
     applySnapshot: (s) => this.apply(s),
     maxPods: MAX_PODS,
+    overlay: (samples) => {
+      this.chart.setOverlay(samples);
+      this.schedule();
+    },
   });
 
   constructor(private readonly engine: EngineClient) {

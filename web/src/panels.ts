@@ -359,6 +359,13 @@ export class ChartPanel {
   private x = linear(0, 1, PAD.l, W - PAD.r);
   /** What the x axis shows: the step index (default: every step gets room) or virtual time. */
   axis: 'step' | 'time' = 'step';
+  /** A second run drawn dashed on the same axes (the what-if room's fork); null for none. */
+  private overlay: readonly Sample[] | null = null;
+
+  /** Draws another run's samples dashed over this one from the next render on; null removes it. */
+  setOverlay(samples: readonly Sample[] | null): void {
+    this.overlay = samples;
+  }
 
   constructor(root: HTMLElement, private readonly legend: HTMLElement, seek: (n: number) => void) {
     this.svg = document.createElementNS(SVG, 'svg');
@@ -391,10 +398,13 @@ export class ChartPanel {
 
   render(samples: readonly Sample[], currentStep: number): void {
     this.samples = samples;
-    const series = buildSeries(samples);
+    const own = buildSeries(samples);
+    const over = this.overlay ? buildSeries(this.overlay).map((s) => ({ ...s, id: `overlay:${s.id}` })) : [];
+    const series = [...own, ...over];
     const last = samples[samples.length - 1];
+    const overLast = this.overlay?.[this.overlay.length - 1];
     const byStep = this.axis === 'step';
-    const tMax = last ? (byStep ? last.step : last.atNs) : 0;
+    const tMax = Math.max(last ? (byStep ? last.step : last.atNs) : 0, overLast ? (byStep ? overLast.step : overLast.atNs) : 0);
     let vMax = 1;
     for (const s of series) for (const p of s.points) vMax = Math.max(vMax, p[1]);
     const yMax = niceMax(vMax);
@@ -417,7 +427,11 @@ export class ChartPanel {
         d += d ? `H${px}V${py}` : `M${px},${py}`;
       }
       path.setAttribute('d', d);
-      path.setAttribute('class', `line ${s.id.startsWith('available/') ? 'avail' : `c${i % 6}`}`);
+      const base = s.id.replace(/^overlay:/, '');
+      const idx = own.findIndex((o) => o.id === base); // B's line takes A's colour
+      const color = base.startsWith('available/') ? 'avail' : `c${(idx >= 0 ? idx : i) % 6}`;
+      path.setAttribute('class', `line ${color}`);
+      if (s.id.startsWith('overlay:')) path.setAttribute('stroke-dasharray', '6 4');
     });
     for (const [id, p] of this.paths) if (!seen.has(id)) (p.remove(), this.paths.delete(id));
     const cur = samples[Math.min(currentStep, samples.length - 1)];
@@ -427,7 +441,8 @@ export class ChartPanel {
     this.cursor.setAttribute('y1', String(PAD.t));
     this.cursor.setAttribute('y2', String(HGT - PAD.b));
     this.yLabel.textContent = String(yMax);
-    this.xLabel.textContent = byStep ? `step ${tMax} (${formatOffset(last?.atNs ?? 0)})` : formatOffset(tMax);
-    this.legend.replaceChildren(...series.map((s, i) => h('span', { class: `key ${s.id.startsWith('available/') ? 'avail' : `c${i % 6}`}`, text: s.label })));
+    const end = overLast && (byStep ? overLast.step : overLast.atNs) > (last ? (byStep ? last.step : last.atNs) : 0) ? overLast : last;
+    this.xLabel.textContent = byStep ? `step ${tMax} (${formatOffset(end?.atNs ?? 0)})` : formatOffset(tMax);
+    this.legend.replaceChildren(...own.map((s, i) => h('span', { class: `key ${s.id.startsWith('available/') ? 'avail' : `c${i % 6}`}`, text: s.label })));
   }
 }

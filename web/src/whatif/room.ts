@@ -23,6 +23,8 @@ export interface WhatIfHost {
   applySnapshot(s: Snapshot): void;
   /** Pods listed per view, as the app asks for. */
   maxPods: number;
+  /** Draws a fork's run dashed over the player's replica chart; null removes it. */
+  overlay(samples: readonly Sample[] | null): void;
 }
 
 /** One run of the compare view. */
@@ -195,6 +197,7 @@ export class WhatIfRoom {
 
   /** Forgets forks and messages (a new scenario was loaded). */
   reset(): void {
+    if (this.forks) this.host.overlay(null);
     this.forks = null;
     this.compareEl.hidden = true;
     this.compareEl.replaceChildren();
@@ -324,6 +327,7 @@ export class WhatIfRoom {
     this.forks.runs.push({ name, label: describeAction(action), summary: c.b, samples: c.samplesB });
     this.forks.pairs.push(c);
     this.ok(formId, t('whatif.forked', { name, step }));
+    this.host.overlay(c.samplesB);
     this.renderCompare();
   }
 
