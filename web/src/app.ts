@@ -216,6 +216,12 @@ export class App {
     if (s) this.apply(s);
   }
 
+  /** Performs a user action now (scripts/bench-browser.mjs; the page's forms are in the what-if room). */
+  async act(action: { type: string } & Record<string, unknown>): Promise<void> {
+    const s = await this.call<Snapshot>('act', { action, maxPods: MAX_PODS });
+    if (s) this.apply(s);
+  }
+
   play(): void {
     if (this.playing || !this.view) return;
     this.playing = true;
