@@ -6,7 +6,7 @@
 import { h, setText } from '../dom';
 import type { EngineError, Result } from '../result';
 import '../i18n/all';
-import { t } from '../i18n';
+import { onLocaleChange, t } from '../i18n';
 import type { Sample, Snapshot, StepInfo, View } from '../types';
 import { type Action, type Built, describeAction, FORMS, type FormSpec, manifestOf, type Target, type Values } from './actions';
 import { comparisonSVG, DASHES, HEIGHT, seriesColors, WIDTH } from './chart';
@@ -65,6 +65,19 @@ export class WhatIfRoom {
     private readonly host: WhatIfHost,
   ) {
     this.build();
+    // A language switch rebuilds the forms and the comparison in the new language.
+    onLocaleChange(() => {
+      const shown = this.formPick.value;
+      this.forms.clear();
+      this.formPick.replaceChildren();
+      this.build();
+      if (shown) this.showForm(shown);
+      this.targetPick.setAttribute('aria-label', t('whatif.deployment'));
+      this.formPick.setAttribute('aria-label', t('whatif.change'));
+      this.fillContainers();
+      if (this.view) this.fillObjects(this.view);
+      this.renderCompare();
+    });
   }
 
   // ---------------------------------------------------------------- layout
