@@ -30,6 +30,8 @@ type snapshot struct {
 	Steps   []sim.StepInfo   `json:"steps,omitempty"`
 	Message string           `json:"message,omitempty"`
 	Samples []session.Sample `json:"samples,omitempty"`
+	// Annotations are the scenario's spec.annotations (load only).
+	Annotations []scenario.Annotation `json:"annotations,omitempty"`
 }
 
 type viewArgs struct {
@@ -48,7 +50,9 @@ func decodeArgs(args json.RawMessage, into any) error {
 
 // guarded runs fn against the session; if fn panics, the session is rebuilt
 // at the last good step before the panic is passed on to the dispatcher,
-// which reports it. The simulation therefore stays usable.
+// which reports it. The simulation therefore stays usable. (A user action
+// that panics is undone by session.Apply itself, which reports it as an
+// error marked as a panic.)
 func (b *bridge) guarded(fn func(s *session.Session) (any, error)) (any, error) {
 	if b.sess == nil {
 		return nil, errNoSession
@@ -58,8 +62,7 @@ func (b *bridge) guarded(fn func(s *session.Session) (any, error)) (any, error) 
 			if b.sess != nil {
 				func() {
 					defer func() { _ = recover() }()
-					_ = b.sess.Seek(0)
-					_ = b.sess.Seek(b.goodStep)
+					_ = b.sess.Restore(b.goodStep)
 				}()
 			}
 			panic(p)
@@ -131,7 +134,7 @@ func (b *bridge) load(args json.RawMessage) (any, error) {
 		return nil, err // the previous session stays
 	}
 	b.sess, b.goodStep = s, 0
-	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples()}, nil
+	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples(), Annotations: s.Scenario().Annotations}, nil
 }
 
 func (b *bridge) advance(args json.RawMessage) (any, error) {

@@ -136,30 +136,15 @@ func sameContent(a, b apiserver.Object) bool {
 	return apiequality.Semantic.DeepEqual(a, b)
 }
 
-// Scale sets spec.replicas of a Deployment or ReplicaSet:
+// Scale sets spec.replicas of a Deployment or ReplicaSet through the scale
+// subresource (a patch of <resource>/scale, as kubectl scale sends it):
 // "deployment.apps/web scaled".
 func (k *Kubectl) Scale(res apiserver.Resource, ns, name string, replicas int32) (string, error) {
-	switch res {
-	case apiserver.Deployments:
-		err := k.updateDeployment(ns, name, func(d *appsv1.Deployment) error {
-			d.Spec.Replicas = &replicas
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
-	case apiserver.ReplicaSets:
-		cur, err := k.srv.GetReplicaSet(ns, name)
-		if err != nil {
-			return "", err
-		}
-		rs := cur.DeepCopy()
-		rs.Spec.Replicas = &replicas
-		if _, err := k.srv.UpdateReplicaSet(Actor, rs); err != nil {
-			return "", err
-		}
-	default:
+	if res != apiserver.Deployments && res != apiserver.ReplicaSets {
 		return "", failf(ErrUnsupportedKind, "cannot scale %s", res)
+	}
+	if _, err := k.srv.PatchScale(Actor, res, ns, name, replicas); err != nil {
+		return "", err
 	}
 	return objectName(res, name) + " scaled", nil
 }

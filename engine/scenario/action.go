@@ -42,6 +42,13 @@ const (
 	ActionRecoverNode
 	// ActionSetImageProfile changes how containers of an image behave.
 	ActionSetImageProfile
+	// ActionRemoveFinalizer removes one finalizer from an object (a
+	// metadata patch, as `kubectl patch` would send).
+	ActionRemoveFinalizer
+	// ActionWriteStatus writes status.replicas of a Deployment or
+	// ReplicaSet through the /status subresource or, to show that it is
+	// ignored there, through the main resource.
+	ActionWriteStatus
 	// ActionSetRollingUpdate sets maxSurge and/or maxUnavailable of a
 	// Deployment's RollingUpdate strategy.
 	ActionSetRollingUpdate
@@ -65,7 +72,8 @@ var actionNames = [...]string{
 	ActionPause: "pause", ActionResume: "resume", ActionRestart: "restart",
 	ActionUndo: "undo", ActionDelete: "delete", ActionDeletePod: "deletePod",
 	ActionFailNode: "failNode", ActionRecoverNode: "recoverNode",
-	ActionSetImageProfile:  "setImageProfile",
+	ActionSetImageProfile: "setImageProfile", ActionRemoveFinalizer: "removeFinalizer",
+	ActionWriteStatus:      "writeStatus",
 	ActionSetRollingUpdate: "setRollingUpdate", ActionSetStrategy: "setStrategy",
 	ActionSetMinReadySeconds: "setMinReadySeconds", ActionSetProgressDeadline: "setProgressDeadline",
 	ActionSetResources: "setResources", ActionSetEnv: "setEnv",
@@ -242,8 +250,18 @@ type Action struct {
 	Image string `json:"image,omitempty"`
 	// ToRevision is undo's revision; 0 means the previous one.
 	ToRevision int64 `json:"toRevision,omitempty"`
-	// PropagationPolicy is delete's policy (default Background).
+	// PropagationPolicy is delete's policy as kubectl sends it (default
+	// Background; "" when Options is set). Any string is accepted here: the
+	// API server judges it.
 	PropagationPolicy metav1.DeletionPropagation `json:"propagationPolicy,omitempty"`
+	// Options, when set, is delete's request body sent as written, with
+	// nothing defaulted (an empty mapping sends no options at all).
+	Options *DeleteOptions `json:"options,omitempty"`
+	// Finalizer is removeFinalizer's finalizer.
+	Finalizer string `json:"finalizer,omitempty"`
+	// Via is writeStatus's endpoint: "status" (the /status subresource) or
+	// "main" (a PUT of the object itself, which keeps the stored status).
+	Via string `json:"via,omitempty"`
 	// Pod is deletePod's pod name.
 	Pod string `json:"pod,omitempty"`
 	// Node is failNode's and recoverNode's node name.
@@ -273,3 +291,18 @@ type Action struct {
 	// documents, with Doc and Line pointing into this file.
 	Manifest []Object `json:"manifest,omitempty"`
 }
+
+// DeleteOptions are the DELETE options a delete entry's "options" sends.
+type DeleteOptions struct {
+	// PropagationPolicy, when set, is sent as is.
+	PropagationPolicy *metav1.DeletionPropagation `json:"propagationPolicy,omitempty"`
+	// OrphanDependents is the legacy option; the API server refuses it
+	// together with PropagationPolicy.
+	OrphanDependents *bool `json:"orphanDependents,omitempty"`
+}
+
+// WriteStatus endpoints (Action.Via).
+const (
+	ViaStatus = "status"
+	ViaMain   = "main"
+)

@@ -18,45 +18,38 @@ import (
 // API server to judge; only what kubectl refuses itself (a malformed
 // quantity, a value of the wrong type) is an error here.
 func (r *docReader) decodeEditFields(n *node, m map[string]field, path string, spec actionSpec, a *Action) {
-	get := func(k string) (*node, string, bool) {
-		f, ok := m[k]
-		if !ok || !(contains(spec.required, k) || contains(spec.optional, k)) {
-			return nil, "", false
+	for _, k := range sortedKeys(m) {
+		if !contains(spec.required, k) && !contains(spec.optional, k) {
+			continue
 		}
-		return f.value, join(path, k), true
-	}
-	if v, p, ok := get("maxSurge"); ok {
-		a.MaxSurge = r.intOrString(v, p)
-	}
-	if v, p, ok := get("maxUnavailable"); ok {
-		a.MaxUnavailable = r.intOrString(v, p)
-	}
-	if a.Type == ActionSetRollingUpdate {
-		_, surge := m["maxSurge"]
-		_, unavail := m["maxUnavailable"]
-		if !surge && !unavail {
-			r.errorf(n, join(path, "maxSurge"), "one of maxSurge and maxUnavailable is required for action setRollingUpdate")
-		}
-	}
-	if v, p, ok := get("strategy"); ok {
-		if st, ok := r.str(v, p); ok {
+		v, p := m[k].value, join(path, k)
+		switch k {
+		case "maxSurge":
+			a.MaxSurge = r.intOrString(v, p)
+		case "maxUnavailable":
+			a.MaxUnavailable = r.intOrString(v, p)
+		case "strategy":
+			st, _ := r.str(v, p)
 			a.Strategy = appsv1.DeploymentStrategyType(st)
+		case "minReadySeconds":
+			a.MinReadySeconds = r.int32(v, p)
+		case "progressDeadlineSeconds":
+			a.ProgressDeadlineSeconds = r.int32(v, p)
+		case "resources":
+			a.Resources = r.resources(v, p)
+		case "env":
+			a.Env = r.envChanges(v, p)
 		}
 	}
-	if v, p, ok := get("minReadySeconds"); ok {
-		n, _ := r.integer(v, p, -1<<31, 1<<31-1)
-		a.MinReadySeconds = int32(n)
+	if a.Type == ActionSetRollingUpdate && m["maxSurge"].key == nil && m["maxUnavailable"].key == nil {
+		r.errorf(n, join(path, "maxSurge"), "one of maxSurge and maxUnavailable is required for action setRollingUpdate")
 	}
-	if v, p, ok := get("progressDeadlineSeconds"); ok {
-		n, _ := r.integer(v, p, -1<<31, 1<<31-1)
-		a.ProgressDeadlineSeconds = int32(n)
-	}
-	if v, p, ok := get("resources"); ok {
-		a.Resources = r.resources(v, p)
-	}
-	if v, p, ok := get("env"); ok {
-		a.Env = r.envChanges(v, p)
-	}
+}
+
+// int32 reads any 32-bit integer.
+func (r *docReader) int32(n *node, path string) int32 {
+	v, _ := r.integer(n, path, -1<<31, 1<<31-1)
+	return int32(v)
 }
 
 // intOrString reads an integer or a string (maxSurge, maxUnavailable).

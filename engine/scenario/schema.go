@@ -9,17 +9,18 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/rolloutlab/rolloutlab/engine/kubelet"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
 )
 
 // Field names of the Scenario schema, per mapping.
 var (
 	rootFields     = []string{"apiVersion", "kind", "metadata", "spec"}
 	metadataFields = []string{"name", "description"}
-	specFields     = []string{"seed", "cluster", "limits", "timeline"}
+	specFields     = []string{"seed", "cluster", "limits", "timeline", "annotations"}
 	clusterFields  = []string{"nodes", "informerLag", "workers", "scheduleDelay", "shutdownDelay",
-		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images"}
+		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images", "turnOrder"}
 	workersFields = []string{"replicaset", "deployment"}
-	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady"}
+	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady", "hangAfter"}
 	limitsFields  = []string{"maxPods", "maxSteps"}
 	triggerFields = []string{"at", "after", "when"}
 	whenFields    = []string{"rolloutComplete", "available", "settled", "step"}
@@ -37,7 +38,7 @@ type actionSpec struct {
 	kinds []Kind
 }
 
-var actionSpecs = map[ActionType]actionSpec{
+var actionSpecs = [...]actionSpec{
 	ActionApply:               {required: []string{"manifest"}},
 	ActionScale:               {required: []string{"target", "replicas"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet}},
 	ActionSetImage:            {required: []string{"target", "image"}, optional: []string{"namespace", "container"}, kinds: []Kind{KindDeployment}},
@@ -45,11 +46,13 @@ var actionSpecs = map[ActionType]actionSpec{
 	ActionResume:              {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
 	ActionRestart:             {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
 	ActionUndo:                {required: []string{"target"}, optional: []string{"namespace", "toRevision"}, kinds: []Kind{KindDeployment}},
-	ActionDelete:              {required: []string{"target"}, optional: []string{"namespace", "propagationPolicy"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
+	ActionDelete:              {required: []string{"target"}, optional: []string{"namespace", "propagationPolicy", "options"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
 	ActionDeletePod:           {required: []string{"name"}, optional: []string{"namespace"}},
 	ActionFailNode:            {required: []string{"node"}},
 	ActionRecoverNode:         {required: []string{"node"}},
 	ActionSetImageProfile:     {required: []string{"image", "profile"}},
+	ActionRemoveFinalizer:     {required: []string{"target", "finalizer"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
+	ActionWriteStatus:         {required: []string{"target", "replicas", "via"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet}},
 	ActionSetRollingUpdate:    {required: []string{"target"}, optional: []string{"namespace", "maxSurge", "maxUnavailable"}, kinds: []Kind{KindDeployment}},
 	ActionSetStrategy:         {required: []string{"target", "strategy"}, optional: []string{"namespace", "maxSurge", "maxUnavailable"}, kinds: []Kind{KindDeployment}},
 	ActionSetMinReadySeconds:  {required: []string{"target", "minReadySeconds"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
@@ -60,8 +63,11 @@ var actionSpecs = map[ActionType]actionSpec{
 
 // allActionFields is every field a timeline entry may have.
 var allActionFields = []string{"at", "after", "when", "action", "namespace", "target", "replicas",
-	"container", "image", "toRevision", "propagationPolicy", "name", "node", "profile", "manifest",
-	"maxSurge", "maxUnavailable", "strategy", "minReadySeconds", "progressDeadlineSeconds", "resources", "env"}
+	"container", "image", "toRevision", "propagationPolicy", "options", "name", "node", "profile", "manifest",
+	"finalizer", "via", "maxSurge", "maxUnavailable", "strategy", "minReadySeconds", "progressDeadlineSeconds", "resources", "env"}
+
+// deleteOptionFields are the fields of delete's "options".
+var deleteOptionFields = []string{"propagationPolicy", "orphanDependents"}
 
 // decodeScenario reads a Scenario document into s.
 func (r *docReader) decodeScenario(body *node, s *Scenario) {
@@ -120,6 +126,9 @@ func (r *docReader) decodeScenario(body *node, s *Scenario) {
 	if f, ok := spec["timeline"]; ok {
 		r.decodeTimeline(f.value, "spec.timeline", s)
 	}
+	if f, ok := spec["annotations"]; ok {
+		r.decodeAnnotations(f.value, "spec.annotations", s)
+	}
 }
 
 // decodeCluster reads spec.cluster over the defaults already in c.
@@ -156,6 +165,20 @@ func (r *docReader) decodeCluster(n *node, path string, c *ClusterSpec) {
 					c.Workers.Deployment = int(v)
 				}
 			}
+		}
+	}
+	if f, ok := m["turnOrder"]; ok {
+		p := join(path, "turnOrder")
+		if name, ok := r.str(f.value, p); ok {
+			t, known := sim.ParseTurnOrder(name)
+			if !known {
+				msg := "unknown turn order " + strconv.Quote(name) + ": expected one of " + strings.Join(sim.TurnOrderNames(), ", ")
+				if sg := suggest(name, sim.TurnOrderNames()); sg != "" {
+					msg = "unknown turn order " + strconv.Quote(name) + ` (did you mean "` + sg + `"?)`
+				}
+				r.errorf(resolve(f.value), p, msg)
+			}
+			c.TurnOrder = t
 		}
 	}
 	if f, ok := m["defaultImage"]; ok {
@@ -224,7 +247,7 @@ func (r *docReader) decodeProfile(n *node, path string, base kubelet.ImageProfil
 	for _, d := range []struct {
 		key string
 		dst *time.Duration
-	}{{"startDelay", &p.StartDelay}, {"readyDelay", &p.ReadyDelay}, {"jitter", &p.Jitter}, {"crashAfter", &p.CrashAfter}} {
+	}{{"startDelay", &p.StartDelay}, {"readyDelay", &p.ReadyDelay}, {"jitter", &p.Jitter}, {"crashAfter", &p.CrashAfter}, {"hangAfter", &p.HangAfter}} {
 		if f, ok := m[d.key]; ok {
 			if v, ok := r.duration(f.value, join(path, d.key)); ok {
 				*d.dst = v
@@ -428,7 +451,7 @@ func (r *docReader) ref(n *node, path string, kinds []Kind) (Ref, bool) {
 	k, ok := kindAliases[strings.ToLower(kindStr)]
 	if !ok || !containsKind(kinds, k) {
 		msg := "invalid value " + strconv.Quote(s) + ": the kind must be " + joinOr(kindNames(kinds))
-		if _, isKind := kindAliases[strings.ToLower(kindStr)]; !isKind && !otherKinds[strings.ToLower(kindStr)] && !strings.Contains(name, "/") && len(validation.IsDNS1123Label(kindStr)) == 0 {
+		if _, isKind := kindAliases[strings.ToLower(kindStr)]; !isKind && !strings.Contains(otherKinds, " "+strings.ToLower(kindStr)+" ") && !strings.Contains(name, "/") && len(validation.IsDNS1123Label(kindStr)) == 0 {
 			msg += " (to name a namespace, write target: " + kinds[0].String() + "/" + name + " and namespace: " + kindStr + ")"
 		}
 		r.errorf(n, path, msg)
@@ -441,18 +464,13 @@ func (r *docReader) ref(n *node, path string, kinds []Kind) (Ref, bool) {
 	return Ref{Kind: k, Name: name}, true
 }
 
-// otherKinds are kubectl resource names Rollout Lab does not act on: a
-// target "service/x" is a wrong kind, not a namespace mistake.
-var otherKinds = map[string]bool{}
-
-func init() {
-	for _, k := range strings.Fields("service services svc configmap configmaps cm secret secrets ingress ingresses ing " +
-		"statefulset statefulsets sts daemonset daemonsets ds job jobs cronjob cronjobs cj hpa horizontalpodautoscaler " +
-		"horizontalpodautoscalers namespace namespaces ns node nodes no pvc persistentvolumeclaim serviceaccount sa " +
-		"replicationcontroller replicationcontrollers rc pdb poddisruptionbudget networkpolicy netpol endpoints ep event events ev") {
-		otherKinds[k] = true
-	}
-}
+// otherKinds are kubectl resource names Rollout Lab does not act on,
+// space-separated: a target "service/x" is a wrong kind, not a namespace
+// mistake.
+const otherKinds = " service services svc configmap configmaps cm secret secrets ingress ingresses ing statefulset statefulsets sts" +
+	" daemonset daemonsets ds job jobs cronjob cronjobs cj hpa horizontalpodautoscaler horizontalpodautoscalers namespace namespaces ns" +
+	" node nodes no pvc persistentvolumeclaim serviceaccount sa replicationcontroller replicationcontrollers rc pdb poddisruptionbudget" +
+	" networkpolicy netpol endpoints ep event events ev "
 
 // namespace reads the optional "namespace" field of m (under path):
 // "default" when absent.
@@ -536,17 +554,36 @@ func (r *docReader) decodeActionFields(m map[string]field, path string, spec act
 			a.ToRevision = rev
 		}
 	}
+	// A policy is any string: the API server judges it (422 for one it
+	// does not know), as it does for kubectl.
 	if v, p, ok := get("propagationPolicy"); ok {
 		if pol, ok := r.str(v, p); ok {
-			switch metav1.DeletionPropagation(pol) {
-			case metav1.DeletePropagationBackground, metav1.DeletePropagationForeground, metav1.DeletePropagationOrphan:
-				a.PropagationPolicy = metav1.DeletionPropagation(pol)
-			default:
-				r.errorf(resolve(v), p, "invalid value "+strconv.Quote(pol)+": must be Background, Foreground or Orphan")
-			}
+			a.PropagationPolicy = metav1.DeletionPropagation(pol)
 		}
-	} else if a.Type == ActionDelete {
+		if _, both := m["options"]; both {
+			r.errorf(resolve(v), p, "give the propagation policy either here or inside options, not both")
+		}
+	}
+	if v, p, ok := get("options"); ok {
+		a.Options = r.decodeDeleteOptions(v, p)
+	} else if a.Type == ActionDelete && a.PropagationPolicy == "" {
 		a.PropagationPolicy = metav1.DeletePropagationBackground
+	}
+	if v, p, ok := get("finalizer"); ok {
+		if fin, ok := r.str(v, p); ok {
+			if fin == "" {
+				r.errorf(resolve(v), p, "invalid value \"\": must be a finalizer name like \"example.com/hold\"")
+			}
+			a.Finalizer = fin
+		}
+	}
+	if v, p, ok := get("via"); ok {
+		if via, ok := r.str(v, p); ok {
+			if via != ViaStatus && via != ViaMain {
+				r.errorf(resolve(v), p, "invalid value "+strconv.Quote(via)+": must be status (the /status subresource) or main (the object itself)")
+			}
+			a.Via = via
+		}
 	}
 	if v, p, ok := get("name"); ok {
 		if name, ok := r.str(v, p); ok {
@@ -574,6 +611,28 @@ func (r *docReader) decodeActionFields(m map[string]field, path string, spec act
 	if v, p, ok := get("manifest"); ok {
 		a.Manifest = r.decodeManifest(v, p)
 	}
+}
+
+// decodeDeleteOptions reads delete's "options": the request body, sent as
+// written (an empty mapping: no options at all).
+func (r *docReader) decodeDeleteOptions(n *node, path string) *DeleteOptions {
+	opts := &DeleteOptions{}
+	m, ok := r.mapping(n, path, deleteOptionFields)
+	if !ok {
+		return opts
+	}
+	if f, ok := m["propagationPolicy"]; ok {
+		if pol, ok := r.str(f.value, join(path, "propagationPolicy")); ok {
+			p := metav1.DeletionPropagation(pol)
+			opts.PropagationPolicy = &p
+		}
+	}
+	if f, ok := m["orphanDependents"]; ok {
+		if v, ok := r.boolean(f.value, join(path, "orphanDependents")); ok {
+			opts.OrphanDependents = &v
+		}
+	}
+	return opts
 }
 
 // listNodes renders node names for a message, eliding after five.

@@ -70,7 +70,14 @@ func perform(sm *sim.Sim, a scenario.Action) (string, error) {
 	case scenario.ActionUndo:
 		return k.Undo(ns, name, a.ToRevision)
 	case scenario.ActionDelete:
+		if a.Options != nil {
+			return deleteWithOptions(sm, a)
+		}
 		return k.Delete(resourceOf(a.Target.Kind), ns, name, a.PropagationPolicy)
+	case scenario.ActionRemoveFinalizer:
+		return removeFinalizer(sm, a)
+	case scenario.ActionWriteStatus:
+		return writeStatus(sm, a)
 	case scenario.ActionDeletePod:
 		return k.DeletePod(ns, a.Pod)
 	case scenario.ActionFailNode:

@@ -13,6 +13,13 @@
 // rewind discards the old future (the actions recorded after that point), as
 // an editor's undo history does.
 //
+// User actions (ParseUserAction, Apply) use the scenario timeline's
+// vocabulary; an action whose object is missing from its namespace fails
+// with a message listing where objects of that kind are ("no deployment
+// "web" in namespace default; found: shop/web"). Targets lists the
+// Deployments an action can name, with their containers. Kubectl renders
+// kubectl's read-only commands with their -n/-A and get/rollout flags.
+//
 // The same replay gives forks (ForkAt, fork.go): a second session standing
 // at a step of this one's run, with or without the user actions made from
 // there on, for engine/compare's "what if I had done X instead?"; and

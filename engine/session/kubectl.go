@@ -3,7 +3,6 @@ package session
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -27,109 +26,11 @@ var KubectlCommands = []string{
 	"rollout history deployment/NAME [--revision=N] [-o name]",
 }
 
-// kubectlArgs is a kubectl command line split into words and flags.
-type kubectlArgs struct {
-	words []string
-	// namespace is -n's value, "default" without it.
-	namespace     string
-	allNamespaces bool
-	output        string
-	showLabels    bool
-	noHeaders     bool
-	labelColumns  []string
-	revision      int64
-	// seen lists the flags given, by long name, for per-command checks.
-	seen map[string]bool
-}
-
-// parseKubectl splits a command line the way kubectl's flag parser reads
-// it: flags anywhere, "--flag=value", "--flag value", "-n value",
-// "-nvalue".
-func parseKubectl(command string) (*kubectlArgs, error) {
-	f := strings.Fields(command)
-	if len(f) > 0 && f[0] == "kubectl" {
-		f = f[1:]
-	}
-	a := &kubectlArgs{namespace: "default", seen: map[string]bool{}}
-	for i := 0; i < len(f); i++ {
-		w := f[i]
-		if !strings.HasPrefix(w, "-") || w == "-" {
-			a.words = append(a.words, w)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
-		short := !strings.HasPrefix(w, "--")
-		if short && len(name) > 1 && !hasValue {
-			// -nshop, -owide, -Lapp
-			name, value, hasValue = name[:1], name[1:], true
-		}
-		long := map[string]string{"n": "namespace", "A": "all-namespaces", "o": "output", "L": "label-columns"}[name]
-		if short && long == "" {
-			return nil, fmt.Errorf("error: unknown shorthand flag: '%s' in %s", name, w)
-		}
-		if long != "" {
-			name = long
-		}
-		takesValue := name == "namespace" || name == "output" || name == "label-columns" || name == "revision"
-		if takesValue && !hasValue {
-			if i+1 >= len(f) {
-				return nil, fmt.Errorf("error: flag needs an argument: %s", w)
-			}
-			i++
-			value = f[i]
-		}
-		a.seen[name] = true
-		switch name {
-		case "namespace":
-			a.namespace = value
-		case "all-namespaces":
-			a.allNamespaces = true
-		case "output":
-			a.output = value
-		case "show-labels":
-			a.showLabels = true
-		case "no-headers":
-			a.noHeaders = true
-		case "label-columns":
-			a.labelColumns = append(a.labelColumns, strings.Split(value, ",")...)
-		case "revision":
-			n, err := strconv.ParseInt(value, 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("error: invalid argument %q for \"--revision\" flag: must be an integer", value)
-			}
-			a.revision = n
-		default:
-			return nil, fmt.Errorf("error: unknown flag: --%s", name)
-		}
-	}
-	return a, nil
-}
-
-// only reports the first flag given that is not in allowed, as kubectl's
-// error for a flag the command does not have.
-func (a *kubectlArgs) only(allowed ...string) error {
-	for _, name := range []string{"namespace", "all-namespaces", "output", "show-labels", "no-headers", "label-columns", "revision"} {
-		if a.seen[name] && !contains(allowed, name) {
-			return fmt.Errorf("error: unknown flag: --%s", name)
-		}
-	}
-	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Kubectl renders a read-only kubectl command against the current state,
 // exactly as kubectl prints it (see KubectlCommands). Without -n it reads
 // the default namespace, as kubectl does.
 func (s *Session) Kubectl(command string) (string, error) {
-	bad := fmt.Errorf("%w %q; try one of: %s", ErrUnknownCommand, clip(command, 200), strings.Join(KubectlCommands, "; "))
+	bad := fmt.Errorf("%w %q; try one of: %s", ErrUnknownCommand, clipEcho(command), strings.Join(KubectlCommands, "; "))
 	verb, skip := "", false
 	for _, w := range strings.Fields(command) {
 		switch {
@@ -216,13 +117,13 @@ func (s *Session) kubectlGet(a *kubectlArgs, bad error) (string, error) {
 	case "name":
 		o.Names = true
 	default:
-		return "", fmt.Errorf("error: output format %q not supported here (use wide or name)", a.output)
+		return "", fmt.Errorf("error: output format %q not supported here (use wide or name)", clipEcho(a.output))
 	}
 	var kinds []apiserver.Resource
 	for _, k := range strings.Split(a.words[1], ",") {
 		res, ok := resourceAlias(k)
 		if !ok {
-			return "", fmt.Errorf("error: the server doesn't have a resource type %q", k)
+			return "", fmt.Errorf("error: the server doesn't have a resource type %q", clipEcho(k))
 		}
 		kinds = append(kinds, res)
 	}
@@ -316,19 +217,11 @@ func kindAndName(words []string) (apiserver.Resource, string, bool) {
 // fromServer renders an API server error as kubectl prints it:
 // `Error from server (NotFound): deployments.apps "web" not found`.
 func fromServer(err error) error {
-	var st apierrors.APIStatus
+	var st *apierrors.StatusError
 	if errors.As(err, &st) {
-		return fmt.Errorf("Error from server (%s): %w", st.Status().Reason, err)
+		return fmt.Errorf("Error from server (%s): %w", st.ErrStatus.Reason, err)
 	}
 	return err
-}
-
-// clip shortens s to at most n bytes for an error message.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
 
 func resourceAlias(s string) (apiserver.Resource, bool) {

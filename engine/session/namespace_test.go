@@ -67,6 +67,9 @@ func TestNamespacedDeploymentEndToEnd(t *testing.T) {
 	if got, _ := s.Kubectl("rollout status deployment/web -n shop"); got != `deployment "web" successfully rolled out` {
 		t.Fatalf("rollout status -n shop = %q", got)
 	}
+	if !strings.Contains(s.Sim().Recorder().Text(), "apply deployment/web -n shop: deployment.apps/web created") {
+		t.Error("the set-up action does not name the namespace")
+	}
 	d, _ := s.Sim().Server().GetDeployment("shop", "web")
 	if d.Spec.MinReadySeconds != 2 {
 		t.Fatalf("the timeline's namespaced when/action did not run: minReadySeconds %d", d.Spec.MinReadySeconds)
@@ -265,6 +268,17 @@ func TestKubectlFlags(t *testing.T) {
 	} {
 		if _, err := s.Kubectl(tc.cmd); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: %v, want %q", tc.cmd, err, tc.want)
+		}
+	}
+}
+
+// TestKubectlErrorsClipTheCommand: a huge command line is not echoed whole.
+func TestKubectlErrorsClipTheCommand(t *testing.T) {
+	s := loadShop(t)
+	huge := strings.Repeat("x", 100_000)
+	for _, cmd := range []string{"frobnicate " + huge, "get " + huge, "get deploy --" + huge, "get deploy -o " + huge} {
+		if _, err := s.Kubectl(cmd); err == nil || len(err.Error()) > 1000 {
+			t.Errorf("%.30s...: error %.80v", cmd, err)
 		}
 	}
 }

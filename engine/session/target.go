@@ -64,20 +64,21 @@ func checkTarget(srv *apiserver.Server, k scenario.Kind, ns, name string) error 
 // listAll lists every object of res in every namespace, sorted by
 // namespace/name.
 func listAll(srv *apiserver.Server, res apiserver.Resource) []apiserver.Object {
-	var out []apiserver.Object
 	switch res {
 	case apiserver.Deployments:
-		for _, o := range srv.ListDeployments("", nil) {
-			out = append(out, o)
-		}
+		return asObjects(srv.ListDeployments("", nil))
 	case apiserver.ReplicaSets:
-		for _, o := range srv.ListReplicaSets("", nil) {
-			out = append(out, o)
-		}
+		return asObjects(srv.ListReplicaSets("", nil))
 	case apiserver.Pods:
-		for _, o := range srv.ListPods("", nil) {
-			out = append(out, o)
-		}
+		return asObjects(srv.ListPods("", nil))
+	}
+	return nil
+}
+
+func asObjects[T apiserver.Object](in []T) []apiserver.Object {
+	out := make([]apiserver.Object, len(in))
+	for i, o := range in {
+		out[i] = o
 	}
 	return out
 }
@@ -92,27 +93,44 @@ type Target struct {
 	Replicas int32  `json:"replicas"`
 	Paused   bool   `json:"paused"`
 	// Strategy is "RollingUpdate" or "Recreate"; MaxSurge and
-	// MaxUnavailable are set under RollingUpdate only.
-	Strategy                string              `json:"strategy"`
-	MaxSurge                *intstr.IntOrString `json:"maxSurge,omitempty"`
-	MaxUnavailable          *intstr.IntOrString `json:"maxUnavailable,omitempty"`
-	MinReadySeconds         int32               `json:"minReadySeconds"`
-	ProgressDeadlineSeconds int32               `json:"progressDeadlineSeconds"`
+	// MaxUnavailable are set under RollingUpdate only, each an int32 or a
+	// percent string as in the spec.
+	Strategy                string `json:"strategy"`
+	MaxSurge                any    `json:"maxSurge,omitempty"`
+	MaxUnavailable          any    `json:"maxUnavailable,omitempty"`
+	MinReadySeconds         int32  `json:"minReadySeconds"`
+	ProgressDeadlineSeconds int32  `json:"progressDeadlineSeconds"`
 	// Containers are the template's init containers (Init set) then its
 	// containers, in template order.
 	Containers []TargetContainer `json:"containers"`
 }
 
-// TargetContainer is one container of a Target's pod template.
+// TargetContainer is one container of a Target's pod template. Its fields
+// are plain values (quantities as kubectl prints them) so the bridge's JSON
+// stays small.
 type TargetContainer struct {
 	Name  string `json:"name"`
 	Image string `json:"image"`
 	// Init marks an init container (a native sidecar when it restarts
 	// Always).
-	Init      bool                         `json:"init,omitempty"`
-	Resources *corev1.ResourceRequirements `json:"resources,omitempty"`
+	Init bool `json:"init,omitempty"`
+	// Resources holds the container's requests and limits, if any.
+	Resources *TargetResources `json:"resources,omitempty"`
 	// Env lists the variables with a plain value.
-	Env []corev1.EnvVar `json:"env,omitempty"`
+	Env []TargetEnv `json:"env,omitempty"`
+}
+
+// TargetResources maps resource names to quantities as kubectl prints them
+// ("250m", "64Mi").
+type TargetResources struct {
+	Requests map[string]string `json:"requests,omitempty"`
+	Limits   map[string]string `json:"limits,omitempty"`
+}
+
+// TargetEnv is one environment variable with a plain value.
+type TargetEnv struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // Targets lists the Deployments of every namespace at the current step,
@@ -132,7 +150,7 @@ func (s *Session) Targets() []Target {
 			t.ProgressDeadlineSeconds = *d.Spec.ProgressDeadlineSeconds
 		}
 		if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
-			t.MaxSurge, t.MaxUnavailable = ru.MaxSurge, ru.MaxUnavailable
+			t.MaxSurge, t.MaxUnavailable = intOrString(ru.MaxSurge), intOrString(ru.MaxUnavailable)
 		}
 		spec := &d.Spec.Template.Spec
 		for i := range spec.InitContainers {
@@ -149,12 +167,34 @@ func (s *Session) Targets() []Target {
 func targetContainer(c *corev1.Container, init bool) TargetContainer {
 	tc := TargetContainer{Name: c.Name, Image: c.Image, Init: init}
 	if len(c.Resources.Requests) > 0 || len(c.Resources.Limits) > 0 {
-		tc.Resources = c.Resources.DeepCopy()
+		tc.Resources = &TargetResources{Requests: quantities(c.Resources.Requests), Limits: quantities(c.Resources.Limits)}
 	}
 	for _, e := range c.Env {
 		if e.ValueFrom == nil {
-			tc.Env = append(tc.Env, corev1.EnvVar{Name: e.Name, Value: e.Value})
+			tc.Env = append(tc.Env, TargetEnv{Name: e.Name, Value: e.Value})
 		}
 	}
 	return tc
+}
+
+func quantities(rl corev1.ResourceList) map[string]string {
+	if len(rl) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(rl))
+	for name, q := range rl {
+		out[string(name)] = q.String()
+	}
+	return out
+}
+
+// intOrString is v's value as a plain int32 or string; nil for nil.
+func intOrString(v *intstr.IntOrString) any {
+	switch {
+	case v == nil:
+		return nil
+	case v.Type == intstr.String:
+		return v.StrVal
+	}
+	return v.IntVal
 }

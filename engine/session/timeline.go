@@ -110,14 +110,8 @@ func Describe(a scenario.Action) string {
 
 func describeAction(a scenario.Action) string {
 	switch a.Type {
-	case scenario.ActionSetRollingUpdate:
-		return "patch " + a.Target.String() + rollingParams(a)
-	case scenario.ActionSetStrategy:
-		return "patch " + a.Target.String() + " strategy=" + string(a.Strategy) + rollingParams(a)
-	case scenario.ActionSetMinReadySeconds:
-		return fmt.Sprintf("patch %s minReadySeconds=%d", a.Target, a.MinReadySeconds)
-	case scenario.ActionSetProgressDeadline:
-		return fmt.Sprintf("patch %s progressDeadlineSeconds=%d", a.Target, a.ProgressDeadlineSeconds)
+	case scenario.ActionSetRollingUpdate, scenario.ActionSetStrategy, scenario.ActionSetMinReadySeconds, scenario.ActionSetProgressDeadline:
+		return "patch " + a.Target.String() + patchFields(a)
 	case scenario.ActionSetResources:
 		s := "set resources " + a.Target.String() + containerFlag(a)
 		if a.Resources != nil {
@@ -157,11 +151,11 @@ func describeAction(a scenario.Action) string {
 		}
 		return s
 	case scenario.ActionDelete:
-		p := a.PropagationPolicy
-		if p == "" {
-			p = "Background"
-		}
-		return fmt.Sprintf("delete %s --cascade=%s", a.Target, cascadeFlag(string(p)))
+		return describeDelete(a)
+	case scenario.ActionRemoveFinalizer:
+		return "remove finalizer " + a.Finalizer + " from " + a.Target.String()
+	case scenario.ActionWriteStatus:
+		return fmt.Sprintf("write status.replicas=%d of %s via %s", a.Replicas, a.Target, a.Via)
 	case scenario.ActionDeletePod:
 		return "delete pod/" + a.Pod
 	case scenario.ActionFailNode:
@@ -184,18 +178,20 @@ func cascadeFlag(policy string) string {
 	return "background"
 }
 
-func profileWord(a scenario.Action) string {
-	switch {
-	case a.Profile.CrashLoop:
-		return "crash-looping"
-	case a.Profile.NeverReady:
-		return "never ready"
-	}
-	return "healthy"
-}
+func profileWord(a scenario.Action) string { return a.Profile.Summary() }
 
-func rollingParams(a scenario.Action) string {
+// patchFields renders the fields a patch action sets: " strategy=Recreate
+// maxSurge=25%", " minReadySeconds=10".
+func patchFields(a scenario.Action) string {
 	s := ""
+	switch a.Type {
+	case scenario.ActionSetStrategy:
+		s += " strategy=" + string(a.Strategy)
+	case scenario.ActionSetMinReadySeconds:
+		s += " minReadySeconds=" + strconv.Itoa(int(a.MinReadySeconds))
+	case scenario.ActionSetProgressDeadline:
+		s += " progressDeadlineSeconds=" + strconv.Itoa(int(a.ProgressDeadlineSeconds))
+	}
 	if a.MaxSurge != nil {
 		s += " maxSurge=" + a.MaxSurge.String()
 	}

@@ -54,8 +54,8 @@ for (const size of [
     await expect(row('Minimum available').locator('td')).toHaveText(['15', '15']);
     await expect(compare.locator('.divergence').first()).toContainText('The runs part before step 4 (+0.000s), in the actions run there: A did nothing, B did "apiserver api: kubectl update deployments default/web');
     await expect(compare.locator('.event-diff')).toContainText('Scaled up replica set web-7f6f88cb57 from 0 to 20');
-    // B is also drawn dashed over the player's replica chart, on its axes.
-    await expect(page.locator('#chart path[stroke-dasharray="6 4"]')).toHaveCount(3);
+    // B is also drawn (faint, dotted) over the player's replica chart, on its axes.
+    await expect(page.locator('#chart path.overlay')).toHaveCount(3);
     await page.locator('#chart').screenshot({ path: shot(`overlay-${size.width}x${size.height}`) });
     // The page's own run did not move.
     await expect(page.locator('#step-label')).toHaveText(/^step 3 \//);
@@ -72,7 +72,7 @@ for (const size of [
     await expect(compare.locator('svg path.run-2[stroke-dasharray="2 3"]')).toHaveCount(3);
     await compare.getByRole('button', { name: 'Close comparison' }).click();
     await expect(compare).toBeHidden();
-    await expect(page.locator('#chart path[stroke-dasharray="6 4"]')).toHaveCount(0);
+    await expect(page.locator('#chart path.overlay')).toHaveCount(0);
     expect(problems).toEqual([]);
   });
 }

@@ -89,7 +89,7 @@ export class WhatIfRoom {
     const formsEl = h('div', { class: 'whatif-forms' });
     for (const f of FORMS) formsEl.append(this.buildForm(f));
     this.root.replaceChildren(
-      h('h2', { id: 'whatif-heading', text: t('whatif.title') }),
+      h('h3', { id: 'whatif-heading', text: t('whatif.title') }),
       h('p', { class: 'muted whatif-intro', text: t('whatif.intro') }),
       h('div', { class: 'whatif-pickers' }, h('label', {}, t('whatif.deployment'), ' ', this.targetPick), h('label', {}, t('whatif.change'), ' ', this.formPick)),
       formsEl,
