@@ -12,7 +12,7 @@ import { ChartPanel, ClusterPanel, renderExpectations, renderExplanations, rende
 import type { EngineError } from '../result';
 import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
 import { hasEdits, loadDraft, saveDraft } from '../whatif/persist';
-import { mountWhatIf } from '../whatif/room';
+import type { WhatIfRoom } from '../whatif/room';
 
 /** A scenario annotation as the bridge returns it (engine/scenario Annotation). */
 export interface Annotation {
@@ -57,16 +57,24 @@ export class Player {
     this.schedule();
   });
   /** The what-if room: action forms, forks and compare, export (web/src/whatif). */
-  private readonly whatif = mountWhatIf($('whatif-room'), {
-    call: (method, args) => this.engine.call(method, args),
-    source: () => this.source,
-    applySnapshot: (s) => this.apply(s),
-    maxPods: MAX_PODS,
-    overlay: (samples) => {
-      this.chart.setOverlay(samples);
-      this.schedule();
-    },
-  });
+  /** Loaded after the first step is on screen (its own chunk, off the first-load budget). */
+  private whatif: WhatIfRoom | null = null;
+
+  /** Loads and mounts the what-if room. */
+  async mountWhatIf(): Promise<void> {
+    const { mountWhatIf } = await import('../whatif/room');
+    this.whatif = mountWhatIf($('whatif-room'), {
+      call: (method, args) => this.engine.call(method, args),
+      source: () => this.source,
+      applySnapshot: (s) => this.apply(s),
+      maxPods: MAX_PODS,
+      overlay: (samples) => {
+        this.chart.setOverlay(samples);
+        this.schedule();
+      },
+    });
+    if (this.view) this.whatif.update(this.view);
+  }
   /** Called after every render with the view shown (presenter, predict). */
   readonly onRender: ((v: View) => void)[] = [];
   /** Called after every load with the scenario's annotations. */
@@ -112,7 +120,9 @@ export class Player {
     this.render();
     // The DOM of step 0 is complete (it paints in this frame); read by scripts/bench-browser.mjs.
     performance.mark('rolloutlab:first-step-rendered');
+    const room = this.mountWhatIf();
     this.library = (await this.call<LibraryEntry[]>('library')) ?? [];
+    await room;
     const picker = $<HTMLSelectElement>('scenario-picker');
     picker.replaceChildren(...this.library.map((e) => h('option', { value: e.id, text: e.name })));
     picker.disabled = false;
@@ -178,7 +188,7 @@ export class Player {
     errList.replaceChildren();
     this.editor?.setErrors([]);
     setText($('load-status'), t('player.loaded', { name: r.value.view.scenario }));
-    this.whatif.reset();
+    this.whatif?.reset();
     this.source = source;
     this.sourceName = name;
     this.history = [];
@@ -366,7 +376,7 @@ export class Player {
     for (const st of this.history) if (st && st.kind === 'action') lastAction = st.step;
     this.chart.lastActionStep = lastAction;
     this.chart.render(this.samples, v.step);
-    this.whatif.update(v);
+    this.whatif?.update(v);
     this.renderControls(v);
     this.kubectlSoon();
     for (const fn of this.onRender) fn(v);
