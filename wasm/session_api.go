@@ -80,17 +80,19 @@ func (b *bridge) view(s *session.Session, a viewArgs) *session.View {
 // methods of the session API, merged into the dispatch table by methods().
 func (b *bridge) methods() map[string]handler {
 	return map[string]handler{
-		"library": b.library,
-		"load":    b.load,
-		"advance": b.advance,
-		"seek":    b.seek,
-		"act":     b.act,
-		"view":    b.viewMethod,
-		"steps":   b.steps,
-		"samples": b.samples,
-		"records": b.records,
-		"kubectl": b.kubectl,
-		"targets": b.targets,
+		"library":        b.library,
+		"load":           b.load,
+		"advance":        b.advance,
+		"seek":           b.seek,
+		"act":            b.act,
+		"view":           b.viewMethod,
+		"steps":          b.steps,
+		"samples":        b.samples,
+		"records":        b.records,
+		"kubectl":        b.kubectl,
+		"targets":        b.targets,
+		"fork":           b.fork,
+		"exportScenario": b.exportScenario,
 	}
 }
 

@@ -22,4 +22,10 @@
 // "web" in namespace default; found: shop/web"). Targets lists the
 // Deployments an action can name, with their containers. Kubectl renders
 // kubectl's read-only commands with their -n/-A and get/rollout flags.
+//
+// The same replay gives forks (ForkAt, fork.go): a second session standing
+// at a step of this one's run, with or without the user actions made from
+// there on, for engine/compare's "what if I had done X instead?"; and
+// ExportScenario (export.go) writes the user's actions into the file's
+// timeline so that the file alone replays the run.
 package session

@@ -131,11 +131,11 @@ test('rolling update 10/3/2: panels show the controllers\' numbers, rewind, bad 
   await page.screenshot({ path: shot('6-invalid-yaml') });
 
   // A user action: scale to 12, then settle; the deployment and its new RS follow.
-  await page.locator('#act-type').selectOption('scale');
-  await page.locator('#act-target').fill('deployment/web');
-  await page.locator('#act-value').fill('12');
-  await page.locator('#act-btn').click();
-  await expect(page.locator('#act-message')).toContainText('scaled');
+  await page.locator('.whatif-form-pick').selectOption('scale');
+  const scaleForm = page.locator('form[data-form="scale"]');
+  await scaleForm.locator('input[name="replicas"]').fill('12');
+  await scaleForm.locator('button[data-mode="apply"]').click();
+  await expect(scaleForm.locator('.form-message')).toContainText('scaled');
   await expect(page.locator('#step-label')).toHaveText(/^step 95 \/ 95 /); // the old future is discarded
   await page.locator('#settle-btn').click();
   await expect(deploy).toContainText('status: total 12, updated 12, ready 12, available 12');

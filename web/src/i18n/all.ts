@@ -5,3 +5,4 @@ import './present';
 import './math';
 import './embed';
 import './share';
+import './whatif';
