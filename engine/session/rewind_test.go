@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rolloutlab/rolloutlab/engine/kubelet"
@@ -34,6 +35,25 @@ func rewindCases(t *testing.T) []rewindCase {
 	}
 	// A larger run: 150 pods created, then replaced by a rolling update.
 	cases = append(cases, rewindCase{"rollout-150", benchScenario(150)})
+	// The non-default turn-order policies keep state of their own (the
+	// seeded stream of the random policy, whether a controller has synced).
+	for _, policy := range []string{"random", "drainQueue"} {
+		for _, id := range []string{"rolling-update-10-3-2", "informer-lag"} {
+			src, _ := scenarios.Source(id)
+			// Both files have "  seed: 1"; informer-lag has a cluster
+			// block of its own, the other none.
+			text := string(src)
+			if strings.Contains(text, "\n  cluster:\n") {
+				text = strings.Replace(text, "\n  cluster:\n", "\n  cluster:\n    turnOrder: "+policy+"\n", 1)
+			} else {
+				text = strings.Replace(text, "  seed: 1\n", "  seed: 1\n  cluster: {turnOrder: "+policy+"}\n", 1)
+			}
+			if text == string(src) {
+				t.Fatalf("%s: no seed line to add the turn order after", id)
+			}
+			cases = append(cases, rewindCase{id + "/turnOrder=" + policy, []byte(text)})
+		}
+	}
 	return cases
 }
 
