@@ -30,6 +30,8 @@ type snapshot struct {
 	Steps   []sim.StepInfo   `json:"steps,omitempty"`
 	Message string           `json:"message,omitempty"`
 	Samples []session.Sample `json:"samples,omitempty"`
+	// Notices are the loaded file's notices (load only).
+	Notices []scenario.Notice `json:"notices,omitempty"`
 }
 
 type viewArgs struct {
@@ -115,6 +117,8 @@ func (b *bridge) load(args json.RawMessage) (any, error) {
 		Source string  `json:"source"`
 		Name   string  `json:"name"`
 		Seed   *uint64 `json:"seed"`
+		// SpecOnly starts pasted cluster output from its specs.
+		SpecOnly bool `json:"specOnly"`
 		viewArgs
 	}
 	if err := decodeArgs(args, &a); err != nil {
@@ -123,12 +127,12 @@ func (b *bridge) load(args json.RawMessage) (any, error) {
 	if a.Name == "" {
 		a.Name = "scenario.yaml"
 	}
-	s, err := session.Load(a.Name, []byte(a.Source), a.Seed)
+	s, err := session.LoadWith(a.Name, []byte(a.Source), session.LoadOptions{Seed: a.Seed, SpecOnly: a.SpecOnly})
 	if err != nil {
 		return nil, err // the previous session stays
 	}
 	b.sess, b.goodStep = s, 0
-	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples()}, nil
+	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples(), Notices: s.Scenario().Notices}, nil
 }
 
 func (b *bridge) advance(args json.RawMessage) (any, error) {

@@ -109,7 +109,7 @@ func TestOnlyKubernetesDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "web.yaml" || s.Limits.MaxPods != DefaultMaxPods || s.Limits.MaxSteps != DefaultMaxSteps ||
+	if s.Name != "web" || len(s.Notices) != 1 || s.Notices[0].Code != NoticeDefaultScenario || s.Limits.MaxPods != DefaultMaxPods || s.Limits.MaxSteps != DefaultMaxSteps ||
 		s.Cluster.Workers != (Workers{5, 5}) || len(s.Cluster.Nodes) != 3 || len(s.Timeline) != 0 || len(s.Objects) != 1 {
 		t.Fatalf("%+v", s)
 	}

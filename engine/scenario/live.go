@@ -1,0 +1,290 @@
+package scenario
+
+import (
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/clock"
+)
+
+// This file turns pasted cluster output (`kubectl get deploy,rs,pods -o
+// yaml`) into something the simulation can start from. What the cluster
+// wrote is recognised by its fields: uid, resourceVersion,
+// creationTimestamp, generation, managedFields, ownerReferences and status.
+//
+// By default such objects are the INITIAL STATE of the simulated cluster:
+// they keep their status, generation, revision annotations and owner
+// references (resolved by kind and name, since their UIDs belong to another
+// cluster), and set-up restores them as they are instead of applying them.
+// In spec-only mode the server's fields are dropped and the objects a
+// controller manages are left out, so that the simulation starts from the
+// specs alone. Every field dropped or reinterpreted is named in a notice.
+
+// controllerAnnotations are annotations the Deployment controller writes.
+var controllerAnnotations = []string{"deployment.kubernetes.io/revision", "deployment.kubernetes.io/revision-history",
+	"deployment.kubernetes.io/desired-replicas", "deployment.kubernetes.io/max-replicas"}
+
+// serverFieldsOf lists the server-written fields o gives values to, in a
+// fixed order. `creationTimestamp: null` and `status: {}`, which
+// `kubectl create --dry-run -o yaml` prints, do not count.
+func serverFieldsOf(o Object) []string {
+	m := metaOf(o)
+	var out []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"uid", m.GetUID() != ""},
+		{"resourceVersion", m.GetResourceVersion() != ""},
+		{"creationTimestamp", !m.GetCreationTimestamp().Time.IsZero()},
+		{"generation", m.GetGeneration() != 0},
+		{"managedFields", len(m.GetManagedFields()) > 0},
+		{"selfLink", m.GetSelfLink() != ""},
+		{"deletionTimestamp", m.GetDeletionTimestamp() != nil},
+		{"ownerReferences", len(m.GetOwnerReferences()) > 0},
+		{"status", !reflect.ValueOf(o.Obj).Elem().FieldByName("Status").IsZero()},
+	} {
+		if f.set {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+// isLive reports whether o carries what only a cluster writes.
+func isLive(o Object) bool {
+	for _, f := range serverFieldsOf(o) {
+		if f != "ownerReferences" { // a hand-written file may set owners
+			return true
+		}
+	}
+	return false
+}
+
+// prepareLive handles the live objects of s (see the file comment).
+func (p *parser) prepareLive(s *Scenario, specOnly bool) {
+	live := false
+	for _, o := range s.Objects {
+		live = live || isLive(o)
+	}
+	if !live {
+		return
+	}
+	if specOnly {
+		p.stripLive(s)
+		return
+	}
+	p.restoreLive(s)
+}
+
+// stripLive keeps the specs of live objects only and leaves out the objects
+// a controller in the file manages.
+func (p *parser) stripLive(s *Scenario) {
+	kept := s.Objects[:0]
+	for _, o := range s.Objects {
+		fields := serverFieldsOf(o)
+		if len(fields) == 0 {
+			kept = append(kept, o)
+			continue
+		}
+		m := metaOf(o)
+		if owner := metav1.GetControllerOf(m); owner != nil {
+			p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: m.GetName(), Code: NoticeStripped,
+				Message: "spec only: left out, it is managed by " + owner.Kind + "/" + owner.Name + " (the controller creates its own)"})
+			continue
+		}
+		clearServerFields(o.Obj)
+		dropped := append([]string(nil), fields...)
+		for _, a := range controllerAnnotations {
+			if _, ok := m.GetAnnotations()[a]; ok {
+				delete(m.GetAnnotations(), a)
+				dropped = append(dropped, "annotation "+a)
+			}
+		}
+		if pod, ok := o.Obj.(*corev1.Pod); ok && pod.Spec.NodeName != "" {
+			pod.Spec.NodeName = ""
+			dropped = append(dropped, "spec.nodeName")
+		}
+		p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: m.GetName(), Code: NoticeStripped,
+			Message: "spec only: dropped " + strings.Join(dropped, ", ")})
+		kept = append(kept, o)
+	}
+	s.Objects = kept
+}
+
+// clearServerFields removes every server-written field from obj.
+func clearServerFields(obj any) {
+	m := obj.(metav1.Object)
+	m.SetUID("")
+	m.SetResourceVersion("")
+	m.SetCreationTimestamp(metav1.Time{})
+	m.SetGeneration(0)
+	m.SetManagedFields(nil)
+	m.SetSelfLink("")
+	m.SetDeletionTimestamp(nil)
+	m.SetDeletionGracePeriodSeconds(nil)
+	m.SetOwnerReferences(nil)
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		o.Status = appsv1.DeploymentStatus{}
+	case *appsv1.ReplicaSet:
+		o.Status = appsv1.ReplicaSetStatus{}
+	case *corev1.Pod:
+		o.Status = corev1.PodStatus{}
+	}
+}
+
+// restoreLive marks live objects as the initial state and says how each of
+// their server fields is taken.
+func (p *parser) restoreLive(s *Scenario) {
+	byName := map[string]bool{}
+	for _, o := range s.Objects {
+		byName[kubeKindName(o.Kind())+"/"+objectNamespace(o)+"/"+objectName(o)] = true
+	}
+	latest := time.Time{}
+	var nodes []string
+	for i := range s.Objects {
+		o := &s.Objects[i]
+		if !isLive(*o) {
+			continue
+		}
+		o.Live = true
+		m := metaOf(*o)
+		var said []string
+		for _, f := range serverFieldsOf(*o) {
+			switch f {
+			case "managedFields", "selfLink":
+				said = append(said, f+" dropped")
+			case "uid":
+				said = append(said, "uid replaced by a simulated one (owner references follow by name)")
+			case "resourceVersion":
+				said = append(said, "resourceVersion reset")
+			case "status":
+				said = append(said, "status kept as the initial state")
+			case "generation":
+				said = append(said, "generation kept")
+			}
+		}
+		m.SetManagedFields(nil)
+		m.SetSelfLink("")
+		m.SetResourceVersion("")
+		m.SetUID("")
+		said = append(said, p.resolveOwners(*o, m, byName)...)
+		if len(said) > 0 {
+			p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: m.GetName(), Code: NoticeLive,
+				Message: "cluster output: " + strings.Join(said, "; ")})
+		}
+		eachTime(reflect.ValueOf(o.Obj), func(t *metav1.Time) {
+			if t.Time.After(latest) {
+				latest = t.Time
+			}
+		})
+		if pod, ok := o.Obj.(*corev1.Pod); ok && pod.Spec.NodeName != "" && !contains(nodes, pod.Spec.NodeName) {
+			nodes = append(nodes, pod.Spec.NodeName)
+		}
+	}
+	if !latest.IsZero() {
+		shift := clock.Epoch.Sub(latest)
+		for i := range s.Objects {
+			if s.Objects[i].Live {
+				eachTime(reflect.ValueOf(s.Objects[i].Obj), func(t *metav1.Time) {
+					if !t.IsZero() {
+						t.Time = t.Time.Add(shift)
+					}
+				})
+			}
+		}
+		p.notify(Notice{Code: NoticeLive, Message: "cluster output: timestamps rebased so that the latest one (" +
+			latest.UTC().Format(time.RFC3339) + ") is the start of the simulation; ages and conditions keep their distance to it"})
+	}
+	p.liveNodes(s, nodes)
+}
+
+// resolveOwners keeps the owner references whose owner is in the file (set-up
+// points them at the owner's simulated UID) and drops the others.
+func (p *parser) resolveOwners(o Object, m metav1.Object, inFile map[string]bool) []string {
+	refs := m.GetOwnerReferences()
+	if len(refs) == 0 {
+		return nil
+	}
+	var said []string
+	kept := refs[:0]
+	for _, ref := range refs {
+		if inFile[ref.Kind+"/"+m.GetNamespace()+"/"+ref.Name] {
+			kept = append(kept, ref)
+			continue
+		}
+		said = append(said, "owner "+ref.Kind+"/"+ref.Name+" is not in the file: its ownerReference is dropped and the object starts as an orphan")
+	}
+	if len(kept) == 0 {
+		kept = nil
+	}
+	m.SetOwnerReferences(kept)
+	return said
+}
+
+// liveNodes makes the nodes pasted pods run on part of the cluster: they
+// replace the default nodes, or are added to the nodes the Scenario names.
+func (p *parser) liveNodes(s *Scenario, nodes []string) {
+	if len(nodes) == 0 {
+		return
+	}
+	var added []string
+	if !p.nodesGiven {
+		s.Cluster.Nodes = nil
+	}
+	for _, n := range nodes {
+		if !contains(s.Cluster.Nodes, n) {
+			s.Cluster.Nodes = append(s.Cluster.Nodes, n)
+			added = append(added, n)
+		}
+	}
+	if len(added) == 0 {
+		return
+	}
+	sort.Strings(added)
+	msg := "cluster output: the pods' nodes " + strings.Join(added, ", ")
+	if p.nodesGiven {
+		msg += " are added to the cluster's nodes"
+	} else {
+		msg += " are the cluster's " + strconv.Itoa(len(s.Cluster.Nodes)) + " nodes (spec.cluster.nodes was not given)"
+	}
+	p.notify(Notice{Code: NoticeLive, Message: msg})
+}
+
+// metaOf returns the object's metadata accessor.
+func metaOf(o Object) metav1.Object { return o.Obj.(metav1.Object) }
+
+var metaTimeType = reflect.TypeFor[metav1.Time]()
+
+// eachTime calls fn with every metav1.Time inside v (a pointer to a typed
+// object): metadata, status conditions, container states.
+func eachTime(v reflect.Value, fn func(*metav1.Time)) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			eachTime(v.Elem(), fn)
+		}
+	case reflect.Struct:
+		if v.Type() == metaTimeType {
+			fn(v.Addr().Interface().(*metav1.Time))
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				eachTime(v.Field(i), fn)
+			}
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			eachTime(v.Index(i), fn)
+		}
+	}
+}
