@@ -150,35 +150,31 @@ func (p *parser) restoreLive(s *Scenario) {
 	}
 	latest := time.Time{}
 	var nodes []string
+	// What was done to the live objects, summed over them: field -> count.
+	done := map[string]int{}
+	first, count := 0, 0
+	kinds := map[string]int{}
 	for i := range s.Objects {
 		o := &s.Objects[i]
 		if !isLive(*o) {
 			continue
 		}
 		o.Live = true
+		if count == 0 {
+			first = i
+		}
+		count++
+		kinds[kubeKindName(o.Kind())]++
 		m := metaOf(*o)
-		var said []string
 		for _, f := range serverFieldsOf(*o) {
-			switch f {
-			case "managedFields", "selfLink":
-				said = append(said, f+" dropped")
-			case "uid":
-				said = append(said, "uid replaced by a simulated one (owner references follow by name)")
-			case "resourceVersion":
-				said = append(said, "resourceVersion reset")
-			case "status":
-				said = append(said, "status kept as the initial state")
-			case "generation":
-				said = append(said, "generation kept")
-			}
+			done[f]++
 		}
 		m.SetManagedFields(nil)
 		m.SetSelfLink("")
 		m.SetResourceVersion("")
 		m.SetUID("")
-		said = append(said, p.resolveOwners(*o, m, byName)...)
-		if len(said) > 0 {
-			p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: m.GetName(), Code: NoticeLive,
+		if said := p.resolveOwners(*o, m, byName); len(said) > 0 {
+			p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("metadata.ownerReferences"), Kind: kubeKindName(o.Kind()), Name: m.GetName(), Code: NoticeLive,
 				Message: "cluster output: " + strings.Join(said, "; ")})
 		}
 		eachTime(reflect.ValueOf(o.Obj), func(t *metav1.Time) {
@@ -190,6 +186,26 @@ func (p *parser) restoreLive(s *Scenario) {
 			nodes = append(nodes, pod.Spec.NodeName)
 		}
 	}
+	var said []string
+	for _, f := range []struct{ field, what string }{
+		{"status", "status kept as the initial state (pods keep their phase and readiness)"},
+		{"generation", "generation kept"},
+		{"ownerReferences", "owner references resolved by kind and name"},
+		{"uid", "uid replaced by a simulated one"},
+		{"resourceVersion", "resourceVersion reset"},
+		{"creationTimestamp", "creationTimestamp rebased (below)"},
+		{"managedFields", "managedFields dropped"},
+		{"selfLink", "selfLink dropped"},
+		{"deletionTimestamp", "deletionTimestamp kept on pods (they stay terminating)"},
+	} {
+		if n := done[f.field]; n > 0 {
+			said = append(said, f.what+" ("+countOf(n, count)+")")
+		}
+	}
+	o := s.Objects[first]
+	p.notify(Notice{Doc: o.Doc, Line: o.Line, Code: NoticeLive,
+		Message: "cluster output is the initial state of the cluster: " + kindCounts(kinds) + "; " + strings.Join(said, "; ") +
+			". Use spec-only to start from the specs instead"})
 	if !latest.IsZero() {
 		shift := clock.Epoch.Sub(latest)
 		for i := range s.Objects {
@@ -207,6 +223,29 @@ func (p *parser) restoreLive(s *Scenario) {
 	p.liveNodes(s, nodes)
 }
 
+// countOf renders "all 16" or "3 of 16".
+func countOf(n, of int) string {
+	if n == of {
+		return "all " + strconv.Itoa(of)
+	}
+	return strconv.Itoa(n) + " of " + strconv.Itoa(of)
+}
+
+// kindCounts renders "1 Deployment, 2 ReplicaSets, 13 Pods" in kind order.
+func kindCounts(kinds map[string]int) string {
+	var parts []string
+	for _, k := range kubeKindNames() {
+		if n := kinds[k]; n > 0 {
+			w := k
+			if n != 1 {
+				w += "s"
+			}
+			parts = append(parts, strconv.Itoa(n)+" "+w)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // resolveOwners keeps the owner references whose owner is in the file (set-up
 // points them at the owner's simulated UID) and drops the others.
 func (p *parser) resolveOwners(o Object, m metav1.Object, inFile map[string]bool) []string {
@@ -215,7 +254,7 @@ func (p *parser) resolveOwners(o Object, m metav1.Object, inFile map[string]bool
 		return nil
 	}
 	var said []string
-	kept := refs[:0]
+	kept := refs[:0:0]
 	for _, ref := range refs {
 		if inFile[ref.Kind+"/"+m.GetNamespace()+"/"+ref.Name] {
 			kept = append(kept, ref)

@@ -147,7 +147,7 @@ func (p *parser) defaultScenario(s *Scenario) {
 		s.Name = name
 	}
 	p.notify(Notice{Code: NoticeDefaultScenario, Message: "no " + scenarioAPIVersion + " Scenario document: scenario " + strconv.Quote(s.Name) +
-		" with the default cluster (" + strconv.Itoa(len(s.Cluster.Nodes)) + " nodes), seed 0, no timeline; it runs until the cluster settles"})
+		" with the default cluster, seed 0 and no timeline; it runs until the cluster settles"})
 }
 
 // noteReplaced reports each object that a later one of the same kind,

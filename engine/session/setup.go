@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sort"
 	"strconv"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -55,7 +56,7 @@ func restore(sm *sim.Sim, obj scenario.Object) (string, error) {
 	if _, err := srv.Restore(setupActor, res, o); err != nil {
 		return "", err
 	}
-	return res.Kind() + "/" + o.GetName() + " restored", nil
+	return strings.ToLower(res.Kind()) + "/" + o.GetName() + " restored", nil
 }
 
 // setupProblems turns the API server's refusal of obj into one problem per
