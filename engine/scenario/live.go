@@ -167,13 +167,19 @@ func (p *parser) restoreLive(s *Scenario) {
 		kinds[kubeKindName(o.Kind())]++
 		m := metaOf(*o)
 		for _, f := range serverFieldsOf(*o) {
-			done[f]++
+			if f != "ownerReferences" {
+				done[f]++
+			}
 		}
 		m.SetManagedFields(nil)
 		m.SetSelfLink("")
 		m.SetResourceVersion("")
 		m.SetUID("")
-		if said := p.resolveOwners(*o, m, byName); len(said) > 0 {
+		said := p.resolveOwners(*o, m, byName)
+		if len(m.GetOwnerReferences()) > 0 {
+			done["ownerReferences"]++
+		}
+		if len(said) > 0 {
 			p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("metadata.ownerReferences"), Kind: kubeKindName(o.Kind()), Name: m.GetName(), Code: NoticeLive,
 				Message: "cluster output: " + strings.Join(said, "; ")})
 		}
@@ -289,11 +295,15 @@ func (p *parser) liveNodes(s *Scenario, nodes []string) {
 		return
 	}
 	sort.Strings(added)
-	msg := "cluster output: the pods' nodes " + strings.Join(added, ", ")
+	msg := "cluster output: the pods' node(s) " + strings.Join(added, ", ")
 	if p.nodesGiven {
 		msg += " are added to the cluster's nodes"
 	} else {
-		msg += " are the cluster's " + strconv.Itoa(len(s.Cluster.Nodes)) + " nodes (spec.cluster.nodes was not given)"
+		if len(s.Cluster.Nodes) == 1 {
+			msg += " is the cluster's only node (spec.cluster.nodes was not given)"
+		} else {
+			msg += " are the cluster's " + strconv.Itoa(len(s.Cluster.Nodes)) + " nodes (spec.cluster.nodes was not given)"
+		}
 	}
 	p.notify(Notice{Code: NoticeLive, Message: msg})
 }

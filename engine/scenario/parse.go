@@ -164,7 +164,7 @@ func (p *parser) noteReplaced(objs []Object) {
 			continue
 		}
 		p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: objectName(o), Code: NoticeReplaced,
-				Message: kubectlName(o) + " configured: line " + strconv.Itoa(o.Line) +
+			Message: kubectlName(o) + " configured: line " + strconv.Itoa(o.Line) +
 				" replaces the object of the same name on line " + strconv.Itoa(prev.Line) + " (namespace " + objectNamespace(o) + ")"})
 	}
 }
