@@ -13,8 +13,8 @@ import (
 // node tree with positions and core-schema tags, as yaml.v3's Node API gives.
 // It reads block and flow collections, plain, quoted, literal and folded
 // scalars, anchors, aliases and tags, and several documents per stream.
-// Syntax errors use libyaml's wording and line numbering (see syntaxErr) so
-// that messages stay the same as before.
+// Syntax errors use libyaml's wording, but name the line where the problem
+// is (see syntaxErr), which libyaml often does not.
 
 // nodeKind is the shape of a YAML node.
 type nodeKind uint8
@@ -119,8 +119,11 @@ type yamlDecoder struct {
 	// nested block mapping may not start.
 	inlineValue bool
 	anchors     map[string]*node
-	started     bool // a document was read or "---" seen
-	done        bool
+	// continuing is set while reading a continuation line of a flow plain
+	// scalar, which may start with an indicator such as '%'.
+	continuing bool
+	started    bool // a document was read or "---" seen
+	done       bool
 }
 
 func newYAMLDecoder(data []byte) *yamlDecoder {
@@ -134,31 +137,37 @@ type bail struct{ err *yamlError }
 func (d *yamlDecoder) scanErr(msg string) { d.scanErrAt(0, msg) }
 
 // scanErrAt reports a scanner problem found while reading a token that
-// started on ctxLine (0: the current line). libyaml names the token's line,
-// else the problem's, and no line at all when that is the first one.
+// started on ctxLine (0: the current line): an unterminated quoted scalar is
+// reported where it opens, anything else where it was found.
 func (d *yamlDecoder) scanErrAt(ctxLine int, msg string) {
-	line := 0
-	if ctxLine > 1 {
+	line := d.line
+	if ctxLine > 0 {
 		line = ctxLine
-	} else if d.line > 1 {
-		line = d.line
 	}
 	panic(bail{&yamlError{line: line, msg: msg}})
 }
 
-// syntaxErr reports a parser-level problem. libyaml numbers these with the
-// 0-based line of the enclosing collection's start, or of the offending
-// token when the collection starts on the first line; line numbers are
-// reproduced from that rule.
+// syntaxErr reports a parser-level problem at the line of the token that
+// does not fit (libyaml would name the line before the enclosing
+// collection's start, which is rarely where the indentation went wrong), or
+// at the last line with content when the stream ended early. ctxLine is
+// unused but documents which collection was being read.
 func (d *yamlDecoder) syntaxErr(ctxLine int, msg string) {
-	line := ctxLine - 1
-	if line <= 0 {
-		line = d.line - 1
-		if d.pos >= len(d.src) {
-			line = d.eofLine()
-		}
+	_ = ctxLine
+	line := d.line
+	if d.pos >= len(d.src) {
+		line = d.lastContentLine()
 	}
 	panic(bail{&yamlError{line: line, msg: msg}})
+}
+
+// lastContentLine is the 1-based line of the last non-blank character.
+func (d *yamlDecoder) lastContentLine() int {
+	end := len(d.src)
+	for end > 0 && strings.IndexByte(" \t\r\n", d.src[end-1]) >= 0 {
+		end--
+	}
+	return 1 + strings.Count(string(d.src[:end]), "\n")
 }
 
 // eofLine is libyaml's 0-based line of the end of the stream, which always
@@ -700,7 +709,9 @@ func (d *yamlDecoder) flowPlainRest(n *node) {
 			d.pos, d.line, d.lineBeg = save, saveLine, saveBeg
 			return
 		}
+		d.continuing = true
 		more := d.plain(-1, true)
+		d.continuing = false
 		n.Value += " " + more.Value
 		n.Tag, _ = resolvePlain(n.Value)
 	}
@@ -714,7 +725,7 @@ func (d *yamlDecoder) plain(parent int, inFlow bool) *node {
 	if strings.IndexByte("]}", c) >= 0 || (c == ',' && inFlow) {
 		d.syntaxErr(0, "did not find expected node content")
 	}
-	if c == '#' || c == '@' || c == '`' || c == '%' || c == '\t' {
+	if c == '#' || !d.continuing && (c == '@' || c == '`' || c == '%' || c == '\t') {
 		d.scanErr("found character that cannot start any token")
 	}
 	var text strings.Builder
