@@ -127,7 +127,12 @@ type yamlDecoder struct {
 }
 
 func newYAMLDecoder(data []byte) *yamlDecoder {
-	return &yamlDecoder{src: data, line: 1}
+	// A byte order mark may start the stream (editors on Windows write one).
+	d := &yamlDecoder{src: data, line: 1}
+	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		d.pos, d.lineBeg = 3, 3
+	}
+	return d
 }
 
 // bail aborts decoding with a syntax error; Decode recovers it.
@@ -236,6 +241,18 @@ func (d *yamlDecoder) skipBlank() bool {
 		}
 		d.newline()
 		crossed = true
+	}
+}
+
+// checkIndent refuses a line of block structure whose indentation holds a
+// tab, as libyaml does: YAML indents with spaces only, and a tab would make
+// the nesting depend on the editor's tab width. d is at the line's content.
+func (d *yamlDecoder) checkIndent() {
+	if d.eof() || d.pos-d.lineBeg == 0 {
+		return
+	}
+	if strings.IndexByte(string(d.src[d.lineBeg:d.pos]), '\t') >= 0 {
+		d.scanErr("found a tab character that violates indentation (indent with spaces)")
 	}
 }
 
@@ -425,6 +442,8 @@ func (d *yamlDecoder) blockNode(parent int, inSeq bool) *node {
 	}
 	col := d.col()
 	switch c := d.peek(0); {
+	case c == '?' && d.blankAt(d.pos+1):
+		d.scanErr("explicit mapping keys (\"? key\") are not supported: write \"key: value\"")
 	case c == '-' && d.blankAt(d.pos+1):
 		if p.set {
 			d.scanErr("block sequence entries are not allowed in this context")
@@ -533,7 +552,9 @@ func (d *yamlDecoder) blockMapping(ind int, key *node, p props) *node {
 		}
 		d.pos++
 		m.Content = append(m.Content, key, d.mappingValue(ind))
-		d.skipBlank()
+		if d.skipBlank() {
+			d.checkIndent()
+		}
 		if d.eof() || d.atMarker() || d.col() < ind {
 			break
 		}
@@ -567,6 +588,7 @@ func (d *yamlDecoder) mappingValue(ind int) *node {
 	here := d.emptyScalar()
 	save, saveLine, saveBeg := d.pos, d.line, d.lineBeg
 	d.skipBlank()
+	d.checkIndent()
 	if !d.eof() && !d.atMarker() && (d.col() > ind || d.col() == ind && d.isSeqEntry()) {
 		return d.blockNode(ind, false)
 	}
@@ -594,7 +616,9 @@ func (d *yamlDecoder) blockSequence(ind int) *node {
 			}
 		}
 		s.Content = append(s.Content, item)
-		d.skipBlank()
+		if d.skipBlank() {
+			d.checkIndent()
+		}
 		if d.eof() || d.atMarker() || d.col() < ind {
 			return s
 		}

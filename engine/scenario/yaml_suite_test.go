@@ -172,3 +172,33 @@ func TestYAMLSuite(t *testing.T) {
 		})
 	}
 }
+
+// What the reader still refuses, each with a clear error at its line. These
+// are YAML features Kubernetes manifests do not use (explicit "? " keys,
+// aliases as keys) or that kubectl refuses too (tabs in indentation).
+func TestYAMLRefused(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"explicit key (Spec Example 8.19 style)", "? a\n: b\n", `yaml: line 1: explicit mapping keys ("? key") are not supported`},
+		{"tab in indentation", "spec:\n\treplicas: 1\n", "yaml: line 2: found a tab character that violates indentation"},
+		{"tab in a list item's indentation", "containers:\n- name: a\n\timage: b\n", "yaml: line 3:"},
+		{"alias as a key", "&a k: 1\n*a : 2\n", "yaml: line 2:"},
+		{"reserved indicator @", "a: @x\n", "yaml: line 1: found character that cannot start any token"},
+		{"reserved indicator `", "a: `x`\n", "yaml: line 1: found character that cannot start any token"},
+		{"less indented block scalar line", "a: |\n  x\n y\n", "yaml: line 3: did not find expected key"},
+		{"unknown alias", "a: *nope\n", "yaml: unknown anchor 'nope' referenced"},
+	} {
+		var n node
+		err := newYAMLDecoder([]byte(c.in)).Decode(&n)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: %q: got %v, want %s...", c.name, c.in, err, c.want)
+		}
+	}
+}
+
+// A byte order mark at the start of the stream is not part of the content.
+func TestYAMLByteOrderMark(t *testing.T) {
+	got := decodeAllJSON(t, "\ufeffapiVersion: v1\n")
+	if m, ok := got[0].(map[string]any); !ok || m["apiVersion"] != "v1" {
+		t.Fatalf("%v", got)
+	}
+}
