@@ -7,6 +7,7 @@ import { createEditor, type EditorHandle, preloadEditor, whenIdle } from './edit
 import type { EngineClient } from './engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from './keys';
 import { type MathBlock, mathOf } from './math';
+import { loadedStatus, noticeItems } from './notices';
 import { ChartPanel, ClusterPanel, renderExpectations, renderMath, renderQueues, renderSteps, renderTrace } from './panels';
 import type { EngineError } from './result';
 import type { LibraryEntry, Sample, Snapshot, StepInfo, UserAction, View } from './types';
@@ -121,9 +122,9 @@ export class App {
       if (r.error.panic) this.showError(r.error, 'load');
       return false;
     }
-    errList.replaceChildren();
+    errList.replaceChildren(...noticeItems(r.value.notices ?? [], (l) => this.editor?.gotoLine(l)));
     this.editor?.setErrors([]);
-    setText($('load-status'), `Loaded ${r.value.view.scenario}.`);
+    setText($('load-status'), loadedStatus(r.value.view.scenario, r.value.notices ?? []));
     this.source = source;
     this.sourceName = name;
     this.history = [];

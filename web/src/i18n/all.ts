@@ -1,3 +1,5 @@
 // Imports every room's dictionary so that t() knows all keys. A room adds
 // its file here (one import line per room) and nowhere else.
+import './input';
+
 export {};
