@@ -41,21 +41,34 @@ func serverFieldsOf(o Object) []string {
 		name string
 		set  bool
 	}{
-		{"uid", m.GetUID() != ""},
-		{"resourceVersion", m.GetResourceVersion() != ""},
-		{"creationTimestamp", !m.GetCreationTimestamp().Time.IsZero()},
-		{"generation", m.GetGeneration() != 0},
-		{"managedFields", len(m.GetManagedFields()) > 0},
-		{"selfLink", m.GetSelfLink() != ""},
-		{"deletionTimestamp", m.GetDeletionTimestamp() != nil},
-		{"ownerReferences", len(m.GetOwnerReferences()) > 0},
-		{"status", !reflect.ValueOf(o.Obj).Elem().FieldByName("Status").IsZero()},
+		{"uid", m.UID != ""},
+		{"resourceVersion", m.ResourceVersion != ""},
+		{"creationTimestamp", !m.CreationTimestamp.Time.IsZero()},
+		{"generation", m.Generation != 0},
+		{"managedFields", len(m.ManagedFields) > 0},
+		{"selfLink", m.SelfLink != ""},
+		{"deletionTimestamp", m.DeletionTimestamp != nil},
+		{"ownerReferences", len(m.OwnerReferences) > 0},
+		{"status", hasStatus(o)},
 	} {
 		if f.set {
 			out = append(out, f.name)
 		}
 	}
 	return out
+}
+
+// hasStatus reports whether o's status is set.
+func hasStatus(o Object) bool {
+	switch obj := o.Obj.(type) {
+	case *appsv1.Deployment:
+		return !reflect.DeepEqual(obj.Status, appsv1.DeploymentStatus{})
+	case *appsv1.ReplicaSet:
+		return !reflect.DeepEqual(obj.Status, appsv1.ReplicaSetStatus{})
+	case *corev1.Pod:
+		return !reflect.DeepEqual(obj.Status, corev1.PodStatus{})
+	}
+	return false
 }
 
 // isLive reports whether o carries what only a cluster writes.
@@ -95,16 +108,16 @@ func (p *parser) stripLive(s *Scenario) {
 			continue
 		}
 		m := metaOf(o)
-		if owner := metav1.GetControllerOf(m); owner != nil {
-			p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: m.GetName(), Code: NoticeStripped,
+		if owner := controllerOf(m); owner != nil {
+			p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: m.Name, Code: NoticeStripped,
 				Message: "spec only: left out, it is managed by " + owner.Kind + "/" + owner.Name + " (the controller creates its own)"})
 			continue
 		}
-		clearServerFields(o.Obj)
+		clearServerFields(o)
 		dropped := append([]string(nil), fields...)
 		for _, a := range controllerAnnotations {
-			if _, ok := m.GetAnnotations()[a]; ok {
-				delete(m.GetAnnotations(), a)
+			if _, ok := m.Annotations[a]; ok {
+				delete(m.Annotations, a)
 				dropped = append(dropped, "annotation "+a)
 			}
 		}
@@ -112,26 +125,19 @@ func (p *parser) stripLive(s *Scenario) {
 			pod.Spec.NodeName = ""
 			dropped = append(dropped, "spec.nodeName")
 		}
-		p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: m.GetName(), Code: NoticeStripped,
+		p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: m.Name, Code: NoticeStripped,
 			Message: "spec only: dropped " + strings.Join(dropped, ", ")})
 		kept = append(kept, o)
 	}
 	s.Objects = kept
 }
 
-// clearServerFields removes every server-written field from obj.
-func clearServerFields(obj any) {
-	m := obj.(metav1.Object)
-	m.SetUID("")
-	m.SetResourceVersion("")
-	m.SetCreationTimestamp(metav1.Time{})
-	m.SetGeneration(0)
-	m.SetManagedFields(nil)
-	m.SetSelfLink("")
-	m.SetDeletionTimestamp(nil)
-	m.SetDeletionGracePeriodSeconds(nil)
-	m.SetOwnerReferences(nil)
-	switch o := obj.(type) {
+// clearServerFields removes every server-written field from o.
+func clearServerFields(o Object) {
+	m := metaOf(o)
+	m.UID, m.ResourceVersion, m.CreationTimestamp, m.Generation = "", "", metav1.Time{}, 0
+	m.ManagedFields, m.SelfLink, m.DeletionTimestamp, m.DeletionGracePeriodSeconds, m.OwnerReferences = nil, "", nil, nil, nil
+	switch o := o.Obj.(type) {
 	case *appsv1.Deployment:
 		o.Status = appsv1.DeploymentStatus{}
 	case *appsv1.ReplicaSet:
@@ -171,16 +177,13 @@ func (p *parser) restoreLive(s *Scenario) {
 				done[f]++
 			}
 		}
-		m.SetManagedFields(nil)
-		m.SetSelfLink("")
-		m.SetResourceVersion("")
-		m.SetUID("")
+		m.ManagedFields, m.SelfLink, m.ResourceVersion, m.UID = nil, "", "", ""
 		said := p.resolveOwners(*o, m, byName)
-		if len(m.GetOwnerReferences()) > 0 {
+		if len(m.OwnerReferences) > 0 {
 			done["ownerReferences"]++
 		}
 		if len(said) > 0 {
-			p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("metadata.ownerReferences"), Kind: kubeKindName(o.Kind()), Name: m.GetName(), Code: NoticeLive,
+			p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("metadata.ownerReferences"), Kind: kubeKindName(o.Kind()), Name: m.Name, Code: NoticeLive,
 				Message: "cluster output: " + strings.Join(said, "; ")})
 		}
 		eachTime(reflect.ValueOf(o.Obj), func(t *metav1.Time) {
@@ -229,6 +232,16 @@ func (p *parser) restoreLive(s *Scenario) {
 	p.liveNodes(s, nodes)
 }
 
+// controllerOf returns the owner reference with controller: true, if any.
+func controllerOf(m *metav1.ObjectMeta) *metav1.OwnerReference {
+	for i := range m.OwnerReferences {
+		if c := m.OwnerReferences[i].Controller; c != nil && *c {
+			return &m.OwnerReferences[i]
+		}
+	}
+	return nil
+}
+
 // countOf renders "all 16" or "3 of 16".
 func countOf(n, of int) string {
 	if n == of {
@@ -254,15 +267,15 @@ func kindCounts(kinds map[string]int) string {
 
 // resolveOwners keeps the owner references whose owner is in the file (set-up
 // points them at the owner's simulated UID) and drops the others.
-func (p *parser) resolveOwners(o Object, m metav1.Object, inFile map[string]bool) []string {
-	refs := m.GetOwnerReferences()
+func (p *parser) resolveOwners(o Object, m *metav1.ObjectMeta, inFile map[string]bool) []string {
+	refs := m.OwnerReferences
 	if len(refs) == 0 {
 		return nil
 	}
 	var said []string
 	kept := refs[:0:0]
 	for _, ref := range refs {
-		if inFile[ref.Kind+"/"+m.GetNamespace()+"/"+ref.Name] {
+		if inFile[ref.Kind+"/"+m.Namespace+"/"+ref.Name] {
 			kept = append(kept, ref)
 			continue
 		}
@@ -271,7 +284,7 @@ func (p *parser) resolveOwners(o Object, m metav1.Object, inFile map[string]bool
 	if len(kept) == 0 {
 		kept = nil
 	}
-	m.SetOwnerReferences(kept)
+	m.OwnerReferences = kept
 	return said
 }
 
@@ -308,8 +321,20 @@ func (p *parser) liveNodes(s *Scenario, nodes []string) {
 	p.notify(Notice{Code: NoticeLive, Message: msg})
 }
 
-// metaOf returns the object's metadata accessor.
-func metaOf(o Object) metav1.Object { return o.Obj.(metav1.Object) }
+// metaOf returns the object's metadata. It is read and written as a struct,
+// not through the metav1.Object interface: calling that interface's setters
+// would make the wasm linker keep them on every API type (about 25 kB).
+func metaOf(o Object) *metav1.ObjectMeta {
+	switch obj := o.Obj.(type) {
+	case *appsv1.Deployment:
+		return &obj.ObjectMeta
+	case *appsv1.ReplicaSet:
+		return &obj.ObjectMeta
+	case *corev1.Pod:
+		return &obj.ObjectMeta
+	}
+	return &metav1.ObjectMeta{}
+}
 
 var metaTimeType = reflect.TypeFor[metav1.Time]()
 
