@@ -40,9 +40,10 @@ func writeTimeline(w io.Writer, s *session.Session, name string, stop until, mod
 	records := sm.Recorder().Records()
 	steps := append([]sim.StepInfo(nil), s.History()[:final]...)
 	endLine := endSummary(s)
+	ns := tablesNamespace(s.Scenario())
 	var endTable string
 	if mode != tablesNone {
-		endTable = getAll(sm)
+		endTable = getAll(sm, ns)
 	}
 	// tables[i] is the table after step i, for set-up and action steps.
 	tables := map[int]string{}
@@ -55,7 +56,7 @@ func writeTimeline(w io.Writer, s *session.Session, name string, stop until, mod
 			if err := s.Seek(p); err != nil {
 				return err
 			}
-			tables[p] = getAll(s.Sim())
+			tables[p] = getAll(s.Sim(), ns)
 		}
 		if err := s.Seek(final); err != nil {
 			return err
@@ -68,13 +69,13 @@ func writeTimeline(w io.Writer, s *session.Session, name string, stop until, mod
 	b.WriteString(clock.FormatOffset(0) + " set-up\n")
 	next := writeRecords(&b, records, 0, func(r trace.Record) bool { return r.Step == 0 })
 	if t, ok := tables[0]; ok {
-		writeTable(&b, t, "after set-up at "+clock.FormatOffset(0))
+		writeTable(&b, ns, t, "after set-up at "+clock.FormatOffset(0))
 	}
 	for _, info := range steps {
 		b.WriteString(info.Text() + "\n")
 		next = writeRecords(&b, records, next, func(r trace.Record) bool { return r.Seq <= info.LastSeq })
 		if t, ok := tables[info.Step]; ok {
-			writeTable(&b, t, fmt.Sprintf("after step %d at %s", info.Step, clock.FormatOffset(info.At)))
+			writeTable(&b, ns, t, fmt.Sprintf("after step %d at %s", info.Step, clock.FormatOffset(info.At)))
 		}
 		if b.Len() > 1<<16 {
 			if _, err := io.WriteString(w, b.String()); err != nil {
@@ -86,7 +87,7 @@ func writeTimeline(w io.Writer, s *session.Session, name string, stop until, mod
 	// Records after the last step (a limit's note) belong to no step.
 	writeRecords(&b, records, next, func(trace.Record) bool { return true })
 	if mode != tablesNone {
-		writeTable(&b, endTable, "at the end")
+		writeTable(&b, ns, endTable, "at the end")
 	}
 	b.WriteString(endLine + "\n")
 	_, err := io.WriteString(w, b.String())
@@ -103,10 +104,10 @@ func writeRecords(b *strings.Builder, records []trace.Record, from int, in func(
 	return i
 }
 
-// writeTable writes a kubectl table as a shell transcript, set off by
-// blank lines, with when as a comment.
-func writeTable(b *strings.Builder, table, when string) {
-	fmt.Fprintf(b, "\n$ %s    # %s\n%s\n", getAllCommand, when, table)
+// writeTable writes a kubectl table of namespace ns as a shell transcript,
+// set off by blank lines, with when as a comment.
+func writeTable(b *strings.Builder, ns, table, when string) {
+	fmt.Fprintf(b, "\n$ %s    # %s\n%s\n", getAllCommandIn(ns), when, table)
 }
 
 // endSummary is the last line of the timeline: where the run ended and
