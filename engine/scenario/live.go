@@ -100,6 +100,7 @@ func (p *parser) prepareLive(s *Scenario, specOnly bool) {
 // stripLive keeps the specs of live objects only and leaves out the objects
 // a controller in the file manages.
 func (p *parser) stripLive(s *Scenario) {
+	inFile := objectKeys(s.Objects)
 	kept := s.Objects[:0]
 	for _, o := range s.Objects {
 		fields := serverFieldsOf(o)
@@ -108,7 +109,7 @@ func (p *parser) stripLive(s *Scenario) {
 			continue
 		}
 		m := metaOf(o)
-		if owner := controllerOf(m); owner != nil {
+		if owner := controllerOf(m); owner != nil && inFile[owner.Kind+"/"+m.Namespace+"/"+owner.Name] {
 			p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: m.Name, Code: NoticeStripped,
 				Message: "spec only: left out, it is managed by " + owner.Kind + "/" + owner.Name + " (the controller creates its own)"})
 			continue
@@ -150,10 +151,7 @@ func clearServerFields(o Object) {
 // restoreLive marks live objects as the initial state and says how each of
 // their server fields is taken.
 func (p *parser) restoreLive(s *Scenario) {
-	byName := map[string]bool{}
-	for _, o := range s.Objects {
-		byName[kubeKindName(o.Kind())+"/"+objectNamespace(o)+"/"+objectName(o)] = true
-	}
+	byName := objectKeys(s.Objects)
 	latest := time.Time{}
 	var nodes []string
 	// What was done to the live objects, summed over them: field -> count.
@@ -240,6 +238,15 @@ func controllerOf(m *metav1.ObjectMeta) *metav1.OwnerReference {
 		}
 	}
 	return nil
+}
+
+// objectKeys returns the set of "Kind/namespace/name" of objs.
+func objectKeys(objs []Object) map[string]bool {
+	keys := make(map[string]bool, len(objs))
+	for _, o := range objs {
+		keys[kubeKindName(o.Kind())+"/"+objectNamespace(o)+"/"+objectName(o)] = true
+	}
+	return keys
 }
 
 // countOf renders "all 16" or "3 of 16".

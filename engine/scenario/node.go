@@ -144,6 +144,10 @@ func (r *docReader) mapping(n *node, path string, known []string) (map[string]fi
 		}
 	}
 	content := mergedContent(n)
+	if len(content) >= 2*maxMergedFields {
+		r.errorf(n, path, "merge keys (<<) give this mapping more than "+strconv.Itoa(maxMergedFields)+" fields")
+		return nil, false
+	}
 	out := make(map[string]field, len(content)/2)
 	for i := 0; i+1 < len(content); i += 2 {
 		k, v := resolve(content[i]), content[i+1]
@@ -255,12 +259,19 @@ func (r *docReader) duration(n *node, path string) (time.Duration, bool) {
 // follow n's own, an entry n gives itself wins over a merged one, and among
 // merged mappings the first listed wins. Other nodes are returned as is.
 func mergedContent(n *node) []*node {
-	if n == nil || n.Kind != mappingNode || !hasMergeKey(n) {
-		if n == nil {
-			return nil
-		}
+	if n == nil {
+		return nil
+	}
+	if n.Kind != mappingNode || !hasMergeKey(n) {
 		return n.Content
 	}
+	switch n.mergeState {
+	case 2:
+		return n.merged
+	case 1:
+		return n.Content // a cycle cannot be written in YAML; stay safe
+	}
+	n.mergeState = 1
 	var own, merged []*node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := resolve(n.Content[i])
@@ -284,15 +295,20 @@ func mergedContent(n *node) []*node {
 		seen[resolve(own[i]).Value] = true
 	}
 	out := own
-	for i := 0; i+1 < len(merged); i += 2 {
+	for i := 0; i+1 < len(merged) && len(out) < 2*maxMergedFields; i += 2 {
 		k := resolve(merged[i]).Value
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, merged[i], merged[i+1])
 		}
 	}
+	n.merged, n.mergeState = out, 2
 	return out
 }
+
+// maxMergedFields bounds the fields merge keys may give one mapping; a
+// mapping that reaches it is reported (see mapping).
+const maxMergedFields = 10000
 
 // mergeable reports whether v may follow "<<:".
 func mergeable(v *node) bool {

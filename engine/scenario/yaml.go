@@ -89,6 +89,11 @@ type node struct {
 	// Line and Column are 1-based; a node with an anchor or tag starts at
 	// its first property.
 	Line, Column int
+	// merged caches mergedContent of a mapping with merge keys, so that a
+	// chain of anchors merging each other twice costs linear, not
+	// exponential, time; mergeState is 0 (not computed), 1 (computing) or 2.
+	merged     []*node
+	mergeState uint8
 }
 
 // maxYAMLDepth bounds collection nesting.

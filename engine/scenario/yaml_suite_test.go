@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -200,5 +201,28 @@ func TestYAMLByteOrderMark(t *testing.T) {
 	got := decodeAllJSON(t, "\ufeffapiVersion: v1\n")
 	if m, ok := got[0].(map[string]any); !ok || m["apiVersion"] != "v1" {
 		t.Fatalf("%v", got)
+	}
+}
+
+// Merge keys that merge an anchor twice, 60 levels deep, would expand to
+// 2^60 entries without the per-node cache; the parse ends at once.
+func TestMergeKeyChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    <<: *a59\nx0: &a0 {k0: \"0\"}\n")
+	for i := 1; i < 60; i++ {
+		fmt.Fprintf(&b, "x%d: &a%d {<<: [*a%d, *a%d], k%d: \"%d\"}\n", i, i, i-1, i-1, i, i)
+	}
+	// The anchors are defined after their use: an error, found at once.
+	if _, err := Parse("bomb.yaml", []byte(b.String())); err == nil {
+		t.Fatal("alias before its anchor accepted")
+	}
+	src := "x0: &a0 {k0: \"0\"}\n"
+	for i := 1; i < 60; i++ {
+		src += fmt.Sprintf("x%d: &a%d {<<: [*a%d, *a%d], k%d: \"%d\"}\n", i, i, i-1, i-1, i, i)
+	}
+	got := decodeAllJSON(t, src)
+	m := got[0].(map[string]any)["x59"].(map[string]any)
+	if len(m) != 60 || m["k0"] != "0" || m["k59"] != "59" {
+		t.Fatalf("x59 = %v", m)
 	}
 }
