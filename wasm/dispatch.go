@@ -114,6 +114,10 @@ func describe(err error) *callError {
 	if errors.As(err, &withField) {
 		ce.Field = withField.Field()
 	}
+	var panicked interface{ Panicked() bool }
+	if errors.As(err, &panicked) {
+		ce.Panic = panicked.Panicked()
+	}
 	for _, e := range scenario.Errors(err) {
 		ce.Errors = append(ce.Errors, errorDetail{Doc: e.Doc, Line: e.Line, Column: e.Column, Field: e.Field, Message: e.Message})
 	}

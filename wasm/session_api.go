@@ -30,6 +30,8 @@ type snapshot struct {
 	Steps   []sim.StepInfo   `json:"steps,omitempty"`
 	Message string           `json:"message,omitempty"`
 	Samples []session.Sample `json:"samples,omitempty"`
+	// Annotations are the scenario's spec.annotations (load only).
+	Annotations []scenario.Annotation `json:"annotations,omitempty"`
 	// Notices are the loaded file's notices (load only).
 	Notices []scenario.Notice `json:"notices,omitempty"`
 }
@@ -50,7 +52,9 @@ func decodeArgs(args json.RawMessage, into any) error {
 
 // guarded runs fn against the session; if fn panics, the session is rebuilt
 // at the last good step before the panic is passed on to the dispatcher,
-// which reports it. The simulation therefore stays usable.
+// which reports it. The simulation therefore stays usable. (A user action
+// that panics is undone by session.Apply itself, which reports it as an
+// error marked as a panic.)
 func (b *bridge) guarded(fn func(s *session.Session) (any, error)) (any, error) {
 	if b.sess == nil {
 		return nil, errNoSession
@@ -60,8 +64,7 @@ func (b *bridge) guarded(fn func(s *session.Session) (any, error)) (any, error) 
 			if b.sess != nil {
 				func() {
 					defer func() { _ = recover() }()
-					_ = b.sess.Seek(0)
-					_ = b.sess.Seek(b.goodStep)
+					_ = b.sess.Restore(b.goodStep)
 				}()
 			}
 			panic(p)
@@ -89,6 +92,7 @@ func (b *bridge) methods() map[string]handler {
 		"samples": b.samples,
 		"records": b.records,
 		"kubectl": b.kubectl,
+		"targets": b.targets,
 	}
 }
 
@@ -132,7 +136,7 @@ func (b *bridge) load(args json.RawMessage) (any, error) {
 		return nil, err // the previous session stays
 	}
 	b.sess, b.goodStep = s, 0
-	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples(), Notices: s.Scenario().Notices}, nil
+	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples(), Annotations: s.Scenario().Annotations, Notices: s.Scenario().Notices}, nil
 }
 
 func (b *bridge) advance(args json.RawMessage) (any, error) {
@@ -259,5 +263,13 @@ func (b *bridge) kubectl(args json.RawMessage) (any, error) {
 		return struct {
 			Output string `json:"output"`
 		}{out}, nil
+	})
+}
+
+func (b *bridge) targets(json.RawMessage) (any, error) {
+	return b.guarded(func(s *session.Session) (any, error) {
+		return struct {
+			Deployments []session.Target `json:"deployments"`
+		}{s.Targets()}, nil
 	})
 }

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
 	"github.com/rolloutlab/rolloutlab/engine/session"
 	"github.com/rolloutlab/rolloutlab/scenarios"
 )
@@ -137,5 +140,52 @@ func TestPanicRestoresSession(t *testing.T) {
 	}
 	if got := b.sess.Step(); got != 5 {
 		t.Fatalf("after the panic the session is at step %d, want the last good step 5", got)
+	}
+}
+
+// A user action that panics half-way through act is undone: the bridge
+// reports an internal error and the session is at the step it was made,
+// without the half-applied change (replicas back to 10, not 17).
+func TestPanickingActionIsUndone(t *testing.T) {
+	const src = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 10
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx:1.27}]
+`
+	sess, err := session.Load("w.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &bridge{sess: sess}
+	a := api{"badAct": func(json.RawMessage) (any, error) {
+		return b.guarded(func(s *session.Session) (any, error) {
+			s.Advance(session.ByEvent, 3)
+			cur, _ := s.Sim().Server().GetDeployment("default", "web")
+			d := cur.DeepCopy()
+			d.ResourceVersion = ""
+			n := int32(17)
+			d.Spec.Replicas = &n
+			_, err := s.Apply(scenario.Action{Type: scenario.ActionApply, Namespace: "default",
+				Manifest: []scenario.Object{{Obj: d}, {Obj: (*appsv1.Deployment)(nil)}}})
+			return nil, err
+		})
+	}}
+	var env struct {
+		OK    bool
+		Error *callError
+	}
+	_ = json.Unmarshal([]byte(a.call("badAct", "")), &env)
+	if env.OK || env.Error == nil || !env.Error.Panic || !strings.Contains(env.Error.Message, "the action was undone (back at step 3 without it)") {
+		t.Fatalf("not reported as an undone internal error: %+v", env.Error)
+	}
+	d, _ := b.sess.Sim().Server().GetDeployment("default", "web")
+	if *d.Spec.Replicas != 10 || b.sess.Step() != 3 {
+		t.Fatalf("replicas %d at step %d, want 10 at step 3", *d.Spec.Replicas, b.sess.Step())
 	}
 }

@@ -30,7 +30,7 @@ type source struct {
 	// name labels the file in messages: the path as typed, "library:ID" or
 	// "<stdin>".
 	name string
-	// data is the file's text, at most scenario.MaxFileBytes+1 bytes.
+	// data is the file's text, at most scenario.MaxFileBytes bytes.
 	data []byte
 }
 
@@ -46,6 +46,7 @@ func readSource(e env, arg string) (source, error) {
 	}
 	var r io.Reader
 	name := arg
+	size := int64(-1) // the real size, when it can be known without reading
 	if arg == stdinName {
 		name = stdinLabel
 		r = e.stdin
@@ -58,14 +59,29 @@ func readSource(e env, arg string) (source, error) {
 			return source{}, err
 		}
 		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
 		r = f
 	}
-	// Read one byte past the limit so that the parser reports the size.
+	// Read one byte past the limit: that is enough to know it is too big.
 	data, err := io.ReadAll(io.LimitReader(r, scenario.MaxFileBytes+1))
 	if err != nil {
 		return source{}, fmt.Errorf("reading %s: %w", name, err)
 	}
+	if len(data) > scenario.MaxFileBytes {
+		return source{}, tooLarge(name, size)
+	}
 	return source{name: name, data: data}, nil
+}
+
+// tooLarge is the error for a FILE over scenario.MaxFileBytes: with its real
+// size when known (a regular file), else (a pipe) just "over the limit".
+func tooLarge(name string, size int64) error {
+	if size > scenario.MaxFileBytes {
+		return fmt.Errorf("%s: file is %d bytes; the limit is 1 MiB (%d bytes)", name, size, scenario.MaxFileBytes)
+	}
+	return fmt.Errorf("%s: file is larger than the limit of 1 MiB (%d bytes)", name, scenario.MaxFileBytes)
 }
 
 // sourceErrorCode is the exit code for a readSource error.

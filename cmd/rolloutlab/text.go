@@ -40,7 +40,7 @@ func writeTimeline(w io.Writer, s *session.Session, name string, stop until, mod
 	records := sm.Recorder().Records()
 	steps := append([]sim.StepInfo(nil), s.History()[:final]...)
 	endLine := endSummary(s)
-	ns := tablesNamespace(s.Scenario())
+	ns := tableNamespace(s.Scenario())
 	var endTable string
 	if mode != tablesNone {
 		endTable = getAll(sm, ns)
@@ -107,7 +107,7 @@ func writeRecords(b *strings.Builder, records []trace.Record, from int, in func(
 // writeTable writes a kubectl table of namespace ns as a shell transcript,
 // set off by blank lines, with when as a comment.
 func writeTable(b *strings.Builder, ns, table, when string) {
-	fmt.Fprintf(b, "\n$ %s    # %s\n%s\n", getAllCommandIn(ns), when, table)
+	fmt.Fprintf(b, "\n$ %s    # %s\n%s\n", getAllCommand(ns), when, table)
 }
 
 // endSummary is the last line of the timeline: where the run ended and

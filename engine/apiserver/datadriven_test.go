@@ -19,11 +19,12 @@ import (
 //
 //	create [actor=A]                      <YAML object>        prints a summary or the error
 //	update|status res=R name=N [ns=] [rv=V|none] [actor=A]     <YAML merge patch on the stored object>
-//	delete res=R name=N [ns=] [policy=P] [grace=S] [uid=U] [rv=V] [actor=A]
+//	delete res=R name=N [ns=] [policy=P] [orphan=true|false] [grace=S] [uid=U] [rv=V] [actor=A]
 //	get res=R name=N [ns=] [yaml]        summary (or the whole object)
 //	list res=R [ns=] [selector=k=v]
 //	adopt res=R name=N owner=R2/N2 [uid=U]   release res=R name=N owner=R2/N2 [uid=U]
 //	remove-finalizer res=R name=N finalizer=F
+//	scale res=R name=N replicas=K         a patch of the scale subresource
 //	dependents owner=R/N
 //	advance by=D                          moves the virtual clock
 //	watch                                 watch events since the last "watch"
@@ -80,6 +81,10 @@ func (e *testEnv) run(t *testing.T, d *datadriven.TestData) string {
 		if p, ok := d.Arg("policy"); ok {
 			pol := metav1.DeletionPropagation(p)
 			opts.PropagationPolicy = &pol
+		}
+		if o, ok := d.Arg("orphan"); ok {
+			v := o == "true"
+			opts.OrphanDependents = &v
 		}
 		if g, ok := d.Arg("grace"); ok {
 			v, _ := strconv.ParseInt(g, 10, 64)
@@ -163,6 +168,13 @@ func (e *testEnv) run(t *testing.T, d *datadriven.TestData) string {
 		yes := true
 		ref := metav1.OwnerReference{APIVersion: "apps/v1", Kind: kindOf(owner).Kind(), Name: owner.GetName(), UID: owner.GetUID(), Controller: &yes, BlockOwnerDeletion: &yes}
 		return result(e.srv.AdoptObject(actor, res, ns, name, uid, ref))
+	case "scale":
+		n, _ := strconv.ParseInt(arg(d, "replicas", "0"), 10, 32)
+		o, err := e.srv.PatchScale(actor, res, ns, name, int32(n))
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return summary(res, o) + " replicas=" + strconv.Itoa(int(replicasOf(o)))
 	case "remove-finalizer":
 		return result(e.srv.RemoveFinalizer(actor, res, ns, name, arg(d, "finalizer", "")))
 	case "dependents":
@@ -190,6 +202,17 @@ func (e *testEnv) run(t *testing.T, d *datadriven.TestData) string {
 	}
 	d.Fatalf(t, "unknown command %q", d.Cmd)
 	return ""
+}
+
+// replicasOf returns spec.replicas of a Deployment or ReplicaSet.
+func replicasOf(o Object) int32 {
+	switch obj := o.(type) {
+	case *appsv1.Deployment:
+		return *obj.Spec.Replicas
+	case *appsv1.ReplicaSet:
+		return *obj.Spec.Replicas
+	}
+	return -1
 }
 
 // kindOf returns the resource storing o's Go type.

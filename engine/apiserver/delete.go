@@ -6,6 +6,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -13,11 +14,16 @@ import (
 // Delete removes or marks for deletion the object res ns/name, following
 // BEHAVIOR §7.1:
 //
-//   - Preconditions (UID, resourceVersion) must hold, else Conflict.
-//   - Propagation: an explicit Orphan adds the "orphan" finalizer, Foreground
-//     adds "foregroundDeletion", Background removes both; no policy keeps
-//     whatever the object carries (the apps/v1 and core/v1 default is
-//     Background, which adds nothing).
+//   - The options are validated first (an unknown propagation policy, or
+//     orphanDependents together with propagationPolicy: 422 Invalid
+//     DeleteOptions), then preconditions (UID, resourceVersion) must hold,
+//     else Conflict.
+//   - Propagation: the legacy orphanDependents wins (true: Orphan, false:
+//     Background), then propagationPolicy. An explicit Orphan adds the
+//     "orphan" finalizer, Foreground adds "foregroundDeletion", Background
+//     removes both; no option keeps whatever the object carries (the
+//     apps/v1 and core/v1 default is Background, which adds nothing), so
+//     an object's own "orphan" finalizer decides.
 //   - Pods are deleted gracefully: deletionTimestamp = now + grace and the
 //     pod stays (generation bumped) until a delete with grace 0. A later
 //     delete may only shorten the grace period; one that does not is a
@@ -40,14 +46,8 @@ func (s *Server) doDelete(res Resource, ns, name string, opts DeleteOptions) (Ob
 	if !ok {
 		return nil, apierrors.NewMethodNotSupported(res.GroupResource(), "delete")
 	}
-	if p := opts.PropagationPolicy; p != nil {
-		switch *p {
-		case metav1.DeletePropagationOrphan, metav1.DeletePropagationBackground, metav1.DeletePropagationForeground:
-		default:
-			errs := field.ErrorList{field.NotSupported(field.NewPath("propagationPolicy"), *p,
-				[]string{string(metav1.DeletePropagationForeground), string(metav1.DeletePropagationBackground), string(metav1.DeletePropagationOrphan), "nil"})}
-			return nil, apierrors.NewInvalid(schema.GroupKind{Group: "meta.k8s.io", Kind: "DeleteOptions"}, "", errs)
-		}
+	if errs := validateDeleteOptions(opts); len(errs) > 0 {
+		return nil, apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}, "", errs)
 	}
 	old, err := s.lookup(res, ns, name)
 	if err != nil {
@@ -90,8 +90,8 @@ func (s *Server) doDelete(res Resource, ns, name string, opts DeleteOptions) (Ob
 			graceful = true
 		}
 	}
-	if p := opts.PropagationPolicy; p != nil {
-		obj.SetFinalizers(propagationFinalizers(obj.GetFinalizers(), *p))
+	if p, ok := opts.policy(); ok {
+		obj.SetFinalizers(propagationFinalizers(obj.GetFinalizers(), p))
 	}
 	if !graceful {
 		if len(obj.GetFinalizers()) == 0 {
@@ -111,6 +111,30 @@ func (s *Server) commitDeletionMark(res Resource, old, obj Object) (Object, erro
 	obj.SetResourceVersion(formatRV(s.nextRV()))
 	s.store(res, old, obj)
 	return obj, nil
+}
+
+// validateDeleteOptions applies the API server's DeleteOptions validation
+// (apimachinery's own, so paths, bad values and wording are upstream's).
+func validateDeleteOptions(opts DeleteOptions) field.ErrorList {
+	return metav1validation.ValidateDeleteOptions(&metav1.DeleteOptions{
+		PropagationPolicy: opts.PropagationPolicy,
+		OrphanDependents:  opts.OrphanDependents, //nolint:staticcheck // the legacy field is what is being modelled
+	})
+}
+
+// policy resolves the explicit propagation of validated options: the legacy
+// orphanDependents first, then propagationPolicy; ok is false when neither
+// is set (the object's finalizers, else the type default, decide).
+func (o DeleteOptions) policy() (metav1.DeletionPropagation, bool) {
+	switch {
+	case o.OrphanDependents != nil && *o.OrphanDependents:
+		return metav1.DeletePropagationOrphan, true
+	case o.OrphanDependents != nil:
+		return metav1.DeletePropagationBackground, true
+	case o.PropagationPolicy != nil:
+		return *o.PropagationPolicy, true
+	}
+	return "", false
 }
 
 // markAsDeleting records a deletion without grace period: deletionTimestamp

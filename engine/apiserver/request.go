@@ -12,7 +12,9 @@ type Request struct {
 	Actor string `json:"actor"`
 	// Verb is create, update, delete or patch.
 	Verb string `json:"verb"`
-	// Resource is the REST resource, with "/status" for status writes.
+	// Resource is the REST resource with its subresource, if any:
+	// "deployments/status" for a status write, "deployments/scale" for
+	// kubectl scale.
 	Resource string `json:"resource"`
 	// Namespace is empty for cluster-scoped objects.
 	Namespace string `json:"namespace,omitempty"`

@@ -121,10 +121,16 @@ type WatchEvent struct {
 }
 
 // DeleteOptions are the parts of metav1.DeleteOptions the server honours.
+// The zero value is a DELETE with no options at all.
 type DeleteOptions struct {
 	// PropagationPolicy: nil keeps existing propagation finalizers and
-	// otherwise uses the type default (Background).
+	// otherwise uses the type default (Background). A value other than
+	// Orphan, Foreground and Background is refused with 422.
 	PropagationPolicy *metav1.DeletionPropagation
+	// OrphanDependents is the deprecated legacy form: true means Orphan,
+	// false Background. It wins over everything else, but the server
+	// refuses it (422) together with PropagationPolicy.
+	OrphanDependents *bool
 	// GracePeriodSeconds overrides a pod's terminationGracePeriodSeconds;
 	// ignored by types without graceful deletion. Negative means 1.
 	GracePeriodSeconds *int64

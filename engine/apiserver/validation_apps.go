@@ -101,7 +101,7 @@ func validateTemplateForReplicaSet(t *corev1.PodTemplateSpec, selector labels.Se
 	}
 	errs = append(errs, metav1validation.ValidateLabels(t.Labels, p.Child("labels"))...)
 	errs = append(errs, apivalidation.ValidateAnnotations(t.Annotations, p.Child("annotations"))...)
-	errs = append(errs, validatePodSpec(&t.Spec, p.Child("spec"), true)...)
+	errs = append(errs, validatePodSpec(&t.Spec, p.Child("spec"))...)
 	if t.Spec.RestartPolicy != corev1.RestartPolicyAlways {
 		errs = append(errs, field.NotSupported(p.Child("spec", "restartPolicy"), t.Spec.RestartPolicy, []string{string(corev1.RestartPolicyAlways)}))
 	}

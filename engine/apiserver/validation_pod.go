@@ -23,23 +23,24 @@ var (
 
 func validatePodCreate(p *corev1.Pod) field.ErrorList {
 	errs := validateMeta(&p.ObjectMeta, true, dnsSubdomainName, metaPath)
-	return append(errs, validatePodSpec(&p.Spec, specPath, false)...)
+	return append(errs, validatePodSpec(&p.Spec, specPath)...)
 }
 
-// validatePodSpec checks containers, then restartPolicy and dnsPolicy. In a
-// template (isTemplate) the image may be empty: workload controllers allow
-// it to be filled in later; a pod needs one.
-func validatePodSpec(s *corev1.PodSpec, p *field.Path, isTemplate bool) field.ErrorList {
+// validatePodSpec checks containers, then restartPolicy and dnsPolicy. Every
+// container needs an image, in a pod and in a Deployment's or ReplicaSet's
+// pod template alike (the v1.36.3 server reports "Required value" at
+// spec.template.spec.containers[i].image).
+func validatePodSpec(s *corev1.PodSpec, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	names := sets.New[string]()
 	for i := range s.InitContainers {
-		errs = append(errs, validateContainer(&s.InitContainers[i], p.Child("initContainers").Index(i), names, isTemplate)...)
+		errs = append(errs, validateContainer(&s.InitContainers[i], p.Child("initContainers").Index(i), names)...)
 	}
 	if len(s.Containers) == 0 {
 		errs = append(errs, field.Required(p.Child("containers"), ""))
 	}
 	for i := range s.Containers {
-		errs = append(errs, validateContainer(&s.Containers[i], p.Child("containers").Index(i), names, isTemplate)...)
+		errs = append(errs, validateContainer(&s.Containers[i], p.Child("containers").Index(i), names)...)
 	}
 	if !contains(restartPolicies, string(s.RestartPolicy)) {
 		errs = append(errs, field.NotSupported(p.Child("restartPolicy"), s.RestartPolicy, restartPolicies))
@@ -53,7 +54,7 @@ func validatePodSpec(s *corev1.PodSpec, p *field.Path, isTemplate bool) field.Er
 	return errs
 }
 
-func validateContainer(c *corev1.Container, p *field.Path, names sets.Set[string], isTemplate bool) field.ErrorList {
+func validateContainer(c *corev1.Container, p *field.Path, names sets.Set[string]) field.ErrorList {
 	var errs field.ErrorList
 	np := p.Child("name")
 	switch {
@@ -67,7 +68,7 @@ func validateContainer(c *corev1.Container, p *field.Path, names sets.Set[string
 		}
 		names.Insert(c.Name)
 	}
-	if c.Image == "" && !isTemplate {
+	if c.Image == "" {
 		errs = append(errs, field.Required(p.Child("image"), ""))
 	}
 	for i, port := range c.Ports {
@@ -98,7 +99,7 @@ func validatePodUpdate(p, old *corev1.Pod) field.ErrorList {
 	if len(p.Spec.Containers) != len(old.Spec.Containers) {
 		return append(errs, field.Forbidden(specPath.Child("containers"), "pod updates may not add or remove containers"))
 	}
-	errs = append(errs, validatePodSpec(&p.Spec, specPath, false)...)
+	errs = append(errs, validatePodSpec(&p.Spec, specPath)...)
 	// Blank out what may change, then require the rest to be equal.
 	// Shallow copies suffice: only top-level fields and the containers'
 	// images are replaced, on fresh container slices.

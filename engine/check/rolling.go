@@ -164,8 +164,9 @@ func templateMatches(p *corev1.Pod, d *appsv1.Deployment) bool {
 }
 
 // foreignFailure returns why a step's records excuse availability: a pod
-// failed on its own (a container crashed, a node failed or its pods turned
-// NotReady or were evicted) or something other than the controllers deleted
+// failed on its own (a container crashed or was killed by its liveness
+// probe, a readiness probe failed, a node failed or its pods turned NotReady
+// or were evicted) or something other than the controllers deleted
 // an object (kubectl, the node controller). It reads the typed payloads, not
 // their text.
 func foreignFailure(records []trace.Record) string {
@@ -173,7 +174,7 @@ func foreignFailure(records []trace.Record) string {
 		switch p := r.Data.(type) {
 		case kubelet.Transition:
 			switch p.What {
-			case "crashed", "node-failed", "not-ready", "evicted":
+			case "crashed", "killed", "unready", "node-failed", "not-ready", "evicted":
 				return p.Text()
 			}
 		case apiserver.Request:

@@ -136,30 +136,15 @@ func sameContent(a, b apiserver.Object) bool {
 	return apiequality.Semantic.DeepEqual(a, b)
 }
 
-// Scale sets spec.replicas of a Deployment or ReplicaSet:
+// Scale sets spec.replicas of a Deployment or ReplicaSet through the scale
+// subresource (a patch of <resource>/scale, as kubectl scale sends it):
 // "deployment.apps/web scaled".
 func (k *Kubectl) Scale(res apiserver.Resource, ns, name string, replicas int32) (string, error) {
-	switch res {
-	case apiserver.Deployments:
-		err := k.updateDeployment(ns, name, func(d *appsv1.Deployment) error {
-			d.Spec.Replicas = &replicas
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
-	case apiserver.ReplicaSets:
-		cur, err := k.srv.GetReplicaSet(ns, name)
-		if err != nil {
-			return "", err
-		}
-		rs := cur.DeepCopy()
-		rs.Spec.Replicas = &replicas
-		if _, err := k.srv.UpdateReplicaSet(Actor, rs); err != nil {
-			return "", err
-		}
-	default:
+	if res != apiserver.Deployments && res != apiserver.ReplicaSets {
 		return "", failf(ErrUnsupportedKind, "cannot scale %s", res)
+	}
+	if _, err := k.srv.PatchScale(Actor, res, ns, name, replicas); err != nil {
+		return "", err
 	}
 	return objectName(res, name) + " scaled", nil
 }
@@ -179,22 +164,17 @@ func (k *Kubectl) updateDeployment(ns, name string, mutate func(d *appsv1.Deploy
 	return err
 }
 
-// SetImage sets the image of one container of a Deployment's pod template;
-// container "" means the first container (kubectl itself needs a name, or
-// "*" for every container, which is accepted too):
+// SetImage sets the image of a container of a Deployment's pod template
+// (see pickContainers for how container names it; "*" is every container):
 // "deployment.apps/web image updated".
 func (k *Kubectl) SetImage(ns, name, container, image string) (string, error) {
 	err := k.updateDeployment(ns, name, func(d *appsv1.Deployment) error {
-		cs := d.Spec.Template.Spec.Containers
-		found := false
-		for i := range cs {
-			if container == "*" || cs[i].Name == container || (container == "" && i == 0) {
-				cs[i].Image = image
-				found = true
-			}
+		cs, err := pickContainers(&d.Spec.Template.Spec, container)
+		if err != nil {
+			return err
 		}
-		if !found {
-			return failf(ErrContainerNotFound, "unable to find container named %q", container)
+		for _, c := range cs {
+			c.Image = image
 		}
 		return nil
 	})

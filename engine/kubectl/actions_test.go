@@ -62,7 +62,7 @@ func TestActionsOnDeployment(t *testing.T) {
 	if *d.Spec.Replicas != 10 || d.Spec.Template.Spec.Containers[0].Image != "nginx:1.26" {
 		t.Fatalf("stored: %+v", d.Spec)
 	}
-	if _, err := k.SetImage("default", "web", "nope", "x"); !errors.Is(err, ErrContainerNotFound) || err.Error() != `unable to find container named "nope"` {
+	if _, err := k.SetImage("default", "web", "nope", "x"); !errors.Is(err, ErrContainerNotFound) || err.Error() != `unable to find container named "nope" (containers: web)` {
 		t.Fatalf("set image unknown container: %v", err)
 	}
 	must(t, "deployment.apps/web paused")(k.Pause("default", "web"))

@@ -14,7 +14,8 @@ import (
 
 // DescribeDeployment renders `kubectl describe deployment`: the header
 // fields, Replicas line, strategy, Pod Template, Conditions table,
-// OldReplicaSets (those d controls that still have replicas), NewReplicaSet
+// OldReplicaSets (every other ReplicaSet d controls, those scaled to 0
+// included, oldest first, as kubectl lists them since 1.27), NewReplicaSet
 // and the Events table of the events given (those involving d, oldest
 // first).
 func DescribeDeployment(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, events []*corev1.Event, now time.Time) string {
@@ -111,40 +112,67 @@ func DescribeReplicaSet(rs *appsv1.ReplicaSet, pods []*corev1.Pod, events []*cor
 }
 
 // writeLabels writes "title:\tk=v" with further labels on continuation
-// lines, sorted by key; "<none>" when empty.
+// lines that start with a tab (kubectl writes no indent there), sorted by
+// key; "<none>" when empty.
 func writeLabels(w io.Writer, title string, m map[string]string, indent string) {
-	writeMap(w, title, m, indent, "=")
-}
-
-// writeAnnotations is writeLabels with "k: v" pairs, leaving out
-// kubectl.kubernetes.io/last-applied-configuration.
-func writeAnnotations(w io.Writer, title string, m map[string]string, indent string) {
-	shown := map[string]string{}
-	for k, v := range m {
-		if k != lastAppliedAnnotation {
-			shown[k] = v
-		}
-	}
-	writeMap(w, title, shown, indent, ": ")
-}
-
-func writeMap(w io.Writer, title string, m map[string]string, indent, sep string) {
 	fmt.Fprintf(w, "%s%s:\t", indent, title)
 	if len(m) == 0 {
 		fmt.Fprint(w, "<none>\n")
 		return
 	}
+	for i, k := range sortedKeys(m) {
+		if i > 0 {
+			fmt.Fprint(w, "\t")
+		}
+		fmt.Fprintf(w, "%s=%s\n", k, m[k])
+	}
+}
+
+// maxAnnotationLen is the longest "key: value" kubectl prints on one line.
+const maxAnnotationLen = 140
+
+// writeAnnotations writes "title:\tk: v" pairs like writeLabels, leaving
+// out kubectl.kubernetes.io/last-applied-configuration. A pair longer than
+// maxAnnotationLen, or a value with newlines, is written as "k:" and then
+// one indented line per value line, each cut at 138 characters plus "...".
+func writeAnnotations(w io.Writer, title string, m map[string]string, indent string) {
+	fmt.Fprintf(w, "%s%s:\t", indent, title)
+	var keys []string
+	for _, k := range sortedKeys(m) {
+		if k != lastAppliedAnnotation {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		fmt.Fprint(w, "<none>\n")
+		return
+	}
+	for i, k := range keys {
+		if i > 0 {
+			fmt.Fprint(w, "\t")
+		}
+		v := strings.TrimSuffix(m[k], "\n")
+		if len(k)+len(v)+2 <= maxAnnotationLen && !strings.Contains(v, "\n") {
+			fmt.Fprintf(w, "%s: %s\n", k, v)
+			continue
+		}
+		fmt.Fprintf(w, "%s:\n", k)
+		for _, line := range strings.Split(v, "\n") {
+			if len(line) > maxAnnotationLen-2 {
+				line = line[:maxAnnotationLen-2] + "..."
+			}
+			fmt.Fprintf(w, "\t  %s\n", line)
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for i, k := range keys {
-		if i > 0 {
-			fmt.Fprintf(w, "%s\t", indent)
-		}
-		fmt.Fprintf(w, "%s%s%s\n", k, sep, m[k])
-	}
+	return keys
 }
 
 // writePodTemplate writes the "Pod Template:" section.
@@ -156,6 +184,12 @@ func writePodTemplate(w io.Writer, t *corev1.PodTemplateSpec) {
 	}
 	if t.Spec.ServiceAccountName != "" {
 		fmt.Fprintf(w, "  Service Account:\t%s\n", t.Spec.ServiceAccountName)
+	}
+	if len(t.Spec.InitContainers) > 0 {
+		fmt.Fprint(w, "  Init Containers:\n")
+		for _, c := range t.Spec.InitContainers {
+			writeContainer(w, c)
+		}
 	}
 	fmt.Fprint(w, "  Containers:\n")
 	for _, c := range t.Spec.Containers {
@@ -179,8 +213,13 @@ func writeContainer(w io.Writer, c corev1.Container) {
 		ports = append(ports, fmt.Sprintf("%d/%s", p.ContainerPort, proto))
 		hostPorts = append(hostPorts, fmt.Sprintf("%d/%s", p.HostPort, proto))
 	}
-	fmt.Fprintf(w, "    Port:\t%s\n", joinOrNone(ports, ", "))
-	fmt.Fprintf(w, "    Host Port:\t%s\n", joinOrNone(hostPorts, ", "))
+	// Several ports read "Ports:" and "Host Ports:", as kubectl labels them.
+	plural := ""
+	if len(ports) > 1 {
+		plural = "s"
+	}
+	fmt.Fprintf(w, "    Port%s:\t%s\n", plural, joinOrNone(ports, ", "))
+	fmt.Fprintf(w, "    Host Port%s:\t%s\n", plural, joinOrNone(hostPorts, ", "))
 	if len(c.Command) > 0 {
 		fmt.Fprint(w, "    Command:\n")
 		for _, s := range c.Command {
@@ -195,9 +234,14 @@ func writeContainer(w io.Writer, c corev1.Container) {
 	}
 	writeResources(w, "Limits", c.Resources.Limits)
 	writeResources(w, "Requests", c.Resources.Requests)
-	if p := c.ReadinessProbe; p != nil {
-		fmt.Fprintf(w, "    Readiness:\t%s delay=%ds timeout=%ds period=%ds #success=%d #failure=%d\n",
-			probeAction(p), p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds, p.SuccessThreshold, p.FailureThreshold)
+	for _, pr := range []struct {
+		title string
+		probe *corev1.Probe
+	}{{"Liveness", c.LivenessProbe}, {"Readiness", c.ReadinessProbe}, {"Startup", c.StartupProbe}} {
+		if p := pr.probe; p != nil {
+			fmt.Fprintf(w, "    %s:\t%s delay=%ds timeout=%ds period=%ds #success=%d #failure=%d\n",
+				pr.title, probeAction(p), p.InitialDelaySeconds, p.TimeoutSeconds, p.PeriodSeconds, p.SuccessThreshold, p.FailureThreshold)
+		}
 	}
 	if len(c.Env) == 0 {
 		fmt.Fprint(w, "    Environment:\t<none>\n")

@@ -7,7 +7,13 @@
 // returns kubectl's success message ("deployment.apps/web scaled") or the
 // error the API server (or kubectl itself, client-side) gives.
 //
-// Views (GetPods, GetReplicaSets, GetDeployments, DescribeDeployment,
+// Edits (SetImage, SetRollingUpdate, SetStrategy, SetMinReadySeconds,
+// SetProgressDeadline, SetResources, SetEnv) change one Deployment with one
+// update and leave every judgement of the values to the API server, as
+// `kubectl set` and `kubectl patch` do; container edits name their
+// container (errors list the ones there are).
+//
+// Views (Get with kubectl's get flags, DescribeDeployment,
 // DescribeReplicaSet, RolloutStatus, RolloutHistory) are pure functions of
 // the objects they are given and the virtual time now; they never call the
 // API server and never read the wall clock. Their text follows kubectl's

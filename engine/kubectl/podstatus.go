@@ -31,6 +31,12 @@ type podRow struct {
 // shows "Init:i/n" or its own reason; a pod with a deletionTimestamp reads
 // "Terminating" unless its phase is terminal ("Unknown" when its node is
 // lost).
+//
+// Native sidecars (init containers with restartPolicy Always) count as
+// containers: they add to the total, a started one lets initialization go
+// on and adds to READY when ready, and once the pod is initialized their
+// restarts (and last restart time) are kept while other init containers'
+// are dropped.
 func podStatus(pod *corev1.Pod) podRow {
 	row := podRow{total: len(pod.Spec.Containers)}
 	reason := string(pod.Status.Phase)
@@ -42,13 +48,31 @@ func podStatus(pod *corev1.Pod) podRow {
 			reason = corev1.PodReasonSchedulingGated
 		}
 	}
+	sidecars := map[string]bool{}
+	for _, c := range pod.Spec.InitContainers {
+		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+			sidecars[c.Name] = true
+			row.total++
+		}
+	}
+	// sidecarRow holds the sidecars' restarts, kept after initialization.
+	var sidecarRow podRow
 	initializing := false
 initLoop:
 	for i, c := range pod.Status.InitContainerStatuses {
 		row.restarts += c.RestartCount
 		noteTermination(&row, c)
+		if sidecars[c.Name] {
+			sidecarRow.restarts += c.RestartCount
+			noteTermination(&sidecarRow, c)
+		}
 		switch {
 		case c.State.Terminated != nil && c.State.Terminated.ExitCode == 0:
+			continue
+		case sidecars[c.Name] && c.Started != nil && *c.Started:
+			if c.Ready {
+				row.ready++
+			}
 			continue
 		case c.State.Terminated != nil:
 			if c.State.Terminated.Reason == "" {
@@ -71,7 +95,7 @@ initLoop:
 		break initLoop
 	}
 	if !initializing || podInitialized(pod) {
-		row.restarts = 0
+		row.restarts, row.lastRestart = sidecarRow.restarts, sidecarRow.lastRestart
 		hasRunning := false
 		for i := len(pod.Status.ContainerStatuses) - 1; i >= 0; i-- {
 			c := pod.Status.ContainerStatuses[i]

@@ -63,9 +63,10 @@ func ownedBy(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSe
 }
 
 // splitReplicaSets finds d's new ReplicaSet (the oldest one whose template
-// matches d's) and its old ones that still have replicas, both among the
-// ReplicaSets d controls. Ties in age are broken by name.
-func splitReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (newRS *appsv1.ReplicaSet, oldWithReplicas []*appsv1.ReplicaSet) {
+// matches d's) and its old ones (every other one, scaled to 0 or not), both
+// among the ReplicaSets d controls, oldest first. Ties in age are broken by
+// name.
+func splitReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (newRS *appsv1.ReplicaSet, old []*appsv1.ReplicaSet) {
 	owned := ownedBy(d, rss)
 	sort.SliceStable(owned, func(i, j int) bool {
 		a, b := owned[i].CreationTimestamp, owned[j].CreationTimestamp
@@ -81,9 +82,9 @@ func splitReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (newRS *ap
 		}
 	}
 	for _, rs := range owned {
-		if rs != newRS && (rs.Spec.Replicas == nil || *rs.Spec.Replicas != 0) {
-			oldWithReplicas = append(oldWithReplicas, rs)
+		if rs != newRS {
+			old = append(old, rs)
 		}
 	}
-	return newRS, oldWithReplicas
+	return newRS, old
 }

@@ -1,11 +1,15 @@
 package kubectl
 
 import (
+	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 )
 
 // progressDeadlineExceeded is the Progressing reason of a timed-out rollout.
@@ -47,42 +51,91 @@ func RolloutStatus(d *appsv1.Deployment) (text string, done bool) {
 	return fmt.Sprintf("deployment %q successfully rolled out", d.Name), true
 }
 
-// RolloutHistory renders `kubectl rollout history deployment/<d>`: the
-// "deployment.apps/<d>" line, then a REVISION CHANGE-CAUSE table over the
-// revisions of the ReplicaSets d controls (a revision appearing twice shows
-// the last ReplicaSet's cause), the cause being the ReplicaSet's
-// kubernetes.io/change-cause annotation or "<none>". Without revisions it
-// prints "No rollout history found.".
-func RolloutHistory(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) string {
-	causes := map[int64]string{}
-	for _, rs := range ownedBy(d, rss) {
-		rev, ok := revisionOf(rs)
-		if !ok {
-			continue
-		}
-		cause := rs.Annotations[changeCauseAnnotation]
-		if cause == "" {
-			cause = rs.Spec.Template.Annotations[changeCauseAnnotation]
-		}
-		causes[rev] = cause
+// HistoryOptions are the flags of `kubectl rollout history`.
+type HistoryOptions struct {
+	// Revision (--revision=N) shows that revision's pod template; 0 lists
+	// every revision.
+	Revision int64
+	// Names (-o name) prints the revisions' ReplicaSets as
+	// "replicaset.apps/<name>" lines.
+	Names bool
+}
+
+// ErrNoRevision: --revision named a revision the Deployment does not have.
+var ErrNoRevision = errors.New("kubectl: unable to find the specified revision")
+
+// RolloutHistory renders `kubectl rollout history deployment/<d>` byte for
+// byte as kubectl prints it. The revisions are those of the ReplicaSets d
+// controls (old ones oldest first, then the new one; a revision appearing
+// twice keeps the later ReplicaSet), each with its change cause: the
+// ReplicaSet's kubernetes.io/change-cause annotation, else its template's.
+//
+// kubectl prints its name printer's line "deployment.apps/<d> <operation>"
+// where the operation starts with a newline, so the first line ends with a
+// space; then the REVISION CHANGE-CAUSE table (tab writer, padding 2) or
+// "No rollout history found.", and a final newline. With a revision the
+// operation is "with revision #N" and the ReplicaSet's pod template
+// described with raw tabs (kubectl does not align it). With -o name only
+// the ReplicaSets' names are printed, nothing when there are none.
+func RolloutHistory(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, o HistoryOptions) (string, error) {
+	newRS, old := splitReplicaSets(d, rss)
+	ordered := old
+	if newRS != nil {
+		ordered = append(ordered, newRS)
 	}
-	var b strings.Builder
-	b.WriteString(objectName("deployments", d.Name) + "\n")
-	if len(causes) == 0 {
-		b.WriteString("No rollout history found.\n")
-		return b.String()
+	byRev := map[int64]*appsv1.ReplicaSet{}
+	for _, rs := range ordered {
+		if rev, ok := revisionOf(rs); ok {
+			byRev[rev] = rs
+		}
 	}
-	revs := make([]int64, 0, len(causes))
-	for r := range causes {
+	revs := make([]int64, 0, len(byRev))
+	for r := range byRev {
 		revs = append(revs, r)
 	}
 	sort.Slice(revs, func(i, j int) bool { return revs[i] < revs[j] })
-	w := newDescribeWriter(&b)
-	fmt.Fprintln(w, "REVISION\tCHANGE-CAUSE")
-	for _, r := range revs {
-		fmt.Fprintf(w, "%d\t%s\n", r, orNone(causes[r]))
+	if o.Revision > 0 {
+		if _, ok := byRev[o.Revision]; !ok {
+			return "", failf(ErrNoRevision, "unable to find the specified revision")
+		}
+		revs = []int64{o.Revision}
 	}
-	w.Flush()
+	var b strings.Builder
+	if o.Names {
+		for _, r := range revs {
+			b.WriteString(objectName(apiserver.ReplicaSets, byRev[r].Name) + "\n")
+		}
+		return b.String(), nil
+	}
+	b.WriteString(objectName(apiserver.Deployments, d.Name) + " ")
+	switch {
+	case o.Revision > 0:
+		b.WriteString("with revision #" + strconv.FormatInt(o.Revision, 10) + "\n")
+		rs := byRev[o.Revision]
+		tmpl := rs.Spec.Template.DeepCopy()
+		if cause := rs.Annotations[changeCauseAnnotation]; cause != "" {
+			if tmpl.Annotations == nil {
+				tmpl.Annotations = map[string]string{}
+			}
+			tmpl.Annotations[changeCauseAnnotation] = cause
+		}
+		writePodTemplate(&b, tmpl)
+	case len(revs) == 0:
+		b.WriteString("\nNo rollout history found.")
+	default:
+		b.WriteString("\n")
+		w := newDescribeWriter(&b)
+		fmt.Fprint(w, "REVISION\tCHANGE-CAUSE\n")
+		for _, r := range revs {
+			rs := byRev[r]
+			cause := rs.Annotations[changeCauseAnnotation]
+			if cause == "" {
+				cause = rs.Spec.Template.Annotations[changeCauseAnnotation]
+			}
+			fmt.Fprintf(w, "%d\t%s\n", r, orNone(cause))
+		}
+		w.Flush()
+	}
 	b.WriteString("\n")
-	return b.String()
+	return b.String(), nil
 }

@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/clock"
 	"github.com/rolloutlab/rolloutlab/engine/internal/datadriven"
 )
@@ -95,12 +97,56 @@ func TestViews(t *testing.T) {
 				}
 				return b.String()
 			case "rollout-history":
-				return RolloutHistory(o.ds[0], o.rss)
+				var ho HistoryOptions
+				if v, ok := d.Arg("revision"); ok {
+					ho.Revision, _ = strconv.ParseInt(v, 10, 64)
+				}
+				ho.Names = d.HasArg("names")
+				out, err := RolloutHistory(o.ds[0], o.rss, ho)
+				if err != nil {
+					return "error: " + err.Error() + "\n"
+				}
+				return out
+			case "get":
+				return Get(argResources(t, d), Objects{Deployments: o.ds, ReplicaSets: o.rss, Pods: o.pods}, now, getOptions(d))
 			}
 			d.Fatalf(t, "unknown command %q", d.Cmd)
 			return ""
 		})
 	})
+}
+
+// argResources reads kinds=(deployments,replicasets,pods).
+func argResources(t *testing.T, d *datadriven.TestData) []apiserver.Resource {
+	var out []apiserver.Resource
+	for _, a := range d.CmdArgs {
+		if a.Key != "kinds" {
+			continue
+		}
+		for _, v := range a.Values {
+			out = append(out, apiserver.Resource(v))
+		}
+	}
+	if len(out) == 0 {
+		d.Fatalf(t, "get needs kinds=(...)")
+	}
+	return out
+}
+
+// getOptions reads ns=NS, all-namespaces, wide, names, show-labels,
+// L=(k1,k2) and no-headers.
+func getOptions(d *datadriven.TestData) GetOptions {
+	o := GetOptions{Namespace: "default", AllNamespaces: d.HasArg("all-namespaces"), Wide: d.HasArg("wide"),
+		Names: d.HasArg("names"), ShowLabels: d.HasArg("show-labels"), NoHeaders: d.HasArg("no-headers")}
+	if ns, ok := d.Arg("ns"); ok {
+		o.Namespace = ns
+	}
+	for _, a := range d.CmdArgs {
+		if a.Key == "L" {
+			o.LabelColumns = append(o.LabelColumns, a.Values...)
+		}
+	}
+	return o
 }
 
 // Examples from age's doc comment, and the HumanDuration steps kubectl's

@@ -7,8 +7,10 @@ type ImageProfile struct {
 	// StartDelay is the time from binding to the containers running (image
 	// pull plus start).
 	StartDelay time.Duration `json:"startDelay"`
-	// ReadyDelay is the time from running to the readiness probe passing. A
-	// container's own readinessProbe.initialDelaySeconds, when larger, wins.
+	// ReadyDelay is the time from running to the application answering
+	// (the readiness probe can pass). A container without readinessProbe is
+	// ready then; one with a probe at its first probe from then on (see
+	// probes.go).
 	ReadyDelay time.Duration `json:"readyDelay"`
 	// Jitter is the upper bound of a uniform extra delay added to each of
 	// the two delays above.
@@ -21,10 +23,35 @@ type ImageProfile struct {
 	CrashAfter time.Duration `json:"crashAfter"`
 	// NeverReady keeps containers running but failing their readiness probe.
 	NeverReady bool `json:"neverReady"`
+	// HangAfter, when set, makes the application stop answering this long
+	// after each container (re)start, as a deadlocked process does: from
+	// then on every readiness and liveness probe fails. A container with a
+	// readinessProbe turns NotReady after failureThreshold failures; one
+	// with a livenessProbe is killed and restarted by the kubelet after
+	// failureThreshold failures (restartCount grows, same pod). Without
+	// probes nobody notices: the pod stays Ready. This is how a scenario
+	// makes a probe fail; a livenessProbe whose initialDelaySeconds and
+	// failureThreshold end before the application answers (ReadyDelay)
+	// fails the same way.
+	HangAfter time.Duration `json:"hangAfter,omitempty"`
 }
 
-// Healthy reports whether pods of this image can become ready.
-func (p ImageProfile) Healthy() bool { return !p.CrashLoop && !p.NeverReady }
+// Healthy reports whether pods of this image can become ready and stay so.
+func (p ImageProfile) Healthy() bool { return !p.CrashLoop && !p.NeverReady && p.HangAfter == 0 }
+
+// Summary says in a few words how containers of the image behave:
+// "crash-looping", "never ready", "hanging after 30s" or "healthy".
+func (p ImageProfile) Summary() string {
+	switch {
+	case p.CrashLoop:
+		return "crash-looping"
+	case p.NeverReady:
+		return "never ready"
+	case p.HangAfter > 0:
+		return "hanging after " + p.HangAfter.String()
+	}
+	return "healthy"
+}
 
 // Config holds the cluster model's tunables.
 type Config struct {

@@ -1,7 +1,8 @@
 // Package kubelet simulates the parts of a cluster that move pods through
 // their lifecycle: the scheduler that binds pods to nodes, the kubelet that
-// starts containers, runs readiness probes, restarts crashing containers and
-// terminates pods gracefully, and the node lifecycle controller that marks
+// starts containers, runs readiness and liveness probes on the schedule of
+// their fields (probes.go), restarts crashing containers and containers
+// whose liveness probe fails, and terminates pods gracefully, and the node lifecycle controller that marks
 // pods of a failed node NotReady and later evicts them.
 //
 // It is driven like every other engine component: Observe reads new pod

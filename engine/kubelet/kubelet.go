@@ -45,8 +45,12 @@ type podState struct {
 	gen uint64
 	// restarts is the container restart count.
 	restarts int32
-	// readinessDelay is the pod's own readiness probe delay, if any.
-	readinessDelay time.Duration
+	// readiness and liveness are the first container's probes; nil when it
+	// has none.
+	readiness, liveness *probe
+	// readyAt, unreadyAt and killAt are the probe outcomes due in the
+	// current container run (zero: none); see probes.go.
+	readyAt, unreadyAt, killAt time.Time
 	// grace is the pod's termination grace period.
 	grace time.Duration
 }
@@ -112,15 +116,7 @@ func (k *Kubelet) SetImageProfile(image string, p ImageProfile) {
 	k.emit(Transition{Image: image, What: "image-profile", Detail: profileText(p)})
 }
 
-func profileText(p ImageProfile) string {
-	switch {
-	case p.CrashLoop:
-		return "crash-looping"
-	case p.NeverReady:
-		return "never ready"
-	}
-	return "healthy"
-}
+func profileText(p ImageProfile) string { return p.Summary() }
 
 func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64) {
 	k.seq++
@@ -213,9 +209,7 @@ func (k *Kubelet) podAdded(key string, pod *corev1.Pod) {
 	if len(pod.Spec.Containers) > 0 {
 		c := pod.Spec.Containers[0]
 		p.image = c.Image
-		if c.ReadinessProbe != nil {
-			p.readinessDelay = time.Duration(c.ReadinessProbe.InitialDelaySeconds) * time.Second
-		}
+		p.readiness, p.liveness = probeOf(c.ReadinessProbe), probeOf(c.LivenessProbe)
 	}
 	if pod.Spec.TerminationGracePeriodSeconds != nil {
 		p.grace = time.Duration(*pod.Spec.TerminationGracePeriodSeconds) * time.Second
@@ -267,13 +261,10 @@ func (k *Kubelet) startDelay(p *podState) time.Duration {
 	return k.rand.Jitter(prof.StartDelay, prof.Jitter)
 }
 
+// readyDelay draws the time from running to the application answering.
 func (k *Kubelet) readyDelay(p *podState) time.Duration {
 	prof := k.cfg.Profile(p.image)
-	d := prof.ReadyDelay
-	if p.readinessDelay > d {
-		d = p.readinessDelay
-	}
-	return k.rand.Jitter(d, prof.Jitter)
+	return k.rand.Jitter(prof.ReadyDelay, prof.Jitter)
 }
 
 // pickNode chooses the ready node with the fewest pods (ties: config order).

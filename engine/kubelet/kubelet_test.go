@@ -200,3 +200,124 @@ func TestJitterIsSeeded(t *testing.T) {
 		t.Fatal("same seed gave different timings")
 	}
 }
+
+// createProbedPod creates a pod whose container has the given probes.
+func (f *fixture) createProbedPod(name, image string, readiness, liveness *corev1.Probe) {
+	f.t.Helper()
+	p := &corev1.Pod{}
+	p.Namespace, p.Name = "default", name
+	p.Spec.Containers = []corev1.Container{{Name: "c", Image: image, ReadinessProbe: readiness, LivenessProbe: liveness}}
+	if _, err := f.server.CreatePod("test", p); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func probeSpec(initialDelay, period, success, failure int32) *corev1.Probe {
+	return &corev1.Probe{InitialDelaySeconds: initialDelay, PeriodSeconds: period, SuccessThreshold: success, FailureThreshold: failure}
+}
+
+func wantTransitions(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("transitions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The readiness probe's fields drive the time a pod turns ready: the first
+// probe at or after the application answers (start 2s + 1s = 3s after
+// binding), on the probe's schedule (initialDelay 5s, period 4s: probes at
+// 7s, 11s, ... after binding), after successThreshold successes.
+func TestReadinessProbeFieldsDriveReadiness(t *testing.T) {
+	f := newFixture(t, Defaults())
+	f.createProbedPod("a", "nginx:1.25", probeSpec(5, 4, 1, 3), nil) // first probe at 2s+5s = 7s
+	f.createProbedPod("b", "nginx:1.25", probeSpec(0, 4, 2, 3), nil) // probes 2s, 6s, 10s; answers at 3s: 6s, 10s
+	f.createProbedPod("c", "nginx:1.25", probeSpec(0, 0, 0, 0), nil) // defaults: period 10s -> probes 2s, 12s: 12s
+	got := f.runFor(20 * time.Second)
+	want := []string{
+		"+0.000s pod default/a bound on node-1",
+		"+0.000s pod default/b bound on node-2",
+		"+0.000s pod default/c bound on node-3",
+		"+2.000s pod default/a running on node-1 (restarts 0)",
+		"+2.000s pod default/b running on node-2 (restarts 0)",
+		"+2.000s pod default/c running on node-3 (restarts 0)",
+		"+7.000s pod default/a ready on node-1",
+		"+10.000s pod default/b ready on node-2",
+		"+12.000s pod default/c ready on node-3",
+	}
+	wantTransitions(t, got, want...)
+}
+
+// A hung application (profile hangAfter) fails its liveness probe: after
+// failureThreshold failures the kubelet kills and restarts the container
+// in the same pod (same UID, restartCount grows, back-off between
+// restarts), and its readiness probe turns it NotReady first.
+func TestLivenessProbeRestartsHungContainer(t *testing.T) {
+	cfg := Defaults()
+	cfg.Images = map[string]ImageProfile{"hang:1": {StartDelay: 2 * time.Second, ReadyDelay: time.Second, HangAfter: 20 * time.Second}}
+	f := newFixture(t, cfg)
+	f.createProbedPod("a", "hang:1", probeSpec(0, 5, 1, 2), probeSpec(10, 5, 1, 3))
+	uid := f.pod("a").UID
+	got := f.runFor(60 * time.Second)
+	// Run 1 starts at 2s: ready at the probe at 5s after start (7s); hung
+	// from 22s; readiness probes at 22s, 27s -> unready at 27s; liveness
+	// probes at 12s, 17s, 22s, 27s, 32s -> 3rd failure at 32s: killed,
+	// back-off 10s, restarted at 42s; ready again at 47s (probe 5s later).
+	want := []string{
+		"+0.000s pod default/a bound on node-1",
+		"+2.000s pod default/a running on node-1 (restarts 0)",
+		"+7.000s pod default/a ready on node-1",
+		"+27.000s pod default/a unready on node-1 (readiness probe failed 2 times)",
+		"+32.000s pod default/a killed on node-1 (liveness probe failed 3 times; restart 1, back-off 10s)",
+		"+42.000s pod default/a restarted on node-1 (restarts 1)",
+		"+47.000s pod default/a ready on node-1",
+	}
+	wantTransitions(t, got, want...)
+	p := f.pod("a")
+	if p.UID != uid || p.Status.ContainerStatuses[0].RestartCount != 1 || !ready(p) {
+		t.Fatalf("uid %s (was %s) restarts %d ready %v", p.UID, uid, p.Status.ContainerStatuses[0].RestartCount, ready(p))
+	}
+	if term := p.Status.ContainerStatuses[0].LastTerminationState.Terminated; term == nil || term.ExitCode != 137 {
+		t.Fatalf("last termination %+v, want exit code 137", p.Status.ContainerStatuses[0].LastTerminationState)
+	}
+	got = f.runFor(60 * time.Second)
+	if !strings.Contains(strings.Join(got, "\n"), "killed on node-1 (liveness probe failed 3 times; restart 2, back-off 20s)") {
+		t.Fatalf("no second restart:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// Without probes a hung container goes unnoticed: it stays Ready.
+func TestHungContainerWithoutProbesStaysReady(t *testing.T) {
+	cfg := Defaults()
+	cfg.Images = map[string]ImageProfile{"hang:1": {StartDelay: 2 * time.Second, ReadyDelay: time.Second, HangAfter: 5 * time.Second}}
+	f := newFixture(t, cfg)
+	f.createPod("a", "hang:1")
+	got := f.runFor(120 * time.Second)
+	wantTransitions(t, got,
+		"+0.000s pod default/a bound on node-1",
+		"+2.000s pod default/a running on node-1 (restarts 0)",
+		"+3.000s pod default/a ready on node-1")
+	if p := f.pod("a"); !ready(p) || p.Status.ContainerStatuses[0].RestartCount != 0 {
+		t.Fatal("a hung pod without probes changed state")
+	}
+}
+
+// A liveness probe that gives up before the application answers
+// (initialDelaySeconds 0, period 1s, failureThreshold 2, but the app needs
+// 5s) kills the container on every start: it never becomes ready and its
+// restarts back off.
+func TestLivenessProbeTooEarlyKillsEveryStart(t *testing.T) {
+	cfg := Defaults()
+	cfg.Images = map[string]ImageProfile{"slow:1": {StartDelay: time.Second, ReadyDelay: 5 * time.Second}}
+	f := newFixture(t, cfg)
+	f.createProbedPod("a", "slow:1", nil, probeSpec(0, 1, 1, 2))
+	got := f.runFor(30 * time.Second)
+	wantTransitions(t, got,
+		"+0.000s pod default/a bound on node-1",
+		"+1.000s pod default/a running on node-1 (restarts 0)",
+		"+2.000s pod default/a killed on node-1 (liveness probe failed 2 times; restart 1, back-off 10s)",
+		"+12.000s pod default/a restarted on node-1 (restarts 1)",
+		"+13.000s pod default/a killed on node-1 (liveness probe failed 2 times; restart 2, back-off 20s)")
+	if ready(f.pod("a")) {
+		t.Fatal("ready despite its liveness probe")
+	}
+}

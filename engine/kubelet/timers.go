@@ -25,11 +25,16 @@ const (
 	actNodeNotReady
 	// actNodeEvict deletes the pods of a node that stayed failed.
 	actNodeEvict
+	// actUnready marks a ready pod NotReady (readiness probe failing).
+	actUnready
+	// actLivenessKill kills a container whose liveness probe failed.
+	actLivenessKill
 )
 
 var actionNames = [...]string{
 	actBind: "bind", actStart: "start", actReady: "ready", actCrash: "crash",
 	actRestart: "restart", actTerminate: "terminate", actNodeNotReady: "node-not-ready", actNodeEvict: "node-evict",
+	actUnready: "unready", actLivenessKill: "liveness-kill",
 }
 
 // String names the action.

@@ -30,9 +30,10 @@ type Transition struct {
 	Pod   string `json:"pod,omitempty"`
 	Node  string `json:"node,omitempty"`
 	Image string `json:"image,omitempty"`
-	// What is the transition: bound, running, ready, crashed, restarted,
-	// terminated, unschedulable, node-failed, node-recovered, not-ready,
-	// evicted, image-profile, failed.
+	// What is the transition: bound, running, ready, unready, crashed,
+	// killed (liveness probe), restarted, terminated, unschedulable,
+	// node-failed, node-recovered, not-ready, evicted, image-profile,
+	// failed.
 	What   string `json:"what"`
 	Detail string `json:"detail,omitempty"`
 }
@@ -129,6 +130,10 @@ func (k *Kubelet) firePod(act action, p *podState) {
 		k.ready(p, statusWritable(pod))
 	case actCrash:
 		k.crash(p, statusWritable(pod))
+	case actUnready:
+		k.unready(p, statusWritable(pod))
+	case actLivenessKill:
+		k.livenessKill(p, statusWritable(pod))
 	case actTerminate:
 		k.terminate(p, pod)
 	}
@@ -183,10 +188,9 @@ func (k *Kubelet) start(p *podState, pod *corev1.Pod, restart bool) {
 	switch {
 	case prof.CrashLoop:
 		k.schedulePod(p, k.rand.Jitter(prof.CrashAfter, prof.Jitter), actCrash)
-	case prof.NeverReady:
-		p.gen++ // nothing further happens until deletion
 	default:
-		k.schedulePod(p, k.readyDelay(p), actReady)
+		k.planProbes(p, prof, now)
+		k.scheduleProbeOutcome(p)
 	}
 }
 
@@ -197,12 +201,21 @@ func (k *Kubelet) ready(p *podState, pod *corev1.Pod) {
 	pod.Status.ContainerStatuses = containerStatuses(pod, p.restarts, now, true)
 	k.writeStatus("kubelet", pod)
 	p.stage = stageReady
-	p.gen++
+	p.readyAt = time.Time{}
 	k.emit(Transition{Pod: p.key, Node: p.node, What: "ready"})
+	k.scheduleProbeOutcome(p)
 }
 
 func (k *Kubelet) crash(p *podState, pod *corev1.Pod) {
+	k.restartAfterBackOff(p, pod, 1, "crashed", "")
+}
+
+// restartAfterBackOff records a container exit (exit code, the transition
+// name and why, prefixed to the detail) and schedules the restart after the
+// kubelet's back-off.
+func (k *Kubelet) restartAfterBackOff(p *podState, pod *corev1.Pod, exitCode int32, what, why string) {
 	now := k.clock.Now()
+	p.readyAt, p.unreadyAt, p.killAt = time.Time{}, time.Time{}, time.Time{}
 	p.restarts++
 	backoff := crashBackOffInitial << (p.restarts - 1)
 	if p.restarts > 6 || backoff > crashBackOffMax {
@@ -214,11 +227,11 @@ func (k *Kubelet) crash(p *podState, pod *corev1.Pod) {
 	for i := range pod.Status.ContainerStatuses {
 		cs := &pod.Status.ContainerStatuses[i]
 		cs.State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff", Message: fmt.Sprintf("back-off %s restarting failed container", backoff)}}
-		cs.LastTerminationState = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}}
+		cs.LastTerminationState = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: exitCode, Reason: "Error", FinishedAt: metav1.NewTime(now)}}
 	}
 	k.writeStatus("kubelet", pod)
 	p.stage = stageCrashed
-	k.emit(Transition{Pod: p.key, Node: p.node, What: "crashed", Detail: fmt.Sprintf("restart %d, back-off %s", p.restarts, backoff)})
+	k.emit(Transition{Pod: p.key, Node: p.node, What: what, Detail: why + fmt.Sprintf("restart %d, back-off %s", p.restarts, backoff)})
 	k.schedulePod(p, backoff, actRestart)
 }
 
@@ -234,7 +247,11 @@ func (k *Kubelet) terminate(p *podState, pod *corev1.Pod) {
 		k.emit(Transition{Pod: p.key, Node: p.node, What: "failed", Detail: "final delete: " + err.Error()})
 		return
 	}
-	k.emit(Transition{Pod: p.key, Node: p.node, What: "terminated", Detail: "containers stopped; pod removed"})
+	detail := "containers stopped; pod removed"
+	if kept, err := k.server.GetPod(pod.Namespace, pod.Name); err == nil && kept.UID == p.uid {
+		detail = "containers stopped; pod kept until its finalizers are removed: " + strings.Join(kept.Finalizers, ", ")
+	}
+	k.emit(Transition{Pod: p.key, Node: p.node, What: "terminated", Detail: detail})
 }
 
 func (k *Kubelet) writeStatus(actor string, pod *corev1.Pod) {
@@ -262,17 +279,23 @@ func podIP(node int, uid types.UID) string {
 	return fmt.Sprintf("10.244.%d.%d", node, 2+h%250)
 }
 
-// containerStatuses renders the status of every regular container.
+// containerStatuses renders the status of every regular container. The
+// last termination state of a container is kept from the pod's current
+// statuses, as the kubelet keeps it across restarts.
 func containerStatuses(pod *corev1.Pod, restarts int32, now time.Time, ready bool) []corev1.ContainerStatus {
 	out := make([]corev1.ContainerStatus, 0, len(pod.Spec.Containers))
 	started := metav1.NewTime(now)
-	for _, c := range pod.Spec.Containers {
+	for i, c := range pod.Spec.Containers {
 		t := true
-		out = append(out, corev1.ContainerStatus{
+		cs := corev1.ContainerStatus{
 			Name: c.Name, Image: c.Image, ImageID: "sim://" + c.Image, ContainerID: "sim://" + pod.Name + "/" + c.Name,
 			Ready: ready, Started: &t, RestartCount: restarts,
 			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: started}},
-		})
+		}
+		if prev := pod.Status.ContainerStatuses; i < len(prev) && prev[i].Name == c.Name {
+			cs.LastTerminationState = prev[i].LastTerminationState
+		}
+		out = append(out, cs)
 	}
 	return out
 }

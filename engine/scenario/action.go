@@ -3,8 +3,12 @@ package scenario
 import (
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/rolloutlab/rolloutlab/engine/kubectl"
 	"github.com/rolloutlab/rolloutlab/engine/kubelet"
 )
 
@@ -38,6 +42,29 @@ const (
 	ActionRecoverNode
 	// ActionSetImageProfile changes how containers of an image behave.
 	ActionSetImageProfile
+	// ActionRemoveFinalizer removes one finalizer from an object (a
+	// metadata patch, as `kubectl patch` would send).
+	ActionRemoveFinalizer
+	// ActionWriteStatus writes status.replicas of a Deployment or
+	// ReplicaSet through the /status subresource or, to show that it is
+	// ignored there, through the main resource.
+	ActionWriteStatus
+	// ActionSetRollingUpdate sets maxSurge and/or maxUnavailable of a
+	// Deployment's RollingUpdate strategy.
+	ActionSetRollingUpdate
+	// ActionSetStrategy switches a Deployment's strategy type.
+	ActionSetStrategy
+	// ActionSetMinReadySeconds sets spec.minReadySeconds of a Deployment.
+	ActionSetMinReadySeconds
+	// ActionSetProgressDeadline sets spec.progressDeadlineSeconds of a
+	// Deployment.
+	ActionSetProgressDeadline
+	// ActionSetResources sets resource requests/limits of a container of a
+	// Deployment's template.
+	ActionSetResources
+	// ActionSetEnv sets or removes environment variables of a container of
+	// a Deployment's template.
+	ActionSetEnv
 )
 
 var actionNames = [...]string{
@@ -45,7 +72,11 @@ var actionNames = [...]string{
 	ActionPause: "pause", ActionResume: "resume", ActionRestart: "restart",
 	ActionUndo: "undo", ActionDelete: "delete", ActionDeletePod: "deletePod",
 	ActionFailNode: "failNode", ActionRecoverNode: "recoverNode",
-	ActionSetImageProfile: "setImageProfile",
+	ActionSetImageProfile: "setImageProfile", ActionRemoveFinalizer: "removeFinalizer",
+	ActionWriteStatus:      "writeStatus",
+	ActionSetRollingUpdate: "setRollingUpdate", ActionSetStrategy: "setStrategy",
+	ActionSetMinReadySeconds: "setMinReadySeconds", ActionSetProgressDeadline: "setProgressDeadline",
+	ActionSetResources: "setResources", ActionSetEnv: "setEnv",
 }
 
 // String returns the name used in scenario files, e.g. "setImage".
@@ -175,6 +206,9 @@ type Condition struct {
 	// Target is set for CondRolloutComplete (a deployment) and CondAvailable
 	// (a deployment or replicaset).
 	Target Ref `json:"target,omitzero"`
+	// Namespace of Target, set by the mapping forms {target, namespace} and
+	// {target, atLeast, namespace}; "" means "default".
+	Namespace string `json:"namespace,omitempty"`
 	// AtLeast is set for CondAvailable; >= 0.
 	AtLeast int32 `json:"atLeast,omitempty"`
 	// Step is set for CondStep; >= 0.
@@ -216,8 +250,18 @@ type Action struct {
 	Image string `json:"image,omitempty"`
 	// ToRevision is undo's revision; 0 means the previous one.
 	ToRevision int64 `json:"toRevision,omitempty"`
-	// PropagationPolicy is delete's policy (default Background).
+	// PropagationPolicy is delete's policy as kubectl sends it (default
+	// Background; "" when Options is set). Any string is accepted here: the
+	// API server judges it.
 	PropagationPolicy metav1.DeletionPropagation `json:"propagationPolicy,omitempty"`
+	// Options, when set, is delete's request body sent as written, with
+	// nothing defaulted (an empty mapping sends no options at all).
+	Options *DeleteOptions `json:"options,omitempty"`
+	// Finalizer is removeFinalizer's finalizer.
+	Finalizer string `json:"finalizer,omitempty"`
+	// Via is writeStatus's endpoint: "status" (the /status subresource) or
+	// "main" (a PUT of the object itself, which keeps the stored status).
+	Via string `json:"via,omitempty"`
 	// Pod is deletePod's pod name.
 	Pod string `json:"pod,omitempty"`
 	// Node is failNode's and recoverNode's node name.
@@ -226,7 +270,39 @@ type Action struct {
 	// (as configured in the file, else the default image profile) with the
 	// fields the entry names overridden.
 	Profile kubelet.ImageProfile `json:"profile,omitzero"`
+	// MaxSurge and MaxUnavailable are setRollingUpdate's and setStrategy's
+	// new values; nil leaves a value as it is. Strings are passed on as
+	// written: the API server judges them.
+	MaxSurge       *intstr.IntOrString `json:"maxSurge,omitempty"`
+	MaxUnavailable *intstr.IntOrString `json:"maxUnavailable,omitempty"`
+	// Strategy is setStrategy's strategy type, as written (the API server
+	// accepts RollingUpdate and Recreate).
+	Strategy appsv1.DeploymentStrategyType `json:"strategy,omitempty"`
+	// MinReadySeconds is setMinReadySeconds's value, ProgressDeadlineSeconds
+	// setProgressDeadline's (any int32: the API server judges them).
+	MinReadySeconds         int32 `json:"minReadySeconds,omitempty"`
+	ProgressDeadlineSeconds int32 `json:"progressDeadlineSeconds,omitempty"`
+	// Resources holds setResources' requests and limits (parsed
+	// quantities); keys not named keep their values.
+	Resources *corev1.ResourceRequirements `json:"resources,omitempty"`
+	// Env is setEnv's changes, sorted by name.
+	Env []kubectl.EnvChange `json:"env,omitempty"`
 	// Manifest holds apply's objects, decoded as strictly as top-level
 	// documents, with Doc and Line pointing into this file.
 	Manifest []Object `json:"manifest,omitempty"`
 }
+
+// DeleteOptions are the DELETE options a delete entry's "options" sends.
+type DeleteOptions struct {
+	// PropagationPolicy, when set, is sent as is.
+	PropagationPolicy *metav1.DeletionPropagation `json:"propagationPolicy,omitempty"`
+	// OrphanDependents is the legacy option; the API server refuses it
+	// together with PropagationPolicy.
+	OrphanDependents *bool `json:"orphanDependents,omitempty"`
+}
+
+// WriteStatus endpoints (Action.Via).
+const (
+	ViaStatus = "status"
+	ViaMain   = "main"
+)

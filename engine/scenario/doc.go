@@ -22,6 +22,30 @@
 //     dropped and rebased), or with Options.SpecOnly only their specs.
 //   - A file with nothing to simulate is an error.
 //
+// spec.annotations (optional) lists steps worth pausing at, for presenters:
+//
+//	annotations:
+//	  - at: {step: 95}                      # a simulator step, or
+//	  - at: {record: NewRSMath, nth: 1}     # the step of the Nth record of a decision type
+//	    title: The new ReplicaSet is sized  # required, 1..200 characters
+//	    text: maxTotalPods = 10 + 3 = 13    # optional, up to 2000 characters
+//
+// Each entry has exactly one of at.step and at.record; record must be one of
+// AnnotationRecordTypes and nth (default 1) is only used with record.
+// Annotations are carried through Parse and never affect the simulation or
+// its trace: the UI resolves a record position against the trace it shows.
+//
+// Timeline actions name their object with one vocabulary: target:
+// "<kind>/<name>" (kind as kubectl spells it: deployment or deploy,
+// replicaset or rs, pod or po) and an optional namespace: field, "default"
+// when absent, as kubectl without -n. "shop/web" is refused with a message
+// that shows the namespace: form. The action types and their fields are
+// listed in docs/bridge-api.md ("Actions"); user actions sent through the
+// bridge's act are the same entries with type: instead of action:. The
+// "when" conditions name a namespace with their mapping forms:
+// rolloutComplete: {target: deployment/web, namespace: shop} and
+// available: {target: ..., atLeast: N, namespace: shop}.
+//
 // Contract:
 //
 //   - Parse never panics on any input and never reads anything but its

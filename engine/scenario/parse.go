@@ -118,7 +118,8 @@ func ParseWith(name string, data []byte, opts Options) (*Scenario, error) {
 // default one; later objects of the same name replace earlier ones; live
 // cluster output is turned into the initial state (or stripped).
 func (p *parser) finish(s *Scenario, hasScenario bool, ignored int, specOnly bool) {
-	if len(s.Objects) == 0 && len(s.Timeline) == 0 {
+	if len(s.Objects) == 0 && len(s.Timeline) == 0 && !hasScenario {
+		// (A Scenario document alone is a valid, if idle, scenario.)
 		msg := "nothing to simulate: the file holds no Deployment, ReplicaSet or Pod"
 		if ignored > 0 {
 			msg += " (ignored: " + strconv.Itoa(ignored) + " object(s) of kinds it does not simulate)"
@@ -128,6 +129,9 @@ func (p *parser) finish(s *Scenario, hasScenario bool, ignored int, specOnly boo
 	}
 	if !hasScenario {
 		p.defaultScenario(s)
+	}
+	if len(s.Objects) == 0 {
+		return
 	}
 	p.noteReplaced(s.Objects)
 	p.prepareLive(s, specOnly)

@@ -51,14 +51,14 @@ func TestFullScenario(t *testing.T) {
 	if !ok || *d.Spec.Replicas != 10 || d.Spec.Strategy.RollingUpdate.MaxSurge.IntValue() != 3 || d.Namespace != "default" {
 		t.Errorf("deployment: %+v", s.Objects[0].Obj)
 	}
-	if len(s.Timeline) != 12 {
+	if len(s.Timeline) != 15 {
 		t.Fatalf("%d actions", len(s.Timeline))
 	}
 	seen := map[ActionType]bool{}
 	for _, a := range s.Timeline {
 		seen[a.Type] = true
 	}
-	for a := ActionApply; a <= ActionSetImageProfile; a++ {
+	for a := ActionApply; a <= ActionWriteStatus; a++ {
 		if !seen[a] {
 			t.Errorf("full.yaml lacks action %s", a)
 		}

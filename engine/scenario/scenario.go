@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/rolloutlab/rolloutlab/engine/kubelet"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
 )
 
 // Scenario is a parsed scenario file.
@@ -36,6 +37,9 @@ type Scenario struct {
 	// ignored kinds, replaced objects, fields of live cluster output dropped
 	// or reinterpreted. In file order, whole-file notices last.
 	Notices []Notice `json:"notices,omitempty"`
+	// Annotations are spec.annotations in file order: notes for a presenter
+	// at steps worth pausing at. They never change the simulation.
+	Annotations []Annotation `json:"annotations,omitempty"`
 }
 
 // Object is one Kubernetes object read from the file.
@@ -122,6 +126,9 @@ type ClusterSpec struct {
 	// Images maps an image reference to its profile. A profile given in the
 	// file starts from DefaultImage and overrides only the fields it names.
 	Images map[string]kubelet.ImageProfile `json:"images,omitempty"`
+	// TurnOrder decides which controller syncs next when several have work
+	// at the same instant (spec.cluster.turnOrder; default alternate).
+	TurnOrder sim.TurnOrder `json:"turnOrder,omitzero"`
 }
 
 // KubeletConfig returns the cluster model's configuration.

@@ -9,21 +9,24 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/rolloutlab/rolloutlab/engine/kubelet"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
 )
 
 // Field names of the Scenario schema, per mapping.
 var (
 	rootFields     = []string{"apiVersion", "kind", "metadata", "spec"}
 	metadataFields = []string{"name", "description"}
-	specFields     = []string{"seed", "cluster", "limits", "timeline", "specOnly"}
+	specFields     = []string{"seed", "cluster", "limits", "timeline", "annotations", "specOnly"}
 	clusterFields  = []string{"nodes", "informerLag", "workers", "scheduleDelay", "shutdownDelay",
-		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images"}
+		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images", "turnOrder"}
 	workersFields = []string{"replicaset", "deployment"}
-	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady"}
+	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady", "hangAfter"}
 	limitsFields  = []string{"maxPods", "maxSteps"}
 	triggerFields = []string{"at", "after", "when"}
 	whenFields    = []string{"rolloutComplete", "available", "settled", "step"}
-	availFields   = []string{"target", "atLeast"}
+	availFields   = []string{"target", "atLeast", "namespace"}
+	// completeFields are the fields of rolloutComplete's mapping form.
+	completeFields = []string{"target", "namespace"}
 )
 
 // actionSpec lists, per action, the fields it requires and those it allows
@@ -35,24 +38,36 @@ type actionSpec struct {
 	kinds []Kind
 }
 
-var actionSpecs = map[ActionType]actionSpec{
-	ActionApply:           {required: []string{"manifest"}},
-	ActionScale:           {required: []string{"target", "replicas"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet}},
-	ActionSetImage:        {required: []string{"target", "image"}, optional: []string{"namespace", "container"}, kinds: []Kind{KindDeployment}},
-	ActionPause:           {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
-	ActionResume:          {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
-	ActionRestart:         {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
-	ActionUndo:            {required: []string{"target"}, optional: []string{"namespace", "toRevision"}, kinds: []Kind{KindDeployment}},
-	ActionDelete:          {required: []string{"target"}, optional: []string{"namespace", "propagationPolicy"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
-	ActionDeletePod:       {required: []string{"name"}, optional: []string{"namespace"}},
-	ActionFailNode:        {required: []string{"node"}},
-	ActionRecoverNode:     {required: []string{"node"}},
-	ActionSetImageProfile: {required: []string{"image", "profile"}},
+var actionSpecs = [...]actionSpec{
+	ActionApply:               {required: []string{"manifest"}},
+	ActionScale:               {required: []string{"target", "replicas"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet}},
+	ActionSetImage:            {required: []string{"target", "image"}, optional: []string{"namespace", "container"}, kinds: []Kind{KindDeployment}},
+	ActionPause:               {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
+	ActionResume:              {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
+	ActionRestart:             {required: []string{"target"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
+	ActionUndo:                {required: []string{"target"}, optional: []string{"namespace", "toRevision"}, kinds: []Kind{KindDeployment}},
+	ActionDelete:              {required: []string{"target"}, optional: []string{"namespace", "propagationPolicy", "options"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
+	ActionDeletePod:           {required: []string{"name"}, optional: []string{"namespace"}},
+	ActionFailNode:            {required: []string{"node"}},
+	ActionRecoverNode:         {required: []string{"node"}},
+	ActionSetImageProfile:     {required: []string{"image", "profile"}},
+	ActionRemoveFinalizer:     {required: []string{"target", "finalizer"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet, KindPod}},
+	ActionWriteStatus:         {required: []string{"target", "replicas", "via"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment, KindReplicaSet}},
+	ActionSetRollingUpdate:    {required: []string{"target"}, optional: []string{"namespace", "maxSurge", "maxUnavailable"}, kinds: []Kind{KindDeployment}},
+	ActionSetStrategy:         {required: []string{"target", "strategy"}, optional: []string{"namespace", "maxSurge", "maxUnavailable"}, kinds: []Kind{KindDeployment}},
+	ActionSetMinReadySeconds:  {required: []string{"target", "minReadySeconds"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
+	ActionSetProgressDeadline: {required: []string{"target", "progressDeadlineSeconds"}, optional: []string{"namespace"}, kinds: []Kind{KindDeployment}},
+	ActionSetResources:        {required: []string{"target", "resources"}, optional: []string{"namespace", "container"}, kinds: []Kind{KindDeployment}},
+	ActionSetEnv:              {required: []string{"target", "env"}, optional: []string{"namespace", "container"}, kinds: []Kind{KindDeployment}},
 }
 
 // allActionFields is every field a timeline entry may have.
 var allActionFields = []string{"at", "after", "when", "action", "namespace", "target", "replicas",
-	"container", "image", "toRevision", "propagationPolicy", "name", "node", "profile", "manifest"}
+	"container", "image", "toRevision", "propagationPolicy", "options", "name", "node", "profile", "manifest",
+	"finalizer", "via", "maxSurge", "maxUnavailable", "strategy", "minReadySeconds", "progressDeadlineSeconds", "resources", "env"}
+
+// deleteOptionFields are the fields of delete's "options".
+var deleteOptionFields = []string{"propagationPolicy", "orphanDependents"}
 
 // decodeScenario reads a Scenario document into s.
 func (r *docReader) decodeScenario(body *node, s *Scenario) {
@@ -114,6 +129,9 @@ func (r *docReader) decodeScenario(body *node, s *Scenario) {
 	if f, ok := spec["timeline"]; ok {
 		r.decodeTimeline(f.value, "spec.timeline", s)
 	}
+	if f, ok := spec["annotations"]; ok {
+		r.decodeAnnotations(f.value, "spec.annotations", s)
+	}
 }
 
 // decodeCluster reads spec.cluster over the defaults already in c.
@@ -151,6 +169,20 @@ func (r *docReader) decodeCluster(n *node, path string, c *ClusterSpec) {
 					c.Workers.Deployment = int(v)
 				}
 			}
+		}
+	}
+	if f, ok := m["turnOrder"]; ok {
+		p := join(path, "turnOrder")
+		if name, ok := r.str(f.value, p); ok {
+			t, known := sim.ParseTurnOrder(name)
+			if !known {
+				msg := "unknown turn order " + strconv.Quote(name) + ": expected one of " + strings.Join(sim.TurnOrderNames(), ", ")
+				if sg := suggest(name, sim.TurnOrderNames()); sg != "" {
+					msg = "unknown turn order " + strconv.Quote(name) + ` (did you mean "` + sg + `"?)`
+				}
+				r.errorf(resolve(f.value), p, msg)
+			}
+			c.TurnOrder = t
 		}
 	}
 	if f, ok := m["defaultImage"]; ok {
@@ -219,7 +251,7 @@ func (r *docReader) decodeProfile(n *node, path string, base kubelet.ImageProfil
 	for _, d := range []struct {
 		key string
 		dst *time.Duration
-	}{{"startDelay", &p.StartDelay}, {"readyDelay", &p.ReadyDelay}, {"jitter", &p.Jitter}, {"crashAfter", &p.CrashAfter}} {
+	}{{"startDelay", &p.StartDelay}, {"readyDelay", &p.ReadyDelay}, {"jitter", &p.Jitter}, {"crashAfter", &p.CrashAfter}, {"hangAfter", &p.HangAfter}} {
 		if f, ok := m[d.key]; ok {
 			if v, ok := r.duration(f.value, join(path, d.key)); ok {
 				*d.dst = v
@@ -305,6 +337,7 @@ func (r *docReader) decodeAction(n *node, path string, s *Scenario) (Action, boo
 		}
 	}
 	r.decodeActionFields(m, path, spec, s, &a)
+	r.decodeEditFields(n, m, path, spec, &a)
 	return a, r.p.count() == before
 }
 
@@ -357,7 +390,20 @@ func (r *docReader) decodeCondition(n *node, path string) Condition {
 		switch k {
 		case "rolloutComplete":
 			c.Type = CondRolloutComplete
-			c.Target, _ = r.ref(f.value, p, []Kind{KindDeployment})
+			if v := resolve(f.value); v != nil && v.Kind == mappingNode {
+				if cm, ok := r.mapping(v, p, completeFields); ok {
+					if tf, ok := cm["target"]; ok {
+						c.Target, _ = r.ref(tf.value, join(p, "target"), []Kind{KindDeployment})
+					} else {
+						r.errorf(v, join(p, "target"), "required field is missing")
+					}
+					if _, ok := cm["namespace"]; ok {
+						c.Namespace = r.namespace(cm, p)
+					}
+				}
+			} else {
+				c.Target, _ = r.ref(f.value, p, []Kind{KindDeployment})
+			}
 		case "available":
 			c.Type = CondAvailable
 			if am, ok := r.mapping(f.value, p, availFields); ok {
@@ -365,6 +411,9 @@ func (r *docReader) decodeCondition(n *node, path string) Condition {
 					c.Target, _ = r.ref(tf.value, join(p, "target"), []Kind{KindDeployment, KindReplicaSet})
 				} else {
 					r.errorf(resolve(f.value), join(p, "target"), "required field is missing")
+				}
+				if _, ok := am["namespace"]; ok {
+					c.Namespace = r.namespace(am, p)
 				}
 				if af, ok := am["atLeast"]; ok {
 					v, _ := r.integer(af.value, join(p, "atLeast"), 0, 1<<31-1)
@@ -405,7 +454,11 @@ func (r *docReader) ref(n *node, path string, kinds []Kind) (Ref, bool) {
 	}
 	k, ok := kindAliases[strings.ToLower(kindStr)]
 	if !ok || !containsKind(kinds, k) {
-		r.errorf(n, path, "invalid value "+strconv.Quote(s)+": the kind must be "+joinOr(kindNames(kinds)))
+		msg := "invalid value " + strconv.Quote(s) + ": the kind must be " + joinOr(kindNames(kinds))
+		if _, isKind := kindAliases[strings.ToLower(kindStr)]; !isKind && !strings.Contains(otherKinds, " "+strings.ToLower(kindStr)+" ") && !strings.Contains(name, "/") && len(validation.IsDNS1123Label(kindStr)) == 0 {
+			msg += " (to name a namespace, write target: " + kinds[0].String() + "/" + name + " and namespace: " + kindStr + ")"
+		}
+		r.errorf(n, path, msg)
 		return Ref{}, false
 	}
 	if msgs := validation.IsDNS1123Subdomain(name); len(msgs) > 0 {
@@ -413,6 +466,32 @@ func (r *docReader) ref(n *node, path string, kinds []Kind) (Ref, bool) {
 		return Ref{}, false
 	}
 	return Ref{Kind: k, Name: name}, true
+}
+
+// otherKinds are kubectl resource names Rollout Lab does not act on,
+// space-separated: a target "service/x" is a wrong kind, not a namespace
+// mistake.
+const otherKinds = " service services svc configmap configmaps cm secret secrets ingress ingresses ing statefulset statefulsets sts" +
+	" daemonset daemonsets ds job jobs cronjob cronjobs cj hpa horizontalpodautoscaler horizontalpodautoscalers namespace namespaces ns" +
+	" node nodes no pvc persistentvolumeclaim serviceaccount sa replicationcontroller replicationcontrollers rc pdb poddisruptionbudget" +
+	" networkpolicy netpol endpoints ep event events ev "
+
+// namespace reads the optional "namespace" field of m (under path):
+// "default" when absent.
+func (r *docReader) namespace(m map[string]field, path string) string {
+	f, ok := m["namespace"]
+	if !ok {
+		return "default"
+	}
+	p := join(path, "namespace")
+	ns, ok := r.str(f.value, p)
+	if !ok {
+		return "default"
+	}
+	if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
+		r.errorf(resolve(f.value), p, "invalid namespace "+strconv.Quote(ns)+": "+msgs[0])
+	}
+	return ns
 }
 
 // joinOr renders "a", "a or b", "a, b or c".
@@ -449,13 +528,8 @@ func (r *docReader) decodeActionFields(m map[string]field, path string, spec act
 		}
 		return f.value, join(path, k), true
 	}
-	if v, p, ok := get("namespace"); ok {
-		if ns, ok := r.str(v, p); ok {
-			if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
-				r.errorf(resolve(v), p, "invalid namespace "+strconv.Quote(ns)+": "+msgs[0])
-			}
-			a.Namespace = ns
-		}
+	if _, _, ok := get("namespace"); ok {
+		a.Namespace = r.namespace(m, path)
 	}
 	if v, p, ok := get("target"); ok {
 		a.Target, _ = r.ref(v, p, spec.kinds)
@@ -484,17 +558,36 @@ func (r *docReader) decodeActionFields(m map[string]field, path string, spec act
 			a.ToRevision = rev
 		}
 	}
+	// A policy is any string: the API server judges it (422 for one it
+	// does not know), as it does for kubectl.
 	if v, p, ok := get("propagationPolicy"); ok {
 		if pol, ok := r.str(v, p); ok {
-			switch metav1.DeletionPropagation(pol) {
-			case metav1.DeletePropagationBackground, metav1.DeletePropagationForeground, metav1.DeletePropagationOrphan:
-				a.PropagationPolicy = metav1.DeletionPropagation(pol)
-			default:
-				r.errorf(resolve(v), p, "invalid value "+strconv.Quote(pol)+": must be Background, Foreground or Orphan")
-			}
+			a.PropagationPolicy = metav1.DeletionPropagation(pol)
 		}
-	} else if a.Type == ActionDelete {
+		if _, both := m["options"]; both {
+			r.errorf(resolve(v), p, "give the propagation policy either here or inside options, not both")
+		}
+	}
+	if v, p, ok := get("options"); ok {
+		a.Options = r.decodeDeleteOptions(v, p)
+	} else if a.Type == ActionDelete && a.PropagationPolicy == "" {
 		a.PropagationPolicy = metav1.DeletePropagationBackground
+	}
+	if v, p, ok := get("finalizer"); ok {
+		if fin, ok := r.str(v, p); ok {
+			if fin == "" {
+				r.errorf(resolve(v), p, "invalid value \"\": must be a finalizer name like \"example.com/hold\"")
+			}
+			a.Finalizer = fin
+		}
+	}
+	if v, p, ok := get("via"); ok {
+		if via, ok := r.str(v, p); ok {
+			if via != ViaStatus && via != ViaMain {
+				r.errorf(resolve(v), p, "invalid value "+strconv.Quote(via)+": must be status (the /status subresource) or main (the object itself)")
+			}
+			a.Via = via
+		}
 	}
 	if v, p, ok := get("name"); ok {
 		if name, ok := r.str(v, p); ok {
@@ -522,6 +615,28 @@ func (r *docReader) decodeActionFields(m map[string]field, path string, spec act
 	if v, p, ok := get("manifest"); ok {
 		a.Manifest = r.decodeManifest(v, p)
 	}
+}
+
+// decodeDeleteOptions reads delete's "options": the request body, sent as
+// written (an empty mapping: no options at all).
+func (r *docReader) decodeDeleteOptions(n *node, path string) *DeleteOptions {
+	opts := &DeleteOptions{}
+	m, ok := r.mapping(n, path, deleteOptionFields)
+	if !ok {
+		return opts
+	}
+	if f, ok := m["propagationPolicy"]; ok {
+		if pol, ok := r.str(f.value, join(path, "propagationPolicy")); ok {
+			p := metav1.DeletionPropagation(pol)
+			opts.PropagationPolicy = &p
+		}
+	}
+	if f, ok := m["orphanDependents"]; ok {
+		if v, ok := r.boolean(f.value, join(path, "orphanDependents")); ok {
+			opts.OrphanDependents = &v
+		}
+	}
+	return opts
 }
 
 // listNodes renders node names for a message, eliding after five.

@@ -33,6 +33,16 @@ func perform(sm *sim.Sim, a scenario.Action) (string, error) {
 	if ns == "" {
 		ns = "default"
 	}
+	if name != "" {
+		if err := checkTarget(sm.Server(), a.Target.Kind, ns, name); err != nil {
+			return "", err
+		}
+	}
+	if a.Type == scenario.ActionDeletePod {
+		if err := checkTarget(sm.Server(), scenario.KindPod, ns, a.Pod); err != nil {
+			return "", err
+		}
+	}
 	switch a.Type {
 	case scenario.ActionApply:
 		var msgs string
@@ -60,7 +70,14 @@ func perform(sm *sim.Sim, a scenario.Action) (string, error) {
 	case scenario.ActionUndo:
 		return k.Undo(ns, name, a.ToRevision)
 	case scenario.ActionDelete:
+		if a.Options != nil {
+			return deleteWithOptions(sm, a)
+		}
 		return k.Delete(resourceOf(a.Target.Kind), ns, name, a.PropagationPolicy)
+	case scenario.ActionRemoveFinalizer:
+		return removeFinalizer(sm, a)
+	case scenario.ActionWriteStatus:
+		return writeStatus(sm, a)
 	case scenario.ActionDeletePod:
 		return k.DeletePod(ns, a.Pod)
 	case scenario.ActionFailNode:
@@ -73,6 +90,18 @@ func perform(sm *sim.Sim, a scenario.Action) (string, error) {
 			return "", err
 		}
 		return "node/" + a.Node + " is back", nil
+	case scenario.ActionSetRollingUpdate:
+		return k.SetRollingUpdate(ns, name, a.MaxSurge, a.MaxUnavailable)
+	case scenario.ActionSetStrategy:
+		return k.SetStrategy(ns, name, a.Strategy, a.MaxSurge, a.MaxUnavailable)
+	case scenario.ActionSetMinReadySeconds:
+		return k.SetMinReadySeconds(ns, name, a.MinReadySeconds)
+	case scenario.ActionSetProgressDeadline:
+		return k.SetProgressDeadline(ns, name, a.ProgressDeadlineSeconds)
+	case scenario.ActionSetResources:
+		return k.SetResources(ns, name, a.Container, a.Resources.Requests, a.Resources.Limits)
+	case scenario.ActionSetEnv:
+		return k.SetEnv(ns, name, a.Container, a.Env)
 	case scenario.ActionSetImageProfile:
 		sm.Kubelet().SetImageProfile(a.Image, a.Profile)
 		return "image " + a.Image + " is now " + profileWord(a), nil

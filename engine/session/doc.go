@@ -17,4 +17,11 @@
 //
 // An object the API server refuses at set-up is a *SetupError whose problems
 // (one per cause the server gave) sit at the lines of the fields they name.
+//
+// User actions (ParseUserAction, Apply) use the scenario timeline's
+// vocabulary; an action whose object is missing from its namespace fails
+// with a message listing where objects of that kind are ("no deployment
+// "web" in namespace default; found: shop/web"). Targets lists the
+// Deployments an action can name, with their containers. Kubectl renders
+// kubectl's read-only commands with their -n/-A and get/rollout flags.
 package session

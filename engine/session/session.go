@@ -109,18 +109,27 @@ func (s *Session) options() sim.Options {
 	o.InformerLag = c.InformerLag
 	o.ReplicaSetWorkers, o.DeploymentWorkers = c.Workers.ReplicaSet, c.Workers.Deployment
 	o.Kubelet = c.KubeletConfig()
+	o.TurnOrder = c.TurnOrder
 	o.Limits.MaxPods = s.scen.Limits.MaxPods
 	o.Limits.MaxSteps = s.scen.Limits.MaxSteps
 	return o
 }
 
-// objectRef renders kind/name of a scenario object.
+// objectRef renders kind/name of a scenario object, with kubectl's
+// " -n shop" outside the default namespace.
 func objectRef(obj scenario.Object) string {
-	name := ""
-	if m, ok := obj.Obj.(interface{ GetName() string }); ok {
-		name = m.GetName()
+	m, ok := obj.Obj.(interface {
+		GetName() string
+		GetNamespace() string
+	})
+	if !ok {
+		return obj.Kind().String() + "/"
 	}
-	return obj.Kind().String() + "/" + name
+	ref := obj.Kind().String() + "/" + m.GetName()
+	if ns := m.GetNamespace(); ns != "" && ns != "default" {
+		ref += " -n " + ns
+	}
+	return ref
 }
 
 // SetupError is an object of the scenario the API server refused at time

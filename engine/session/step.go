@@ -157,8 +157,9 @@ func (s *Session) Seek(n int) error {
 // Apply performs a user action now, after the current step. It becomes part
 // of the run: a replay re-applies it here. What was computed after the
 // current step (an old future, after a rewind) is discarded, with the user
-// actions recorded there.
-func (s *Session) Apply(a scenario.Action) (string, error) {
+// actions recorded there. An action that panics is undone: it is dropped
+// and the session restored to this step without it (*ActionPanicError).
+func (s *Session) Apply(a scenario.Action) (msg string, err error) {
 	s.applyUserActions()
 	at := s.sim.Steps()
 	s.user = s.user[:s.nextUser]
@@ -168,6 +169,11 @@ func (s *Session) Apply(a scenario.Action) (string, error) {
 	}
 	s.user = append(s.user, userAction{AtStep: at, Action: a})
 	s.nextUser = len(s.user)
+	defer func() {
+		if p := recover(); p != nil {
+			msg, err = "", s.undoPanickedAction(Describe(a), p, at)
+		}
+	}()
 	return s.run(a)
 }
 

@@ -2,9 +2,12 @@ package session
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
 	"github.com/rolloutlab/rolloutlab/engine/sim"
@@ -48,14 +51,17 @@ func (t *timeline) arm(sm *sim.Sim) {
 
 // condition turns a "when" trigger into a predicate over the simulation.
 func condition(c scenario.Condition) func(*sim.Sim) bool {
+	if c.Namespace == "" {
+		c.Namespace = "default"
+	}
 	switch c.Type {
 	case scenario.CondRolloutComplete:
 		return func(sm *sim.Sim) bool {
-			d, err := sm.Server().GetDeployment("default", c.Target.Name)
+			d, err := sm.Server().GetDeployment(c.Namespace, c.Target.Name)
 			return err == nil && RolloutComplete(d)
 		}
 	case scenario.CondAvailable:
-		return func(sm *sim.Sim) bool { return availableReplicas(sm, c.Target) >= c.AtLeast }
+		return func(sm *sim.Sim) bool { return availableReplicas(sm, c.Namespace, c.Target) >= c.AtLeast }
 	case scenario.CondSettled:
 		return func(sm *sim.Sim) bool { return sm.Quiet() }
 	case scenario.CondStep:
@@ -64,14 +70,14 @@ func condition(c scenario.Condition) func(*sim.Sim) bool {
 	return func(*sim.Sim) bool { return false }
 }
 
-func availableReplicas(sm *sim.Sim, ref scenario.Ref) int32 {
+func availableReplicas(sm *sim.Sim, ns string, ref scenario.Ref) int32 {
 	switch ref.Kind {
 	case scenario.KindDeployment:
-		if d, err := sm.Server().GetDeployment("default", ref.Name); err == nil {
+		if d, err := sm.Server().GetDeployment(ns, ref.Name); err == nil {
 			return d.Status.AvailableReplicas
 		}
 	case scenario.KindReplicaSet:
-		if rs, err := sm.Server().GetReplicaSet("default", ref.Name); err == nil {
+		if rs, err := sm.Server().GetReplicaSet(ns, ref.Name); err == nil {
 			return rs.Status.AvailableReplicas
 		}
 	}
@@ -92,9 +98,36 @@ func RolloutComplete(d *appsv1.Deployment) bool {
 	return s.UpdatedReplicas >= replicas && s.Replicas <= s.UpdatedReplicas && s.AvailableReplicas >= s.UpdatedReplicas
 }
 
-// Describe renders an action as one line, e.g. "scale deployment/web to 12".
+// Describe renders an action as one line, e.g. "scale deployment/web to 12";
+// a target outside the default namespace gets kubectl's " -n shop".
 func Describe(a scenario.Action) string {
+	s := describeAction(a)
+	if a.Namespace != "" && a.Namespace != "default" && (a.Target.Name != "" || a.Pod != "") {
+		s += " -n " + a.Namespace
+	}
+	return s
+}
+
+func describeAction(a scenario.Action) string {
 	switch a.Type {
+	case scenario.ActionSetRollingUpdate, scenario.ActionSetStrategy, scenario.ActionSetMinReadySeconds, scenario.ActionSetProgressDeadline:
+		return "patch " + a.Target.String() + patchFields(a)
+	case scenario.ActionSetResources:
+		s := "set resources " + a.Target.String() + containerFlag(a)
+		if a.Resources != nil {
+			s += resourceFlag("--requests", a.Resources.Requests) + resourceFlag("--limits", a.Resources.Limits)
+		}
+		return s
+	case scenario.ActionSetEnv:
+		s := "set env " + a.Target.String() + containerFlag(a)
+		for _, e := range a.Env {
+			if e.Remove {
+				s += " " + e.Name + "-"
+			} else {
+				s += " " + e.Name + "=" + e.Value
+			}
+		}
+		return s
 	case scenario.ActionApply:
 		return fmt.Sprintf("apply %d object(s)", len(a.Manifest))
 	case scenario.ActionScale:
@@ -118,11 +151,11 @@ func Describe(a scenario.Action) string {
 		}
 		return s
 	case scenario.ActionDelete:
-		p := a.PropagationPolicy
-		if p == "" {
-			p = "Background"
-		}
-		return fmt.Sprintf("delete %s --cascade=%s", a.Target, cascadeFlag(string(p)))
+		return describeDelete(a)
+	case scenario.ActionRemoveFinalizer:
+		return "remove finalizer " + a.Finalizer + " from " + a.Target.String()
+	case scenario.ActionWriteStatus:
+		return fmt.Sprintf("write status.replicas=%d of %s via %s", a.Replicas, a.Target, a.Via)
 	case scenario.ActionDeletePod:
 		return "delete pod/" + a.Pod
 	case scenario.ActionFailNode:
@@ -145,12 +178,51 @@ func cascadeFlag(policy string) string {
 	return "background"
 }
 
-func profileWord(a scenario.Action) string {
-	switch {
-	case a.Profile.CrashLoop:
-		return "crash-looping"
-	case a.Profile.NeverReady:
-		return "never ready"
+func profileWord(a scenario.Action) string { return a.Profile.Summary() }
+
+// patchFields renders the fields a patch action sets: " strategy=Recreate
+// maxSurge=25%", " minReadySeconds=10".
+func patchFields(a scenario.Action) string {
+	s := ""
+	switch a.Type {
+	case scenario.ActionSetStrategy:
+		s += " strategy=" + string(a.Strategy)
+	case scenario.ActionSetMinReadySeconds:
+		s += " minReadySeconds=" + strconv.Itoa(int(a.MinReadySeconds))
+	case scenario.ActionSetProgressDeadline:
+		s += " progressDeadlineSeconds=" + strconv.Itoa(int(a.ProgressDeadlineSeconds))
 	}
-	return "healthy"
+	if a.MaxSurge != nil {
+		s += " maxSurge=" + a.MaxSurge.String()
+	}
+	if a.MaxUnavailable != nil {
+		s += " maxUnavailable=" + a.MaxUnavailable.String()
+	}
+	return s
+}
+
+func containerFlag(a scenario.Action) string {
+	if a.Container == "" {
+		return ""
+	}
+	return " -c " + a.Container
+}
+
+// resourceFlag renders "--requests=cpu=250m,memory=64Mi" (keys sorted), or
+// "" for an empty list.
+func resourceFlag(flag string, rl corev1.ResourceList) string {
+	if len(rl) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(rl))
+	for n := range rl {
+		names = append(names, string(n))
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		q := rl[corev1.ResourceName(n)]
+		parts[i] = n + "=" + q.String()
+	}
+	return " " + flag + "=" + strings.Join(parts, ",")
 }

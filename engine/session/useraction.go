@@ -17,17 +17,19 @@ var ErrBadAction = errors.New("an action is a JSON object with a \"type\" field"
 // by the scenario parser itself so that user actions and timeline entries
 // accept exactly the same things with the same error messages.
 func (s *Session) ParseUserAction(raw []byte) (scenario.Action, error) {
-	var fields map[string]any
+	// Raw values keep numbers as written (an int64 revision is not rounded
+	// through a float on its way to the parser).
+	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
 		return scenario.Action{}, ErrBadAction
 	}
-	t, ok := fields["type"].(string)
-	if !ok || t == "" {
+	var t string
+	if err := json.Unmarshal(fields["type"], &t); err != nil || t == "" {
 		return scenario.Action{}, ErrBadAction
 	}
 	delete(fields, "type")
-	fields["action"] = t
-	fields["at"] = "0s"
+	fields["action"], _ = json.Marshal(t)
+	fields["at"] = json.RawMessage(`"0s"`)
 	entry, err := json.Marshal(fields)
 	if err != nil {
 		return scenario.Action{}, err

@@ -42,6 +42,7 @@ func TestParseUserAction(t *testing.T) {
 		{`{"type":"teleport"}`, "teleport"},
 		{`[1]`, "JSON object"},
 		{`{"target":"deploy/web"}`, "JSON object"},
+		{`{"type":"undo","target":"deploy/web","toRevision":92233720368547758070}`, "invalid value 92233720368547758070"},
 	} {
 		_, err := s.ParseUserAction([]byte(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -13,9 +13,12 @@
 // ready, one controller sync (a whole processNextWorkItem), one
 // garbage-collector item, or one kubelet/scheduler transition. When several
 // are due at the same virtual instant they run in that order of kinds (so a
-// write's watch event reaches the caches before the next sync), controllers
-// taking turns; when nothing is due now the clock jumps to the earliest due
-// time. Syncs take no virtual time; worker counts are recorded but, since a
+// write's watch event reaches the caches before the next sync); when nothing
+// is due now the clock jumps to the earliest due time. Which controller syncs
+// when several have a ready key at the same instant is the turn-order policy
+// (Options.TurnOrder, turnorder.go): by default they take turns; the other
+// policies (deployment controller first, drain each queue, seeded random)
+// record every such choice in the trace as a TurnChoice. Syncs take no virtual time; worker counts are recorded but, since a
 // sync is atomic here, do not change the order of events.
 //
 // Same options and seed, same sequence of Step calls: byte-identical trace.

@@ -39,6 +39,9 @@ type Options struct {
 	ReplicaSetWorkers, DeploymentWorkers int
 	// Kubelet configures nodes and the pod lifecycle model.
 	Kubelet kubelet.Config
+	// TurnOrder decides which controller syncs next when several have work
+	// at the same instant (default TurnAlternate).
+	TurnOrder TurnOrder
 	// ReplicaSet and Deployment configure the controllers.
 	ReplicaSet replicaset.Config
 	Deployment deployment.Config

@@ -11,8 +11,9 @@ import (
 type next struct {
 	at   time.Time
 	kind StepKind
-	// index selects within the kind: the informer, the controller or the
-	// timeline entry.
+	// index selects within the kind: the informer, the controller whose
+	// timer is due, or the timeline entry (a sync's controller is chosen
+	// when it runs).
 	index int
 	// rv orders watch deliveries across informers.
 	rv uint64
@@ -91,11 +92,12 @@ func (s *Sim) pickFrom(withTimeline bool) (next, bool) {
 		}
 		consider(next{at: at, kind: StepGC})
 	}
-	// Controllers with ready work take turns after the last one that synced.
-	for off := 1; off <= len(s.controllers); off++ {
-		i := (s.lastSynced + off) % len(s.controllers)
-		if s.controllers[i].queue.Len() > 0 {
-			consider(next{at: now, kind: StepSync, index: off})
+	// A controller with a ready key syncs now; which one is decided when
+	// the step runs (nextController), so that picking stays free of side
+	// effects.
+	for _, c := range s.controllers {
+		if c.queue.Len() > 0 {
+			consider(next{at: now, kind: StepSync})
 			break
 		}
 	}
@@ -173,8 +175,8 @@ func (s *Sim) run(n next, info *StepInfo) {
 		info.Component = "garbage-collector"
 		s.gc.Step()
 	case StepSync:
-		i := (s.lastSynced + n.index) % len(s.controllers)
-		s.lastSynced = i
+		i := s.nextController()
+		s.lastSynced, s.turnTaken = i, true
 		c := s.controllers[i]
 		info.Component = c.name
 		info.Key, _ = c.sync()

@@ -44,8 +44,12 @@ type Sim struct {
 	// controllers lists the sync sources in turn order.
 	controllers []syncer
 	// lastSynced is the index in controllers of the last controller that
-	// synced, so that controllers with work at the same instant alternate.
+	// synced (the last one before any sync), the reference point of the
+	// turn-order policy; turnTaken is false until a controller has synced.
 	lastSynced int
+	turnTaken  bool
+	// turns draws TurnRandom's choices; nil under the other policies.
+	turns *rng.Stream
 
 	kubelet *kubelet.Kubelet
 
@@ -83,8 +87,12 @@ func New(opts Options) (*Sim, error) {
 	root := rng.New(opts.Seed)
 	rec := trace.NewRecorder(c, opts.Seed)
 	s := &Sim{opts: opts, clock: c, root: root, rec: rec}
-	rec.Emit("sim", trace.Note{Message: fmt.Sprintf("simulation start: seed=%d informerLag=%s workers rs=%d deployment=%d nodes=%d",
-		opts.Seed, opts.InformerLag, opts.ReplicaSetWorkers, opts.DeploymentWorkers, len(opts.Kubelet.Nodes))})
+	start := fmt.Sprintf("simulation start: seed=%d informerLag=%s workers rs=%d deployment=%d nodes=%d",
+		opts.Seed, opts.InformerLag, opts.ReplicaSetWorkers, opts.DeploymentWorkers, len(opts.Kubelet.Nodes))
+	if opts.TurnOrder != TurnAlternate {
+		start += " turnOrder=" + opts.TurnOrder.String()
+	}
+	rec.Emit("sim", trace.Note{Message: start})
 
 	s.server = apiserver.New(c, root.Stream("apiserver"), rec)
 	faults := root.Stream("informer")
@@ -103,6 +111,9 @@ func New(opts Options) (*Sim, error) {
 		{name: "deployment-controller", queue: s.dc.Queue(), sync: s.dc.ProcessNextWorkItem},
 	}
 	s.lastSynced = len(s.controllers) - 1
+	if opts.TurnOrder == TurnRandom {
+		s.turns = root.Stream("turn-order")
+	}
 	s.gc = gc.New(s.server, c, rec)
 
 	k, err := kubelet.New(s.server, c, root.Stream("kubelet"), rec, opts.Kubelet)

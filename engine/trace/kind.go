@@ -28,6 +28,10 @@ const (
 	KindAction
 	// KindSim is simulator bookkeeping: seed, limits, errors.
 	KindSim
+	// KindTurn is an interleaving choice: which of several controllers with
+	// work at the same instant took the next turn, under a non-default
+	// turn-order policy.
+	KindTurn
 )
 
 var kindNames = [...]string{
@@ -41,6 +45,7 @@ var kindNames = [...]string{
 	KindEvent:    "event",
 	KindAction:   "action",
 	KindSim:      "sim",
+	KindTurn:     "turn",
 }
 
 // String returns the lower-case name used in text and JSON traces.

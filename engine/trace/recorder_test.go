@@ -48,7 +48,7 @@ func TestRecordJSON(t *testing.T) {
 }
 
 func TestKindNames(t *testing.T) {
-	for k := KindAPI; k <= KindSim; k++ {
+	for k := KindAPI; k <= KindTurn; k++ {
 		back, ok := ParseKind(k.String())
 		if !ok || back != k {
 			t.Errorf("kind %d round-trips to %v %v", k, back, ok)

@@ -21,7 +21,7 @@ test('shell renders before the engine, then the engine reports its version', asy
 
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Rollout Lab' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'What happens during a rollout?' })).toBeVisible();
+  await expect(page.locator('#intro-heading')).toHaveText('What happens during a rollout?');
   const status = page.locator('#engine-status');
   await expect(status).toHaveAttribute('data-state', 'loading');
   await expect(page.locator('#engine-progress')).toBeVisible();

@@ -59,7 +59,7 @@ test('rolling update 10/3/2: panels show the controllers\' numbers, rewind, bad 
   await expect(page.locator('#step-label')).toHaveText(/^step 1 \/ 1 /);
   const checked = new Set<number>();
   for (let i = 0; i < 200; i++) {
-    const label0 = (await page.locator('#step-label').textContent()) ?? '';
+    const label0 = (await page.locator('#step-what').textContent()) ?? '';
     if (label0.includes('idle') && checked.has(113)) break;
     const step = await pressAndWait(page, 's');
     if (step === 95) {
@@ -93,7 +93,7 @@ test('rolling update 10/3/2: panels show the controllers\' numbers, rewind, bad 
       await expect(ranking.locator('tbody tr').filter({ has: page.locator('td:nth-child(2)', { hasText: 'yes' }) })).toHaveCount(2);
       checked.add(step);
     }
-    const label = (await page.locator('#step-label').textContent()) ?? '';
+    const label = (await page.locator('#step-what').textContent()) ?? '';
     if (label.includes('idle') && step > 113) break;
   }
   expect([...checked].sort((a, b) => a - b)).toEqual([95, 99, 113]);
@@ -184,10 +184,10 @@ test('library: adoption is highlighted, proportional scaling shows its table', a
   let adopted = 0;
   for (let i = 0; i < 60 && adopted === 0; i++) {
     await syncAndWait(page);
-    adopted = await page.locator('.pod.adopted').count();
+    adopted = await page.locator('#cluster .pod.adopted').count();
   }
   expect(adopted).toBe(1);
-  await expect(page.locator('.pod.adopted')).toHaveAttribute('title', /^test: /);
+  await expect(page.locator('#cluster .pod.adopted')).toHaveAttribute('title', /^test: /);
   await page.screenshot({ path: shot('9-adopted') });
 
   await page.locator('#scenario-picker').selectOption('proportional-scaling');

@@ -14,18 +14,18 @@ export type Command =
   | 'first'
   | 'last';
 
-/** The shortcuts, as documented in the help overlay (keys as KeyboardEvent.key). */
+/** The shortcuts, as documented in the help overlay (keys as KeyboardEvent.key; label is an i18n key). */
 export const SHORTCUTS: readonly { keys: string[]; command: Command; label: string }[] = [
-  { keys: ['ArrowRight', 'n'], command: 'stepEvent', label: 'step one event' },
-  { keys: ['s'], command: 'stepSync', label: 'step to the next controller sync' },
-  { keys: ['e'], command: 'settle', label: 'settle (run until nothing is due)' },
-  { keys: ['ArrowLeft', 'b'], command: 'back', label: 'back one step' },
-  { keys: [' '], command: 'togglePlay', label: 'play / pause' },
-  { keys: ['Home'], command: 'first', label: 'go to step 0' },
-  { keys: ['End'], command: 'last', label: 'go to the last computed step' },
-  { keys: ['r'], command: 'reset', label: 'reset (reload the scenario)' },
-  { keys: ['?'], command: 'help', label: 'show this help' },
-  { keys: ['Escape'], command: 'closeOverlay', label: 'close the help' },
+  { keys: ['ArrowRight', 'n'], command: 'stepEvent', label: 'keys.stepEvent' },
+  { keys: ['s'], command: 'stepSync', label: 'keys.stepSync' },
+  { keys: ['e'], command: 'settle', label: 'keys.settle' },
+  { keys: ['ArrowLeft', 'b'], command: 'back', label: 'keys.back' },
+  { keys: [' '], command: 'togglePlay', label: 'keys.togglePlay' },
+  { keys: ['Home'], command: 'first', label: 'keys.first' },
+  { keys: ['End'], command: 'last', label: 'keys.last' },
+  { keys: ['r'], command: 'reset', label: 'keys.reset' },
+  { keys: ['?'], command: 'help', label: 'keys.help' },
+  { keys: ['Escape'], command: 'closeOverlay', label: 'keys.close' },
 ];
 
 /** The parts of a KeyboardEvent the map looks at. */

@@ -3,7 +3,12 @@
 // background, then opens the default scenario.
 
 import './style.css';
+import { onLocaleChange, t, t as tr } from './i18n';
 import { App } from './app';
+import { Layout } from './player/layout';
+import { wireLocale } from './player/locale';
+import { Predictor } from './present/predict';
+import { Presenter } from './present/presenter';
 import { loadEngine, type EngineClient, type VersionInfo } from './engine';
 import { describeProgress, progressFraction, type Progress } from './progress';
 import { nextTheme, type Theme } from './theme';
@@ -30,7 +35,7 @@ function showProgress(p: Progress): void {
     if (fraction === null) bar.removeAttribute('value');
     else bar.value = fraction;
   }
-  show('loading', `Loading the simulation engine… ${describeProgress(p)}`);
+  show('loading', `${t('player.loadingEngine')} ${describeProgress(p)}`);
 }
 
 function wireAppearance(): void {
@@ -41,10 +46,12 @@ function wireAppearance(): void {
     if (t === 'system') delete root.dataset.theme;
     else root.dataset.theme = t;
     if (themeBtn) {
-      themeBtn.textContent = `Theme: ${t}`;
-      themeBtn.setAttribute('aria-label', `Theme: ${t} (click to change)`);
+      const name = tr(`player.theme.${t}`);
+      themeBtn.textContent = tr('player.theme', { theme: name });
+      themeBtn.setAttribute('aria-label', tr('player.themeLabel', { theme: name }));
     }
   };
+  onLocaleChange(() => applyTheme(theme));
   let theme: Theme = (localStorage.getItem('rolloutlab-theme') as Theme | null) ?? 'system';
   applyTheme(theme);
   themeBtn?.addEventListener('click', () => {
@@ -76,11 +83,18 @@ async function start(): Promise<EngineClient> {
   const version = await engine.call<VersionInfo>('version');
   if (!version.ok) throw new Error(version.error.message);
   performance.mark('rolloutlab:engine-ready'); // read by scripts/bench-browser.mjs
-  show('ready', `Engine ${version.value.engine} · Kubernetes ${version.value.upstream} controllers`);
+  const ready = () => show('ready', t('player.engineReady', { engine: version.value.engine, upstream: version.value.upstream }));
+  ready();
+  onLocaleChange(ready);
   return engine;
 }
 
+wireLocale();
+show('loading', t('player.loadingEngine'));
+document.getElementById('step-label')?.replaceChildren(t('player.stepLabel', { step: 0, max: 0 }));
 wireAppearance();
+const layout = new Layout('rolloutlab-panels', document.getElementById('panels-list'));
+layout.apply();
 
 /** Resolves to the engine client once it is ready (for the UI built on top). */
 export const engineReady: Promise<EngineClient> = start();
@@ -88,11 +102,19 @@ engineReady.then(
   async (engine) => {
     const app = new App(engine);
     window.__rolloutlabApp = app;
+    const presenter = new Presenter(app, layout);
+    new Predictor(app, document.getElementById('predict')!, document.getElementById('predict-btn')!);
+    onLocaleChange(() => {
+      if (presenter.on) presenter.enter(); // redraws its panel menu
+      else layout.apply();
+      app.relabel();
+    });
     await app.start(DEFAULT_SCENARIO, defaultSource);
+    await presenter.restore();
     document.body.dataset.app = 'ready';
     app.preloadEditorWhenIdle();
   },
   (e: unknown) => {
-    show('error', `The simulation engine failed to load: ${e instanceof Error ? e.message : String(e)}`);
+    show('error', t('player.engineFailed', { error: e instanceof Error ? e.message : String(e) }));
   },
 );

@@ -3,6 +3,8 @@
 // `record.text`, and computes nothing the engine did not report: every number
 // shown is a field of the payload (see engine/deployutil/*.go).
 
+import { t } from './i18n';
+import './i18n/math';
 import type { TraceRecord } from './types';
 
 /** A table under a formula, e.g. the proportional-scaling rows. */
@@ -72,19 +74,19 @@ export function signed(n: number): string {
 export function newRSLines(d: Obj): string[] {
   if (str(d, 'error')) return [`error: ${str(d, 'error')}`];
   if (str(d, 'strategy') !== 'RollingUpdate') {
-    return [`strategy ${str(d, 'strategy')}: new RS = replicas ${num(d, 'replicas')}`];
+    return [t('math.strategyNewRS', { strategy: str(d, 'strategy'), replicas: num(d, 'replicas') })];
   }
   const lines = [
     `maxTotalPods = replicas ${num(d, 'replicas')} + maxSurge ${num(d, 'maxSurge')} = ${num(d, 'maxTotalPods')}`,
-    `current pods ${num(d, 'currentPods')}`,
+    t('math.currentPods', { n: num(d, 'currentPods') }),
   ];
   if (d.atCapacity === true) {
-    lines.push(`current ${num(d, 'currentPods')} ≥ maxTotalPods ${num(d, 'maxTotalPods')} → new RS stays ${num(d, 'result')}`);
+    lines.push(t('math.atCapacity', { current: num(d, 'currentPods'), max: num(d, 'maxTotalPods'), result: num(d, 'result') }));
     return lines;
   }
   lines.push(
-    `scale up = min(${num(d, 'maxTotalPods')} − ${num(d, 'currentPods')}, ${num(d, 'replicas')} − ${num(d, 'newRSReplicas')}) = ${num(d, 'scaleUpCount')}`,
-    `new RS = ${num(d, 'newRSReplicas')} + ${num(d, 'scaleUpCount')} = ${num(d, 'result')}`,
+    t('math.scaleUp', { max: num(d, 'maxTotalPods'), current: num(d, 'currentPods'), replicas: num(d, 'replicas'), rs: num(d, 'newRSReplicas'), n: num(d, 'scaleUpCount') }),
+    t('math.newRS', { rs: num(d, 'newRSReplicas'), n: num(d, 'scaleUpCount'), result: num(d, 'result') }),
   );
   return lines;
 }
@@ -97,27 +99,27 @@ export function newRSLines(d: Obj): string[] {
  */
 export function fencepostSide(name: string, v: Obj, replicas: number): string {
   if (v.isPercent === true) {
-    return `${name} = ${str(v, 'input')} of ${replicas} = ${str(v, 'raw')}, rounded ${str(v, 'rounding')} → ${num(v, 'value')}`;
+    return t(str(v, 'rounding') === 'up' ? 'math.percentUp' : 'math.percentDown', { name, input: str(v, 'input'), replicas, raw: str(v, 'raw'), value: num(v, 'value') });
   }
-  if (str(v, 'input') === 'unset') return `${name} unset → 0`;
-  return `${name} = ${num(v, 'value')} (absolute, no rounding)`;
+  if (str(v, 'input') === 'unset') return t('math.unset', { name });
+  return t('math.absolute', { name, value: num(v, 'value') });
 }
 
 function fenceposts(d: Obj): MathBlock {
   const b = block('FencepostMath', 'ResolveFenceposts');
   const replicas = num(d, 'replicas');
   if (d.resolved !== true) {
-    b.lines.push(`strategy ${str(d, 'strategy')}: no maxSurge / maxUnavailable`);
+    b.lines.push(t('math.noFenceposts', { strategy: str(d, 'strategy') }));
     if (str(d, 'error')) b.notes.push(`error: ${str(d, 'error')}`);
     return b;
   }
   b.lines.push(fencepostSide('maxSurge', obj(d.surge), replicas), fencepostSide('maxUnavailable', obj(d.unavailable), replicas));
-  b.notes.push('maxSurge rounds up, maxUnavailable rounds down');
+  b.notes.push(t('math.rounding'));
   if (d.fencepostRule === true) {
-    b.notes.push(`fencepost rule: both resolved to 0, so maxUnavailable = ${num(d, 'resolvedUnavailable')} (a rollout must be able to progress)`);
+    b.notes.push(t('math.fencepostRule', { n: num(d, 'resolvedUnavailable') }));
   }
-  if (d.zeroReplicas === true) b.notes.push('replicas 0 forces maxUnavailable 0');
-  if (d.clampedToReplicas === true) b.notes.push(`maxUnavailable clamped to replicas ${replicas}`);
+  if (d.zeroReplicas === true) b.notes.push(t('math.zeroReplicas'));
+  if (d.clampedToReplicas === true) b.notes.push(t('math.clamped', { replicas }));
   b.lines.push(`→ maxSurge ${num(d, 'maxSurge')}, maxUnavailable ${num(d, 'maxUnavailable')}`);
   return b;
 }
@@ -126,37 +128,37 @@ function oldScaleDown(d: Obj): MathBlock {
   const b = block('OldScaleDownMath', 'reconcileOldReplicaSets');
   const stopped = str(d, 'stopped');
   if (stopped === 'no old pods') {
-    b.lines.push('old pods 0 → nothing to scale down');
+    b.lines.push(t('math.noOldPods'));
     return b;
   }
   const replicas = num(d, 'replicas');
   const minAvailable = num(d, 'minAvailable');
   b.lines.push(
     `minAvailable = replicas ${replicas} − maxUnavailable ${num(d, 'maxUnavailable')} = ${minAvailable}`,
-    `new RS unavailable = ${num(d, 'newRSReplicas')} − ${num(d, 'newRSAvailable')} available = ${num(d, 'newRSUnavailable')}`,
-    `maxScaledDown = allPods ${num(d, 'allPods')} − minAvailable ${minAvailable} − new RS unavailable ${num(d, 'newRSUnavailable')} = ${num(d, 'maxScaledDown')}`,
+    t('math.newUnavailable', { rs: num(d, 'newRSReplicas'), avail: num(d, 'newRSAvailable'), n: num(d, 'newRSUnavailable') }),
+    t('math.maxScaledDown', { all: num(d, 'allPods'), min: minAvailable, un: num(d, 'newRSUnavailable'), n: num(d, 'maxScaledDown') }),
   );
   const cleaned = arr(d, 'cleanedUnhealthy');
   if (cleaned.length > 0) {
     b.tables.push({
-      caption: `cleanup unhealthy replicas (removed ${num(d, 'cleanupCount')})`,
+      caption: t('math.cleanup', { n: num(d, 'cleanupCount') }),
       head: ['ReplicaSet', 'spec', 'available', 'removed', 'new size', 'note'],
       rows: cleaned.map((r) => [str(r, 'name'), String(num(r, 'spec')), String(num(r, 'available')), String(num(r, 'removed')), String(num(r, 'newSize')), str(r, 'skip')]),
     });
   }
   const scaled = arr(d, 'scaledDown');
   if (num(d, 'maxScaledDown') > 0 && !stopped) {
-    b.lines.push(`scale down = available ${num(d, 'availablePods')} − minAvailable ${minAvailable} = ${num(d, 'scaleDownTarget')}`);
+    b.lines.push(t('math.scaleDown', { avail: num(d, 'availablePods'), min: minAvailable, n: num(d, 'scaleDownTarget') }));
   }
   if (scaled.length > 0) {
     b.tables.push({
-      caption: 'scaled down (oldest first)',
+      caption: t('math.scaledDown'),
       head: ['ReplicaSet', 'spec', 'available', 'removed', 'new size'],
       rows: scaled.map((r) => [str(r, 'name'), String(num(r, 'spec')), String(num(r, 'available')), `−${num(r, 'removed')}`, String(num(r, 'newSize'))]),
     });
   }
-  b.lines.push(`total scaled down ${num(d, 'totalScaledDown')}`);
-  if (stopped) b.notes.push(`stopped: ${stopped}`);
+  b.lines.push(t('math.totalScaledDown', { n: num(d, 'totalScaledDown') }));
+  if (stopped) b.notes.push(t('math.stopped', { why: stopped }));
   return b;
 }
 
@@ -207,11 +209,11 @@ function scale(d: Obj): MathBlock {
         b.lines.push(`leftover = ${signed(num(p, 'toAdd'))} − ${signed(num(p, 'added'))} = ${signed(num(p, 'leftover'))} → ${str(p, 'leftoverTo')}`);
         if (p.leftoverClamped === true) b.notes.push('leftover floored at 0');
       }
-      b.notes.push('fraction rounds half away from zero; the leftover goes to the first RS in order');
+      b.notes.push(t('math.fractionNote'));
       break;
     }
     default:
-      b.lines.push('several active RSs and strategy is not RollingUpdate → nothing to do');
+      b.lines.push(t('math.nothingToScale'));
   }
   return b;
 }
@@ -228,18 +230,19 @@ function reconcileNew(d: Obj): MathBlock {
 function expectationsCheck(d: Obj): MathBlock {
   const b = block('ExpectationsCheck', 'SatisfiedExpectations');
   const pending = Array.isArray(d.pendingKeys) ? (d.pendingKeys as unknown[]).map(String) : [];
-  b.lines.push(`${str(d, 'key')}: expected adds ${num(d, 'add')}, deletes ${num(d, 'del')} (${str(d, 'reason')})`);
-  if (pending.length > 0) b.lines.push(`pending deletes: ${pending.join(', ')}`);
-  b.lines.push(d.satisfied === true ? '→ satisfied: manageReplicas runs' : '→ not satisfied: manageReplicas skipped this sync');
+  b.lines.push(t('math.expLine', { key: str(d, 'key'), add: num(d, 'add'), del: num(d, 'del'), reason: str(d, 'reason') }));
+  if (pending.length > 0) b.lines.push(t('math.pendingDeletes', { list: pending.join(', ') }));
+  b.lines.push(d.satisfied === true ? t('math.expSatisfied') : t('math.expNotSatisfied'));
   return b;
 }
 
 function manage(d: Obj): MathBlock {
   const b = block('ManageDecision', 'manageReplicas');
-  b.lines.push(`diff = active ${num(d, 'active')} − desired ${num(d, 'desired')} = ${num(d, 'diff')}`);
+  b.lines.push(t('math.diff', { active: num(d, 'active'), desired: num(d, 'desired'), diff: num(d, 'diff') }));
   const batches = Array.isArray(d.batches) ? (d.batches as unknown[]).map(String) : [];
   const action = str(d, 'action');
-  b.lines.push(`→ ${action}${num(d, 'count') ? ` ${num(d, 'count')}` : ''}${batches.length ? ` (slow start batches ${batches.join(' ')})` : ''}`);
+  const word = ['create', 'delete', 'nothing', 'skipped'].includes(action) ? t(`math.action.${action}`) : action;
+  b.lines.push(`→ ${word}${num(d, 'count') ? ` ${num(d, 'count')}` : ''}${batches.length ? ` ${t('math.batches', { list: batches.join(' ') })}` : ''}`);
   return b;
 }
 
@@ -247,7 +250,7 @@ function deletionRanking(d: Obj): MathBlock {
   const b = block('DeletionRanking', 'getPodsToDelete');
   b.lines.push(`${str(d, 'owner')}: delete ${num(d, 'diff')} of ${num(d, 'candidates')}`);
   b.tables.push({
-    caption: 'ranked, victims first',
+    caption: t('math.ranked'),
     head: ['pod', 'victim', 'node', 'phase', 'ready', 'restarts', 'decided by'],
     rows: arr(d, 'pods').map((p) => [str(p, 'name'), p.victim === true ? 'yes' : '', str(p, 'node'), str(p, 'phase'), p.ready === true ? 'yes' : 'no', String(num(p, 'restarts')), str(p, 'decidedBy')]),
   });
@@ -298,7 +301,7 @@ export function formatMath(r: TraceRecord): MathBlock | null {
       const b = block('ScalingEventMath', 'isScalingEvent');
       const checked = arr(d, 'checked');
       b.lines.push(`replicas ${num(d, 'replicas')}; active RSs: ${checked.length ? checked.map((c) => `${str(c, 'name')} desired ${c.valid === true ? str(c, 'desired') : '(none)'}`).join(', ') : 'none'}`);
-      b.lines.push(str(d, 'trigger') ? `→ scaling event (${str(d, 'trigger')} differs)` : '→ no scaling event');
+      b.lines.push(str(d, 'trigger') ? t('math.scalingEvent', { what: str(d, 'trigger') }) : t('math.noScalingEvent'));
       return b;
     }
   }

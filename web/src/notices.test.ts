@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import './i18n/all';
 import { setLocale } from './i18n';
 import { loadedStatus } from './notices';
 

@@ -20,6 +20,6 @@ export function noticeItems(notices: readonly Notice[], gotoLine: (line: number)
 
 /** loadedStatus is the status line after a load with notices. */
 export function loadedStatus(scenario: string, notices: readonly Notice[]): string {
-  if (!notices.length) return t('input.loaded', { name: scenario });
+  if (!notices.length) return t('player.loaded', { name: scenario });
   return t('input.loaded.notices', { name: scenario, count: notices.length });
 }

@@ -19,7 +19,7 @@ export interface StepInfo {
 }
 
 /** Trace record kinds (engine/trace/kind.go). */
-export type RecordKind = 'api' | 'watch' | 'queue' | 'sync' | 'decision' | 'kubelet' | 'gc' | 'event' | 'action' | 'sim';
+export type RecordKind = 'api' | 'watch' | 'queue' | 'sync' | 'decision' | 'kubelet' | 'gc' | 'event' | 'action' | 'sim' | 'turn';
 
 /** One trace record; `data` is the payload named by `type`. */
 export interface TraceRecord {
@@ -193,8 +193,11 @@ export type UserAction =
   | { type: 'pause' | 'resume' | 'restart'; target: string }
   | { type: 'undo'; target: string; toRevision?: number }
   | { type: 'delete'; target: string; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' }
+  | { type: 'delete'; target: string; options: { propagationPolicy?: string; orphanDependents?: boolean } }
   | { type: 'deletePod'; name: string }
-  | { type: 'failNode' | 'recoverNode'; node: string };
+  | { type: 'failNode' | 'recoverNode'; node: string }
+  | { type: 'removeFinalizer'; target: string; finalizer: string }
+  | { type: 'writeStatus'; target: string; replicas: number; via: 'status' | 'main' };
 
 /** `x ?? []` for the slices Go marshals as null. */
 export function list<T>(xs: T[] | null | undefined): T[] {

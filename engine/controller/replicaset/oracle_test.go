@@ -144,7 +144,9 @@ type statusExpected struct {
 // the cluster, the ReplicaSet (selector name=foo, the case's template
 // labels) syncs once at the case's "now", and the status it writes must
 // carry the oracle's counts and condition. A manageReplicas error is
-// produced the real way: the template has no image, so creates fail.
+// produced by an API server that refuses every pod create (as a quota
+// would); a template without image no longer gets that far, the server
+// rejects the ReplicaSet itself.
 func TestOracleReplicaSetStatusEndToEnd(t *testing.T) {
 	f := loadOracle[statusInput, statusExpected](t, "replicaset_calculate_status.json")
 	for _, c := range f.Cases {
@@ -154,9 +156,8 @@ func TestOracleReplicaSetStatusEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := newEnvAt(t, DefaultConfig(), now)
-			image := "nginx:1.27"
 			if c.Input.ManageReplicasError {
-				image = ""
+				e.rc.podControl = &flakyPods{srv: e.srv} // every create refused
 			}
 			replicas := c.Input.SpecReplicas
 			rs, err := e.srv.CreateReplicaSet("kubectl", &appsv1.ReplicaSet{
@@ -167,7 +168,7 @@ func TestOracleReplicaSetStatusEndToEnd(t *testing.T) {
 					Selector:        selectorOf(map[string]string{"name": "foo"}),
 					Template: corev1.PodTemplateSpec{
 						ObjectMeta: labelsOnly(c.Input.TemplateLabels),
-						Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: image}}},
+						Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx:1.27"}}},
 					},
 				},
 			})

@@ -152,11 +152,13 @@ func TestStatusWriteRetriesOnceAfterGet(t *testing.T) {
 	}
 }
 
-// A template the pod validation rejects: the first slow-start batch fails,
-// the remaining creations are un-expected, a FailedCreate Event and the
+// Pod creates the API server refuses (here 503s; a quota or an admission
+// webhook refuses the same way): the first slow-start batch fails, the
+// remaining creations are un-expected, a FailedCreate Event and the
 // ReplicaFailure condition are written, and the key is retried.
 func TestFailedCreateEventAndCondition(t *testing.T) {
 	e := newEnv(t, DefaultConfig())
+	e.rc.podControl = &flakyPods{srv: e.srv}
 	three := int32(3)
 	_, err := e.srv.CreateReplicaSet("kubectl", &appsv1.ReplicaSet{
 		ObjectMeta: metaNS("web"),
@@ -165,12 +167,12 @@ func TestFailedCreateEventAndCondition(t *testing.T) {
 			Selector: selectorOf(prod),
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: labelsOnly(prod),
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx"}}}, // no image
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:1.27"}}},
 			},
 		},
 	})
 	if err != nil {
-		t.Fatalf("the API server accepts a template without image: %v", err)
+		t.Fatal(err)
 	}
 	e.deliver()
 	e.resetMark()
@@ -194,11 +196,11 @@ func TestFailedCreateEventAndCondition(t *testing.T) {
 	}
 	conds := e.liveRS("web").Status.Conditions
 	if len(conds) != 1 || conds[0].Type != appsv1.ReplicaSetReplicaFailure || conds[0].Reason != "FailedCreate" ||
-		!strings.HasPrefix(conds[0].Message, "Pod ") {
+		!strings.Contains(conds[0].Message, "injected create failure") {
 		t.Errorf("conditions %+v", conds)
 	}
 	evs := e.events()
-	if len(evs) != 1 || !strings.HasPrefix(evs[0], "Warning FailedCreate Error creating: Pod ") {
+	if len(evs) != 1 || !strings.HasPrefix(evs[0], "Warning FailedCreate Error creating: injected create failure") {
 		t.Errorf("events %v", evs)
 	}
 	ev := e.srv.ListEvents("default")[0]

@@ -5,13 +5,11 @@ register('input', {
   en: {
     'input.notice.line': 'line {line}',
     'input.notice.file': 'file',
-    'input.loaded': 'Loaded {name}.',
     'input.loaded.notices': 'Loaded {name} ({count} notice(s) below).',
   },
   'zh-CN': {
     'input.notice.line': '第 {line} 行',
     'input.notice.file': '文件',
-    'input.loaded': '已加载 {name}。',
     'input.loaded.notices': '已加载 {name}（下方有 {count} 条提示）。',
   },
 });

@@ -1,0 +1,49 @@
+package session
+
+import "fmt"
+
+// ActionPanicError reports a user action that panicked half-way. Apply has
+// already undone it: the action is not part of the run and the session is
+// back at the step where it was made, in the state it had there.
+type ActionPanicError struct {
+	// Action describes the action (see Describe).
+	Action string
+	// Value is what the action panicked with.
+	Value any
+	// Step is the step the session was restored to.
+	Step int
+	// RestoreErr is set when the restore itself failed.
+	RestoreErr error
+}
+
+func (e *ActionPanicError) Error() string {
+	if e.RestoreErr != nil {
+		return fmt.Sprintf("internal error while running %q: %v; restoring step %d failed: %v", e.Action, e.Value, e.Step, e.RestoreErr)
+	}
+	return fmt.Sprintf("internal error while running %q: %v; the action was undone (back at step %d without it)", e.Action, e.Value, e.Step)
+}
+
+// Panicked marks the error as an internal failure (the wasm bridge reports
+// it as a panic).
+func (e *ActionPanicError) Panicked() bool { return true }
+
+// Restore rebuilds the simulation from the scenario and replays it to step
+// n with the user actions recorded so far. Unlike Seek it never keeps the
+// current state, so it also repairs a state left half-changed by a panic.
+func (s *Session) Restore(n int) error {
+	if err := s.rebuild(); err != nil {
+		return err
+	}
+	return s.Seek(n)
+}
+
+// undoPanickedAction drops the last recorded user action (the one that
+// panicked while running at step at) and restores the session to step at
+// without it.
+func (s *Session) undoPanickedAction(desc string, value any, at int) error {
+	s.user = s.user[:len(s.user)-1]
+	s.nextUser = len(s.user)
+	e := &ActionPanicError{Action: desc, Value: value, Step: at}
+	e.RestoreErr = s.Restore(at)
+	return e
+}

@@ -1,0 +1,222 @@
+// The player's layout (#12): at 1280x720 the cluster view, the controls and
+// the math panel are on screen without scrolling, in the normal and the
+// presenter mode; the controls keep their size while stepping; the language
+// switch leaves no English UI string; the action form is a few keys away.
+// Screenshots (light and dark, 1280x720 and 800x500) go to test-artifacts/.
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import { mathStrings } from '../src/i18n/math';
+import { playerStrings } from '../src/i18n/player';
+import { presentStrings } from '../src/i18n/present';
+
+const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/layout-${name}.png`, import.meta.url));
+
+async function ready(page: Page, url = '/'): Promise<void> {
+  await page.goto(url);
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+}
+
+async function step(page: Page): Promise<number> {
+  const label = (await page.locator('#step-label').textContent()) ?? '';
+  return Number(/(\d+)/.exec(label)?.[1] ?? -1);
+}
+
+/** Presses "s" n times, waiting for each step to be drawn. */
+async function syncs(page: Page, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const before = await step(page);
+    await page.keyboard.press('s');
+    await expect.poll(() => step(page)).not.toBe(before);
+  }
+}
+
+async function inViewport(page: Page, loc: Locator, what: string): Promise<void> {
+  const vp = page.viewportSize()!;
+  const box = await loc.boundingBox();
+  expect(box, `${what} is rendered`).not.toBeNull();
+  expect(box!.y, `${what} top`).toBeGreaterThanOrEqual(0);
+  expect(box!.x, `${what} left`).toBeGreaterThanOrEqual(0);
+  expect(box!.y + box!.height, `${what} bottom`).toBeLessThanOrEqual(vp.height);
+  expect(box!.x + box!.width, `${what} right`).toBeLessThanOrEqual(vp.width);
+}
+
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  return problems;
+}
+
+test('1280x720: cluster, controls and math in view; stable while stepping; screenshots', async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await ready(page);
+  const controlsH = (await page.locator('#controls').boundingBox())!.height;
+  await syncs(page, 24); // into the rollout: two ReplicaSets side by side
+  await expect(page.locator('#cluster .rs')).toHaveCount(2);
+  expect((await page.locator('#controls').boundingBox())!.height).toBe(controlsH);
+  for (const [sel, what] of [['#panel-cluster', 'cluster view'], ['#controls', 'step controls'], ['#panel-math', 'math panel']] as const) {
+    await inViewport(page, page.locator(sel), what);
+  }
+  await expect(page.locator('#pod-legend li')).toHaveCount(8);
+  await page.screenshot({ path: shot('1280-light') });
+  // Every panel explains itself, and names upstream functions with links to v1.36.3.
+  await page.locator('#panel-math .explain summary').click();
+  const link = page.locator('#panel-math .explain-body a', { hasText: 'reconcileOldReplicaSets' });
+  await expect(link).toHaveAttribute('href', 'https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/deployment/rolling.go');
+  await expect(page.locator('.explain[data-explain] .explain-body p')).toHaveCount(9);
+  await expect(page.locator('#panel-queue .explain-body')).toContainText('dirty');
+  // The chart: axis titles, several ticks, and a legend entry per line.
+  await expect(page.locator('#chart .axis-title')).toHaveText([/^step/, 'replicas']);
+  await expect.poll(() => page.locator('#chart text').count()).toBeGreaterThan(6); // 2 titles, ≥ 3 y and ≥ 2 x ticks
+  await expect(page.locator('#chart-legend li')).toHaveCount(3);
+  await page.locator('#chart-zoom').selectOption('action');
+  // kubectl's widest table fits its panel at 1280 (no clipped columns).
+  await page.locator('#kubectl-cmd').selectOption('get pods -o wide');
+  await expect(page.locator('#kubectl-out')).toContainText('NOMINATED NODE');
+  const fits = await page.locator('#kubectl-out').evaluate((el) => el.scrollWidth <= el.clientWidth);
+  expect(fits).toBe(true);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: shot('1280-dark') });
+  // Large text still shows the simulation.
+  await page.locator('#big-btn').click();
+  await inViewport(page, page.locator('#controls'), 'controls (large text)');
+  expect((await page.locator('#panel-cluster').boundingBox())!.y).toBeLessThan(400);
+  await page.screenshot({ path: shot('1280-big') });
+  await page.locator('#big-btn').click();
+  await page.setViewportSize({ width: 800, height: 500 });
+  await inViewport(page, page.locator('#controls'), 'controls at 800x500');
+  expect((await page.locator('#panel-cluster').boundingBox())!.y).toBeLessThan(300);
+  await page.screenshot({ path: shot('800-dark') });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: shot('800-light') });
+  expect(problems).toEqual([]);
+});
+
+test('panels can be hidden and reordered, and the choice is remembered', async ({ page }) => {
+  await ready(page);
+  await page.locator('#panels-menu summary').click();
+  await page.locator('#show-queue').uncheck();
+  await expect(page.locator('#panel-queue')).toBeHidden();
+  await page.getByRole('button', { name: 'Move Math of this step up' }).click();
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(page.locator('#panel-queue')).toBeHidden();
+  const order = await page.evaluate(() => [document.getElementById('panel-math')!.style.order, document.getElementById('panel-cluster')!.style.order]);
+  expect(order).toEqual(['0', '1']);
+});
+
+test('presenter: notes, keyboard remote, panels in view, survives reload', async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page);
+  await page.locator('#present-btn').click();
+  await expect(page.locator('html')).toHaveClass(/present/);
+  await expect(page.locator('#annotation')).toBeVisible();
+  await expect(page.locator('#panel-queue')).toBeHidden(); // only the chosen panels
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('#ann-title')).toHaveText('The first ReplicaSet gets all 10 replicas');
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('#ann-title')).toHaveText('The image changed; the new ReplicaSet starts at 3');
+  await expect(page.locator('#step-label')).toHaveText(/^step 95 \//);
+  await expect(page.locator('#annotation')).toHaveAttribute('data-at', 'here');
+  await expect(page.locator('#math .math-block[data-type="NewRSMath"]')).toBeVisible();
+  // The new ReplicaSet (revision 2) is drawn first and marked newest.
+  await expect(page.locator('#cluster .rs').first()).toHaveAttribute('data-age', 'new');
+  await expect(page.locator('#cluster .rs').first().locator('.rs-head')).toContainText('rev 2');
+  await expect(page.locator('#cluster .rs').nth(1)).toHaveAttribute('data-age', 'old');
+  for (const [sel, what] of [['#panel-cluster', 'cluster view'], ['#controls', 'step controls'], ['#panel-math', 'math panel'], ['#annotation', 'note']] as const) {
+    await inViewport(page, page.locator(sel), what);
+  }
+  await page.screenshot({ path: shot('present-1280') });
+  await page.keyboard.press('Space'); // next sync
+  await expect.poll(() => step(page)).toBeGreaterThan(95);
+  await page.keyboard.press('PageUp');
+  await expect(page.locator('#step-label')).toHaveText(/^step 95 \//);
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(page.locator('html')).toHaveClass(/present/);
+  await expect(page.locator('#step-label')).toHaveText(/^step 95 \//);
+  await expect(page.locator('#ann-title')).toHaveText('The image changed; the new ReplicaSet starts at 3');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('html')).not.toHaveClass(/present/);
+  expect(problems).toEqual([]);
+});
+
+test('predict: the guess is asked before the math and then marked', async ({ page }) => {
+  test.setTimeout(90_000);
+  await ready(page);
+  await page.locator('#predict-btn').click();
+  await page.locator('body').click({ position: { x: 600, y: 5 } });
+  await page.keyboard.press('s'); // step 2: the first sync sizes the ReplicaSet
+  await expect(page.locator('#predict .predict-q')).toContainText('How many replicas');
+  await expect(page.locator('#math .math-block')).toHaveCount(0);
+  await page.locator('#predict-guess').fill('10');
+  await page.locator('#predict-reveal').click();
+  await expect(page.locator('#predict .verdict')).toHaveAttribute('data-ok', 'true');
+  await expect(page.locator('#math .math-block[data-type="NewRSMath"]')).toBeVisible();
+});
+
+test('zh-CN: no English UI string stays visible, and the choice is remembered', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page);
+  await syncs(page, 24);
+  await page.locator('#lang-picker').selectOption('zh-CN');
+  await expect(page.locator('#cluster-heading')).toHaveText('集群');
+  await page.locator('#panel-math .explain summary').click();
+  await page.locator('#panel-queue .explain summary').click();
+  // Own text of every visible element (not its children's).
+  const texts: string[] = await page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+      if (el.tagName === 'OPTION' || el.tagName === 'SCRIPT' || !el.checkVisibility()) continue;
+      const own = Array.from(el.childNodes)
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? '')
+        .join('')
+        .trim();
+      if (own) out.push(own);
+    }
+    return out;
+  });
+  const joined = texts.join('\n');
+  const english: string[] = [];
+  for (const dict of [playerStrings, presentStrings, mathStrings]) {
+    for (const [key, en] of Object.entries(dict.en)) {
+      if (dict['zh-CN'][key] === en) continue; // the same in both (names, symbols)
+      for (const part of en.split(/\{[\w:]+\}/)) {
+        const p = part.trim();
+        if (!/[A-Za-z]{2}/.test(p) || dict['zh-CN'][key]!.includes(p)) continue;
+        // A phrase must not appear anywhere; a single word must not be a whole label.
+        const words = p.split(/\s+/).filter((w) => /[A-Za-z]{2}/.test(w)).length;
+        if (words > 1 ? joined.includes(p) : texts.includes(p)) english.push(`${key}: ${p}`);
+      }
+    }
+  }
+  expect(english).toEqual([]);
+  await page.screenshot({ path: shot('zh-CN') });
+  await page.reload();
+  await expect(page.locator('#cluster-heading')).toHaveText('集群');
+  await ready(page, '/?lang=en');
+  await expect(page.locator('#cluster-heading')).toHaveText('Cluster');
+});
+
+test('tab order: the action form is three key presses away; lists are one tab stop', async ({ page }) => {
+  await ready(page);
+  await syncs(page, 3);
+  await page.keyboard.press('Tab');
+  await expect(page.locator('.skip-link')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#act-type')).toBeFocused();
+  await expect(page.locator('#steps [tabindex="0"]')).toHaveCount(1);
+  await expect(page.locator('#trace summary[tabindex="0"]')).toHaveCount(0);
+  await page.locator('#steps .step-row.current').focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(page.locator('#steps [tabindex="0"]')).toHaveCount(1);
+  await expect(page.locator('#steps [tabindex="0"]')).toBeFocused();
+});

@@ -1,0 +1,166 @@
+// The replicas chart, drawn as hand-rolled SVG that reuses its elements: one
+// line per ReplicaSet (spec.replicas) and per Deployment (available pods),
+// each with its own colour and dash pattern, axis titles and round ticks.
+// The x axis is the step (default) or virtual time; a range can be zoomed by
+// dragging, or set to "from the last action".
+import { formatOffset, h } from '../dom';
+import { t } from '../i18n';
+import type { Sample } from '../types';
+import { buildSeries, lineStyle, linear, nearestStep, niceMax, thin, ticks } from './chart';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const W = 600;
+const HGT = 230;
+const PAD = { l: 46, r: 12, t: 10, b: 38 };
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+/** The replicas chart; clicking seeks to the nearest sample. */
+export class ChartPanel {
+  private readonly svg: SVGSVGElement;
+  private readonly paths = new Map<string, SVGPathElement>();
+  private readonly cursor: SVGLineElement;
+  private readonly grid: SVGGElement;
+  private readonly band: SVGRectElement;
+  private readonly xTitle: SVGTextElement;
+  private readonly yTitle: SVGTextElement;
+  private samples: readonly Sample[] = [];
+  private x = linear(0, 1, PAD.l, W - PAD.r);
+  private dragFrom: number | null = null;
+  /** What the x axis shows: the step index (default: every step gets room) or virtual time. */
+  axis: 'step' | 'time' = 'step';
+  /** The zoomed x range in axis units, or null for the whole run. */
+  range: [number, number] | null = null;
+  /** "action": zoom from the last user or timeline action (recomputed each render). */
+  zoom: 'all' | 'action' = 'all';
+  /** The step of the last action, set by the player. */
+  lastActionStep = 0;
+
+  constructor(root: HTMLElement, private readonly legend: HTMLElement, seek: (n: number) => void, private readonly onZoom: () => void = () => {}) {
+    this.svg = svg('svg', { viewBox: `0 0 ${W} ${HGT}`, role: 'img' });
+    this.grid = svg('g', { class: 'grid-lines' });
+    const axis = svg('path', { class: 'axis', d: `M${PAD.l},${PAD.t}V${HGT - PAD.b}H${W - PAD.r}` });
+    this.cursor = svg('line', { class: 'cursor' });
+    this.band = svg('rect', { class: 'band', y: PAD.t, height: HGT - PAD.t - PAD.b, width: 0 });
+    this.xTitle = svg('text', { class: 'axis-title', x: (PAD.l + W - PAD.r) / 2, y: HGT - 4, 'text-anchor': 'middle' });
+    this.yTitle = svg('text', { class: 'axis-title', transform: `translate(12 ${(PAD.t + HGT - PAD.b) / 2}) rotate(-90)`, 'text-anchor': 'middle' });
+    this.svg.append(this.grid, axis, this.cursor, this.band, this.xTitle, this.yTitle);
+    root.append(this.svg);
+    const at = (e: MouseEvent) => {
+      const box = this.svg.getBoundingClientRect();
+      return this.x.invert(((e.clientX - box.left) / box.width) * W);
+    };
+    this.svg.addEventListener('mousedown', (e) => {
+      this.dragFrom = at(e);
+    });
+    this.svg.addEventListener('mousemove', (e) => {
+      if (this.dragFrom === null) return;
+      const a = this.x(this.dragFrom);
+      const b = this.x(at(e));
+      this.band.setAttribute('x', String(Math.min(a, b)));
+      this.band.setAttribute('width', String(Math.abs(b - a)));
+    });
+    this.svg.addEventListener('mouseup', (e) => {
+      const from = this.dragFrom;
+      this.dragFrom = null;
+      this.band.setAttribute('width', '0');
+      if (from === null || this.samples.length === 0) return;
+      const to = at(e);
+      if (Math.abs(this.x(to) - this.x(from)) > 8) {
+        this.range = [Math.min(from, to), Math.max(from, to)];
+        this.zoom = 'all';
+        this.onZoom();
+        return;
+      }
+      if (this.axis === 'step') seek(Math.min(Math.max(0, Math.round(to)), this.samples.length - 1));
+      else seek(nearestStep(this.samples, to));
+    });
+    this.svg.addEventListener('dblclick', () => {
+      this.range = null;
+      this.zoom = 'all';
+      this.onZoom();
+    });
+  }
+
+  render(samples: readonly Sample[], currentStep: number): void {
+    this.samples = samples;
+    this.svg.setAttribute('aria-label', t('player.chartLabel'));
+    const series = buildSeries(samples);
+    const last = samples[samples.length - 1];
+    const byStep = this.axis === 'step';
+    const pos = (s: Sample | undefined) => (s ? (byStep ? s.step : s.atNs) : 0);
+    let lo = 0;
+    let hi = Math.max(pos(last), 1);
+    if (this.zoom === 'action' && this.lastActionStep > 0) lo = pos(samples[Math.min(this.lastActionStep, samples.length - 1)]);
+    else if (this.range) [lo, hi] = this.range;
+    if (hi - lo < 1e-9) hi = lo + 1;
+    let vMax = 1;
+    for (const s of series) for (const p of s.points) if ((byStep ? p[2] : p[0]) >= lo && (byStep ? p[2] : p[0]) <= hi) vMax = Math.max(vMax, p[1]);
+    const yMax = niceMax(vMax);
+    this.x = linear(lo, hi, PAD.l, W - PAD.r);
+    const y = linear(0, yMax, HGT - PAD.b, PAD.t);
+    const clampX = (v: number) => Math.min(W - PAD.r, Math.max(PAD.l, this.x(v)));
+    // ticks and grid
+    const g: SVGElement[] = [];
+    for (const v of ticks(0, yMax, 4)) {
+      const py = y(v).toFixed(1);
+      g.push(svg('line', { class: 'tick', x1: PAD.l, x2: W - PAD.r, y1: py, y2: py }), Object.assign(svg('text', { x: PAD.l - 4, y: Number(py) + 4, 'text-anchor': 'end' }), { textContent: String(v) }));
+    }
+    const xt = byStep ? ticks(lo, hi, 6).filter((v) => Number.isInteger(v)) : ticks(lo / 1e9, hi / 1e9, 6).map((v) => v * 1e9);
+    for (const v of xt) {
+      const px = this.x(v).toFixed(1);
+      g.push(svg('line', { class: 'tick', x1: px, x2: px, y1: HGT - PAD.b, y2: HGT - PAD.b + 4 }), Object.assign(svg('text', { x: px, y: HGT - PAD.b + 15, 'text-anchor': 'middle' }), { textContent: byStep ? String(v) : `${+(v / 1e9).toFixed(3)}s` }));
+    }
+    this.grid.replaceChildren(...g);
+    this.xTitle.textContent = byStep ? `${t('player.axisStep')} (${formatOffset(last?.atNs ?? 0)})` : t('player.axisTime');
+    this.yTitle.textContent = t('player.axisReplicas');
+    const seen = new Set<string>();
+    let rsIndex = 0;
+    const keys: HTMLElement[] = [];
+    for (const s of series) {
+      seen.add(s.id);
+      const avail = s.id.startsWith('available/');
+      const st = lineStyle(avail ? 0 : rsIndex++, avail);
+      let path = this.paths.get(s.id);
+      if (!path) {
+        path = svg('path');
+        this.paths.set(s.id, path);
+        this.svg.insertBefore(path, this.cursor);
+      }
+      let d = '';
+      for (const [tm, val, step] of thin(s.points, 800)) {
+        const a = byStep ? step : tm;
+        const px = clampX(a).toFixed(1);
+        const py = y(val).toFixed(1);
+        d += d ? `H${px}V${py}` : `M${px},${py}`;
+      }
+      path.setAttribute('d', d);
+      path.setAttribute('class', `line ${st.color}`);
+      if (st.dash) path.setAttribute('stroke-dasharray', st.dash);
+      else path.removeAttribute('stroke-dasharray');
+      const label = avail ? t('player.available', { name: s.id.slice('available/'.length) }) : t('player.specReplicas', { name: s.label });
+      const sample = svg('svg', { width: 28, height: 10, 'aria-hidden': 'true' });
+      const ln = svg('line', { x1: 0, x2: 28, y1: 5, y2: 5, class: `line ${st.color}` });
+      if (st.dash) ln.setAttribute('stroke-dasharray', st.dash);
+      sample.append(ln);
+      keys.push(h('li', { class: 'key' }, sample as unknown as HTMLElement, ` ${label}`));
+    }
+    for (const [id, p] of this.paths) if (!seen.has(id)) (p.remove(), this.paths.delete(id));
+    const cur = samples[Math.min(currentStep, samples.length - 1)];
+    const cx = this.x(pos(cur));
+    this.cursor.setAttribute('visibility', cx < PAD.l || cx > W - PAD.r ? 'hidden' : 'visible');
+    this.cursor.setAttribute('x1', cx.toFixed(1));
+    this.cursor.setAttribute('x2', cx.toFixed(1));
+    this.cursor.setAttribute('y1', String(PAD.t));
+    this.cursor.setAttribute('y2', String(HGT - PAD.b));
+    const sig = keys.map((k) => k.textContent).join('|');
+    if (this.legend.dataset.sig !== sig) {
+      this.legend.dataset.sig = sig;
+      this.legend.replaceChildren(...keys);
+    }
+  }
+}

@@ -1,0 +1,395 @@
+// The panels: each takes the current view (and what it needs besides) and
+// updates its part of the page. The cluster view is keyed so a step touches
+// only what changed; the small panels are rebuilt from their few rows.
+
+import { type Claims, podsByOwner, podState } from '../diff';
+import { formatOffset, h, KeyedList, setAttr, setClass, setText } from '../dom';
+import { t } from '../i18n';
+import '../i18n/player';
+import type { MathBlock } from '../math';
+import { fnLink, withLinks } from './sources';
+import type { DeploymentView, PodView, ReplicaSetView, StepInfo, TraceRecord, View } from '../types';
+export { ChartPanel } from './chartpanel';
+import { list } from '../types';
+
+/** Pod squares drawn per ReplicaSet; the rest are counted. */
+export const MAX_SQUARES = 240;
+
+// ---------------------------------------------------------------- cluster
+
+interface RSGroup {
+  rs: ReplicaSetView | null;
+  name: string;
+  pods: PodView[];
+}
+interface DeployGroup {
+  d: DeploymentView | null;
+  name: string;
+  groups: RSGroup[];
+}
+
+function revNum(rs: ReplicaSetView | null): number {
+  return rs?.revision ? Number(rs.revision) : -1;
+}
+
+/** The cluster view: Deployments containing ReplicaSets containing pods. */
+export class ClusterPanel {
+  private readonly deploys: KeyedList<DeployGroup>;
+  private claims: Claims = { adopted: new Set(), released: new Set() };
+  private openPods = new Set<string>();
+  /** ReplicaSets drawn as the newest of their Deployment (when it has several). */
+  private newest = new Set<string>();
+  /** True when the view listed only some pods (the engine's maxPods cap). */
+  private truncated = false;
+
+  constructor(private readonly root: HTMLElement, private readonly nodesEl: HTMLElement) {
+    root.textContent = '';
+    this.deploys = new KeyedList<DeployGroup>(
+      root,
+      (g) => g.name,
+      (g) => this.createDeploy(g),
+      (el, g) => this.updateDeploy(el, g),
+    );
+  }
+
+  /** Drops the drawn elements so the next render rebuilds them (after a language switch). */
+  relabel(): void {
+    this.deploys.set([]);
+  }
+
+  /** Renders the view; maxPods is the cap the view was requested with. */
+  render(v: View, claims: Claims, maxPods: number): void {
+    this.claims = claims;
+    this.truncated = maxPods > 0 && list(v.pods).length >= maxPods;
+    const byOwner = podsByOwner(list(v.pods));
+    const deploys = new Map<string, DeployGroup>();
+    for (const d of list(v.deployments)) deploys.set(d.name, { d, name: d.name, groups: [] });
+    const orphans: DeployGroup = { d: null, name: '', groups: [] };
+    for (const rs of list(v.replicaSets)) {
+      const g: RSGroup = { rs, name: rs.name, pods: byOwner.get(rs.name) ?? [] };
+      byOwner.delete(rs.name);
+      const parent = rs.owner ? deploys.get(rs.owner) : undefined;
+      (parent ?? orphans).groups.push(g);
+    }
+    for (const [owner, pods] of byOwner) orphans.groups.push({ rs: null, name: owner ? `${owner} (gone)` : '(no owner)', pods });
+    for (const g of deploys.values()) g.groups.sort((a, b) => revNum(b.rs) - revNum(a.rs) || a.name.localeCompare(b.name));
+    this.newest.clear();
+    for (const g of deploys.values()) if (g.groups[0]?.rs && g.groups.length > 1) this.newest.add(g.groups[0].name);
+    const all = [...deploys.values()];
+    if (orphans.groups.length > 0) all.push(orphans);
+    this.deploys.set(all);
+    if (all.length === 0) this.root.dataset.empty = 'true';
+    else delete this.root.dataset.empty;
+    this.renderNodes(v);
+  }
+
+  private renderNodes(v: View): void {
+    const text = list(v.nodes)
+      .map((n) => t('player.nodePods', { name: `${n.name}${n.ready ? '' : ` ${t('player.notReady')}`}`, count: n.pods }))
+      .join(' · ');
+    setText(this.nodesEl, text ? t('player.nodes', { list: text }) : '');
+  }
+
+  private createDeploy(g: DeployGroup): HTMLElement {
+    const title = h('h3', { class: 'deploy-title' });
+    const meta = h('p', { class: 'deploy-meta' });
+    const rsBox = h('div', { class: 'rs-list' });
+    const el = h('article', { class: 'deploy', 'data-name': g.name, 'aria-label': g.d ? t('player.deployment', { name: g.name }) : t('player.objectsWithout') }, title, meta, rsBox);
+    const rsList = new KeyedList<RSGroup>(rsBox, (x) => x.name, (x) => this.createRS(x), (e, x) => this.updateRS(e, x));
+    (el as unknown as { rsList: KeyedList<RSGroup> }).rsList = rsList;
+    return el;
+  }
+
+  private updateDeploy(el: HTMLElement, g: DeployGroup): void {
+    const [title, meta] = [el.children[0]!, el.children[1]!];
+    const d = g.d;
+    if (d) {
+      setText(title, `${t('player.deployment', { name: d.name })}${d.paused ? ` ${t('player.paused')}` : ''}${d.deleting ? ` ${t('player.deleting')}` : ''}`);
+      const strat = d.strategy === 'RollingUpdate' ? `RollingUpdate maxSurge ${d.maxSurge ?? '?'} maxUnavailable ${d.maxUnavailable ?? '?'}` : d.strategy;
+      const prog = list(d.conditions).find((c) => c.type === 'Progressing');
+      setText(
+        meta,
+        `${t('player.deployMeta', { replicas: d.replicas, strategy: strat, revision: d.revision ?? '-', images: list(d.images).join(', ') })} · ${t('player.deployStatus', { total: d.status.replicas, updated: d.status.updated, ready: d.status.ready, available: d.status.available })}` +
+          (prog ? ` · Progressing ${prog.status} ${prog.reason ?? ''}` : ''),
+      );
+    } else {
+      setText(title, t('player.noDeployment'));
+      setText(meta, '');
+    }
+    (el as unknown as { rsList: KeyedList<RSGroup> }).rsList.set(g.groups);
+  }
+
+  private createRS(x: RSGroup): HTMLElement {
+    const head = h('div', { class: 'rs-head' });
+    const counts = h('div', { class: 'rs-counts' });
+    const squares = h('div', { class: 'pods', role: 'img' });
+    const more = h('span', { class: 'pods-more muted' });
+    const details = h('details', { class: 'pod-details' }, h('summary', { text: t('player.podDetails') }), h('div', { class: 'pod-table' }));
+    details.addEventListener('toggle', () => {
+      if (details.open) this.openPods.add(x.name);
+      else this.openPods.delete(x.name);
+      const body = details.children[1] as HTMLElement;
+      if (details.open) this.fillPodTable(body, (details as unknown as { pods: PodView[] }).pods ?? []);
+      else body.textContent = '';
+    });
+    const el = h('div', { class: 'rs', 'data-name': x.name }, head, counts, squares, more, details);
+    const sq = new KeyedList<PodView, HTMLSpanElement>(
+      squares,
+      (p) => p.name,
+      () => h('span', { class: 'pod' }),
+      (e, p) => this.updatePod(e, p),
+    );
+    (el as unknown as { squares: KeyedList<PodView, HTMLSpanElement> }).squares = sq;
+    return el;
+  }
+
+  private updateRS(el: HTMLElement, x: RSGroup): void {
+    const [head, counts, squares, more, details] = Array.from(el.children) as HTMLElement[];
+    const rs = x.rs;
+    if (rs) {
+      const badge = this.newest.has(x.name) ? t('player.newest') : rs.owner && this.newest.size ? t('player.old') : '';
+      el.dataset.age = this.newest.has(x.name) ? 'new' : 'old';
+      setText(head!, `${t('player.rsHead', { name: rs.name, rev: rs.revision ?? '-', images: list(rs.images).join(', ') })}${rs.deleting ? ` ${t('player.deleting')}` : ''}${badge ? ` · ${badge}` : ''}`);
+      setText(counts!, `${t('player.rsCounts', { desired: rs.desired, current: rs.current, ready: rs.ready, available: rs.available })}${rs.terminating ? t('player.rsTerminating', { n: rs.terminating }) : ''}`);
+      counts!.dataset.desired = String(rs.desired);
+      counts!.dataset.current = String(rs.current);
+    } else {
+      setText(head!, x.name);
+      setText(counts!, t('player.podCount', { count: x.pods.length }));
+    }
+    // Every pod listed: one square each. Otherwise (large runs list only the
+    // first pods) the squares are drawn from the ReplicaSet's status counts.
+    const counted = this.truncated && rs !== null && x.pods.length < rs.current + (rs.terminating ?? 0);
+    const all = counted ? countedSquares(rs) : x.pods;
+    const shown = all.slice(0, MAX_SQUARES);
+    // Few pods are drawn large: the cluster view is the page's main picture.
+    setAttr(squares!, 'data-size', shown.length <= 30 ? 'l' : shown.length <= 80 ? 'm' : null);
+    (el as unknown as { squares: KeyedList<PodView, HTMLSpanElement> }).squares.set(shown);
+    setAttr(squares!, 'aria-label', counted ? t('player.podsCounted', { count: all.length }) : t('player.podCount', { count: x.pods.length }));
+    const hidden = all.length - shown.length;
+    setText(more!, `${hidden > 0 ? `${t('player.moreNotDrawn', { count: hidden })} ` : ''}${counted ? t('player.countedNote', { count: x.pods.length }) : ''}`);
+    (details as unknown as { pods: PodView[] }).pods = x.pods;
+    if ((details as HTMLDetailsElement).open) this.fillPodTable(details!.children[1] as HTMLElement, x.pods);
+  }
+
+  private updatePod(e: HTMLSpanElement, p: PodView): void {
+    let cls = `pod ${podState(p)}`;
+    if (this.claims.adopted.has(p.name)) cls += ' adopted';
+    if (this.claims.released.has(p.name)) cls += ' released';
+    setClass(e, cls);
+    if (p.name.includes('#')) {
+      setAttr(e, 'title', t('player.tipCounted', { status: p.status }));
+      return;
+    }
+    setAttr(e, 'title', `${p.name}: ${p.status}${p.ready ? t('player.tipReady') : ''}${p.available ? t('player.tipAvailable') : ''}${p.node ? t('player.tipNode', { node: p.node }) : ''}${p.restarts ? t('player.tipRestarts', { n: p.restarts }) : ''}`);
+  }
+
+  private fillPodTable(body: HTMLElement, pods: PodView[]): void {
+    const rows = pods.map((p) =>
+      h('tr', {}, h('td', { text: p.name }), h('td', { text: p.status }), h('td', { text: p.ready ? t('player.yes') : t('player.no') }), h('td', { text: p.node ?? '' }), h('td', { text: String(p.restarts) })),
+    );
+    body.replaceChildren(h('table', {}, h('thead', {}, h('tr', {}, ...t('player.podsHead').split('|').map((c) => h('th', { text: c })))), h('tbody', {}, ...rows)));
+  }
+}
+
+/**
+ * Stand-in squares for a ReplicaSet whose pods are not all listed: available,
+ * then ready, then not ready, then terminating, as its status counts them.
+ */
+export function countedSquares(rs: ReplicaSetView): PodView[] {
+  const out: PodView[] = [];
+  const add = (n: number, tag: string, over: Partial<PodView>) => {
+    for (let i = 0; i < n; i++) {
+      out.push({ namespace: rs.namespace, name: `${rs.name}#${tag}${i}`, phase: 'Running', status: tag, ready: false, available: false, terminating: false, restarts: 0, image: '', ...over });
+    }
+  };
+  const terminating = rs.terminating ?? 0;
+  add(rs.available, 'available', { ready: true, available: true });
+  add(Math.max(0, rs.ready - rs.available), 'ready', { ready: true });
+  add(Math.max(0, rs.current - rs.ready), 'not ready', { phase: 'Pending' });
+  add(terminating, 'terminating', { terminating: true });
+  return out;
+}
+
+// ---------------------------------------------------------------- queues
+
+/** The workqueues: queue order, dirty/processing, waiting items, requeues, and the sync of this step. */
+export function renderQueues(root: HTMLElement, v: View): void {
+  const records = list(v.records);
+  const started = records.filter((r) => r.type === 'SyncStarted');
+  const ops = records.filter((r) => r.type === 'QueueOp');
+  const out: Node[] = [];
+  for (const q of list(v.queues)) {
+    const s = q.state;
+    const sec = h('div', { class: 'queue', 'data-controller': q.controller }, h('h3', { text: q.controller }));
+    const queue = list(s.queue);
+    sec.append(
+      h('p', { class: 'q-line q-queue' }, h('strong', { text: t('player.queueLine', { count: queue.length }) }), queue.length ? queue.map((i) => `${i.key} [${list(i.reasons).join('; ')}]`).join(' → ') : t('player.empty')),
+      h('p', { class: 'q-line q-dirty' }, h('strong', { text: t('player.dirty') }), list(s.dirty).join(', ') || '—'),
+      h('p', { class: 'q-line q-processing' }, h('strong', { text: t('player.processing') }), list(s.processing).join(', ') || '—'),
+    );
+    const waiting = list(s.waiting);
+    if (waiting.length) sec.append(h('p', { class: 'q-line q-waiting' }, h('strong', { text: t('player.waiting') }), waiting.map((w) => `${w.key} until ${w.readyAt.replace(/^.*T/, '')} (${w.reason})`).join('; ')));
+    const requeues = list(s.requeues);
+    if (requeues.length) sec.append(h('p', { class: 'q-line q-requeues' }, h('strong', { text: t('player.requeues') }), requeues.map((r) => `${r.key} ×${r.count}, last back-off ${r.lastBackoffNs / 1e6} ms`).join('; ')));
+    const sync = started.find((r) => r.source === q.controller);
+    if (sync) {
+      const d = sync.data as { key?: string; reasons?: string[] };
+      sec.append(h('p', { class: 'q-line q-sync' }, h('strong', { text: t('player.syncingNow') }), `${d.key ?? ''} because ${(d.reasons ?? []).join('; ')}`));
+    }
+    const myOps = ops.filter((r) => r.source === q.controller);
+    if (myOps.length) sec.append(h('ul', { class: 'q-ops' }, ...myOps.slice(0, 12).map((r) => h('li', { text: r.text }))));
+    out.push(sec);
+  }
+  root.replaceChildren(...out);
+}
+
+/** Expectations per ReplicaSet, and this step's check when there was one. */
+export function renderExpectations(root: HTMLElement, v: View): void {
+  const rows = list(v.expectations).map((e) =>
+    h(
+      'tr',
+      { 'data-key': e.key, class: e.satisfied ? 'ok' : 'wait' },
+      h('td', { text: e.key }),
+      h('td', { class: 'n-add', text: String(e.add) }),
+      h('td', { class: 'n-del', text: String(e.del) }),
+      h('td', { text: list(e.pendingDeleteKeys).join(', ') || '—' }),
+      h('td', { class: 'satisfied', text: e.satisfied ? t('player.satisfied') : e.expired ? t('player.expired') : t('player.waitingState') }),
+    ),
+  );
+  const out: Node[] = [];
+  if (rows.length) {
+    out.push(h('table', {}, h('thead', {}, h('tr', {}, ...t('player.expHead').split('|').map((c) => h('th', { scope: 'col', text: c })))), h('tbody', {}, ...rows)));
+  } else out.push(h('p', { class: 'muted', text: t('player.noExpectations') }));
+  for (const r of list(v.records)) {
+    if (r.type !== 'ExpectationsCheck') continue;
+    const d = r.data as { key: string; satisfied: boolean; reason: string; add: number; del: number };
+    out.push(h('p', { class: `exp-check ${d.satisfied ? 'ok' : 'skip'}`, text: d.satisfied ? t('player.expRuns', { key: d.key, reason: d.reason }) : t('player.expSkip', { key: d.key, add: d.add, del: d.del }) }));
+  }
+  root.replaceChildren(...out);
+}
+
+// ---------------------------------------------------------------- math
+
+/** The math blocks of the current step, or of the last step that had some. */
+export function renderMath(root: HTMLElement, blocks: MathBlock[], fromStep: number, currentStep: number): void {
+  if (blocks.length === 0) {
+    root.replaceChildren(h('p', { class: 'muted', text: t('player.noControllerDecision') }));
+    return;
+  }
+  const out: Node[] = [];
+  if (fromStep !== currentStep) out.push(h('p', { class: 'muted math-from', text: t('player.mathFrom', { current: currentStep, from: fromStep }) }));
+  for (const b of blocks) {
+    const el = h('div', { class: 'math-block', 'data-type': b.type }, h('h3', {}, fnLink(b.title)));
+    el.append(h('ul', { class: 'math-lines' }, ...b.lines.map((l) => h('li', { text: l }))));
+    for (const tb of b.tables) {
+      el.append(
+        h(
+          'table',
+          { class: 'math-table' },
+          h('caption', { text: tb.caption }),
+          h('thead', {}, h('tr', {}, ...tb.head.map((c) => h('th', { scope: 'col', text: c })))),
+          h('tbody', {}, ...tb.rows.map((r) => h('tr', {}, ...r.map((c) => h('td', { text: c }))))),
+        ),
+      );
+    }
+    if (b.notes.length) el.append(h('ul', { class: 'math-notes' }, ...b.notes.map((n) => h('li', { text: n }))));
+    out.push(el);
+  }
+  root.replaceChildren(...out);
+}
+
+// ---------------------------------------------------------------- trace
+
+/** Trace lines shown before "show all". */
+const TRACE_LINES = 150;
+
+/** The records of the current step, colour-coded by kind, expandable to JSON. */
+export function renderTrace(root: HTMLElement, label: HTMLElement, v: View): void {
+  const recs = list(v.records);
+  setText(label, v.lastStep ? t('player.traceStep', { step: v.lastStep.step, what: `${v.lastStep.kind} ${v.lastStep.component}${v.lastStep.key ? ` ${v.lastStep.key}` : ''}`, at: formatOffset(v.lastStep.atNs), count: recs.length }) : t('player.traceSetup'));
+  const item = (r: TraceRecord) => {
+    // One tab stop for the whole list: the list itself; arrows move between records (wireRoving).
+    const d = h('details', { class: `rec k-${r.kind}` }, h('summary', { tabindex: -1, text: `${r.source} ${r.kind}/${r.type}: ${r.text}` }));
+    d.addEventListener('toggle', () => {
+      if (d.open && d.children.length === 1) d.append(h('pre', { text: JSON.stringify(r.data, null, 2) }));
+    }, { once: false });
+    return h('li', {}, d);
+  };
+  const shown = recs.slice(0, TRACE_LINES).map(item);
+  if (recs.length > TRACE_LINES) {
+    const btn = h('button', { type: 'button', text: t('player.showAll', { count: recs.length }) });
+    btn.addEventListener('click', () => root.replaceChildren(...recs.map(item)));
+    shown.push(h('li', {}, btn));
+  }
+  root.replaceChildren(...shown);
+}
+
+// ---------------------------------------------------------------- steps
+
+/** Rows of the step list drawn around the current step. */
+const STEP_WINDOW = 80;
+
+/** The step list, filtered, windowed around the current step; click seeks. */
+export function renderSteps(root: HTMLElement, history: readonly StepInfo[], current: number, component: string, kind: string, seek: (n: number) => void): void {
+  const filtered = component || kind ? history.filter((s) => (!component || s.component === component) && (!kind || s.kind === kind)) : history;
+  let at = filtered.findIndex((s) => s.step >= current);
+  if (at < 0) at = filtered.length;
+  const from = Math.max(0, at - STEP_WINDOW / 2);
+  const shown = filtered.slice(from, from + STEP_WINDOW);
+  // Nothing to do when the same rows would be drawn with the same current step.
+  const sig = `${component}|${kind}|${current}|${shown.length}|${shown[0]?.step ?? 0}|${shown.at(-1)?.step ?? 0}|${history.length}`;
+  if (root.dataset.sig === sig) return;
+  root.dataset.sig = sig;
+  const rows = shown.map((s) => {
+    const b = h('button', { type: 'button', tabindex: s.step === current ? 0 : -1, class: `step-row k-${s.kind}${s.step === current ? ' current' : ''}`, 'aria-current': s.step === current ? 'step' : null, text: `${s.step} ${formatOffset(s.atNs)} ${s.kind} ${s.component}${s.key ? ` ${s.key}` : ''}` });
+    b.addEventListener('click', () => seek(s.step));
+    return h('li', {}, b);
+  });
+  if (rows.length === 0) rows.push(h('li', { class: 'muted', text: history.length ? t('player.noStepMatch') : t('player.noSteps') }));
+  root.replaceChildren(...rows);
+  // One tab stop for the list (roving tabindex): the current row, or the first.
+  if (!root.querySelector('[tabindex="0"]')) root.querySelector('button')?.setAttribute('tabindex', '0');
+  // Scroll the list itself (never the page) so the current step is visible;
+  // in the next frame, so reading the layout does not force an extra one now.
+  requestAnimationFrame(() => {
+    const cur = root.querySelector<HTMLElement>('.current');
+    if (!cur) return;
+    const top = cur.offsetTop - root.offsetTop;
+    if (top < root.scrollTop || top + cur.offsetHeight > root.scrollTop + root.clientHeight) root.scrollTop = Math.max(0, top - root.clientHeight / 2);
+  });
+}
+
+/**
+ * Arrow keys move the focus between the focusable rows of a list (steps:
+ * buttons, trace: record summaries) so the list is a single tab stop.
+ */
+export function wireRoving(list: HTMLElement, selector: string): void {
+  list.addEventListener('keydown', (e) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
+    const rows = Array.from(list.querySelectorAll<HTMLElement>(selector));
+    if (rows.length === 0) return;
+    const at = rows.indexOf(document.activeElement as HTMLElement);
+    let next = e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : at + (e.key === 'ArrowDown' ? 1 : -1);
+    if (at < 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) next = 0;
+    next = Math.max(0, Math.min(rows.length - 1, next));
+    e.preventDefault();
+    e.stopPropagation();
+    for (const r of rows) r.tabIndex = -1;
+    rows[next]!.tabIndex = 0;
+    rows[next]!.focus();
+  });
+}
+
+/** The pod-state legend of the cluster view. */
+export function renderPodLegend(root: HTMLElement): void {
+  const states = ['pending', 'running', 'ready', 'available', 'failed', 'terminating', 'adopted', 'released'];
+  root.replaceChildren(...states.map((s) => h('li', {}, h('span', { class: `pod ${s === 'adopted' || s === 'released' ? `available ${s}` : s}`, 'aria-hidden': 'true' }), ` ${t(`player.state.${s}`)}`)));
+}
+
+/** Fills every panel's "what am I looking at" box (data-explain="cluster" → player.explain.cluster). */
+export function renderExplanations(root: ParentNode = document): void {
+  for (const d of root.querySelectorAll<HTMLElement>('.explain[data-explain]')) {
+    d.querySelector('.explain-body')?.replaceChildren(h('p', {}, ...withLinks(t(`player.explain.${d.dataset.explain}`))));
+  }
+}

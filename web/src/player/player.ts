@@ -1,0 +1,600 @@
+// The stepping UI: holds the current snapshot, calls the engine for every
+// control, and coalesces renders into one per animation frame.
+
+import { claimsOf } from '../diff';
+import { formatOffset, h, setText } from '../dom';
+import { createEditor, type EditorHandle, preloadEditor, whenIdle } from '../editor';
+import type { EngineClient } from '../engine';
+import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
+import { MATH_TYPES, mathOf } from '../math';
+import { t } from '../i18n';
+import { loadedStatus, noticeItems } from '../notices';
+import { ChartPanel, ClusterPanel, renderExpectations, renderExplanations, renderMath, renderPodLegend, renderQueues, renderSteps, renderTrace, wireRoving } from './panels';
+import type { EngineError } from '../result';
+import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, UserAction, View } from '../types';
+
+/** A scenario annotation as the bridge returns it (engine/scenario Annotation). */
+export interface Annotation {
+  at: { step?: number; record?: string; nth?: number };
+  title: string;
+  text?: string;
+  line: number;
+}
+import { list } from '../types';
+
+/** Pods listed per view. Listing a pod costs the engine ~15 µs (1,000 pods would blow the 16 ms step budget); ReplicaSets with more pods are drawn from their status counts. */
+export const MAX_PODS = 150;
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`missing #${id}`);
+  return el as T;
+};
+
+/** The app once the engine is ready. */
+export class Player {
+  private view: View | null = null;
+  private samples: Sample[] = [];
+  private history: StepInfo[] = [];
+  /** Math records by step, for steps seen; the math panel falls back to the latest earlier one. Kept as records so a language switch re-renders them. */
+  private mathByStep = new Map<number, TraceRecord[]>();
+  private source = '';
+  private sourceName = '';
+  private library: LibraryEntry[] = [];
+  private editor: EditorHandle | null = null;
+  private playing = false;
+  private playTimer = 0;
+  private frame = 0;
+  private samplesStale = false;
+  private samplesTimer = 0;
+  private kubectlTimer = 0;
+  private busy = false;
+
+  private readonly cluster = new ClusterPanel($('cluster'), $('nodes'));
+  private readonly chart = new ChartPanel($('chart'), $('chart-legend'), (n) => void this.seek(n), () => {
+    $<HTMLSelectElement>('chart-zoom').value = this.chart.zoom;
+    this.schedule();
+  });
+  /** Called after every render with the view shown (presenter, predict). */
+  readonly onRender: ((v: View) => void)[] = [];
+  /** Called after every load with the scenario's annotations. */
+  readonly onLoad: ((annotations: Annotation[], id: string) => void)[] = [];
+  /** Library id of the loaded scenario ('' for edited text). */
+  scenarioId = '';
+  /** Set by predict mode: a render that must not reveal the math yet. */
+  holdMath: (v: View) => boolean = () => false;
+
+  constructor(private readonly engine: EngineClient) {
+    this.wire();
+  }
+
+  // ------------------------------------------------------------ engine calls
+
+  private async call<T>(method: string, args?: unknown): Promise<T | null> {
+    const r = await this.engine.call<T>(method, args);
+    if (r.ok) return r.value;
+    this.showError(r.error, method);
+    return null;
+  }
+
+  private showError(e: EngineError, method: string): void {
+    const text = e.panic ? t('player.panic', { method, message: e.message }) : `${method}: ${e.message}`;
+    this.banner(text, e.panic ? 'panic' : 'error');
+  }
+
+  banner(text: string, kind: 'panic' | 'error' | 'info'): void {
+    const b = $('banner');
+    b.dataset.kind = kind;
+    setText($('banner-text'), text);
+    b.hidden = false;
+  }
+
+  /**
+   * Loads the default scenario (its source is bundled, so the first step
+   * does not wait for the library), then fills the library picker.
+   */
+  async start(defaultId: string, defaultSource: string): Promise<void> {
+    performance.mark('rolloutlab:load-start');
+    const loaded = await this.load(defaultSource, `${defaultId}.yaml`);
+    performance.mark('rolloutlab:load-end');
+    this.render();
+    // The DOM of step 0 is complete (it paints in this frame); read by scripts/bench-browser.mjs.
+    performance.mark('rolloutlab:first-step-rendered');
+    this.library = (await this.call<LibraryEntry[]>('library')) ?? [];
+    const picker = $<HTMLSelectElement>('scenario-picker');
+    picker.replaceChildren(...this.library.map((e) => h('option', { value: e.id, text: e.name })));
+    picker.disabled = false;
+    const entry = this.library.find((e) => e.id === defaultId);
+    if (entry) {
+      picker.value = entry.id;
+      this.describe(entry);
+    }
+    if (!loaded) {
+      const first = entry ?? this.library[0];
+      if (first) await this.loadEntry(first);
+      else this.banner(t('player.libraryEmpty'), 'error');
+    }
+  }
+
+  private describe(e: LibraryEntry): void {
+    setText($('scenario-desc'), e.description || e.name);
+    setText($('scenario-name'), `— ${e.name}`);
+  }
+
+  /** Loads a library scenario by id (presenter reload); false when unknown. */
+  async loadById(id: string): Promise<boolean> {
+    const e = this.library.find((x) => x.id === id);
+    if (!e) return false;
+    $<HTMLSelectElement>('scenario-picker').value = id;
+    return this.loadEntry(e);
+  }
+
+  private async loadEntry(e: LibraryEntry): Promise<boolean> {
+    this.describe(e);
+    const ok = await this.load(e.source, `${e.id}.yaml`);
+    if (ok) this.editor?.setText(e.source);
+    return ok;
+  }
+
+  /** Loads a scenario; on failure the previous simulation stays and the errors are shown. */
+  async load(source: string, name: string): Promise<boolean> {
+    this.pause();
+    const r = await this.engine.call<Snapshot>('load', { source, name, maxPods: MAX_PODS });
+    const errList = $('load-errors');
+    if (!r.ok) {
+      const errs = r.error.errors.length ? r.error.errors : [{ doc: 0, line: r.error.line, column: 0, field: r.error.field, message: r.error.message }];
+      errList.replaceChildren(
+        ...errs.map((e) => {
+          const b = h('button', { type: 'button', class: 'err-line', text: `${e.line ? t('player.line', { line: e.line }) : t('player.file')}: ${e.field ? `${e.field}: ` : ''}${e.message}` });
+          b.addEventListener('click', () => this.editor?.gotoLine(e.line));
+          return h('li', { 'data-line': e.line }, b);
+        }),
+      );
+      this.editor?.setErrors(errs.map((e) => ({ line: e.line, column: e.column, message: `${e.field ? `${e.field}: ` : ''}${e.message}` })));
+      setText($('load-status'), t('player.notLoaded', { count: errs.length }));
+      if (r.error.panic) this.showError(r.error, 'load');
+      return false;
+    }
+    errList.replaceChildren(...noticeItems(r.value.notices ?? [], (l) => this.editor?.gotoLine(l)));
+    this.editor?.setErrors([]);
+    setText($('load-status'), loadedStatus(r.value.view.scenario, r.value.notices ?? []));
+    this.source = source;
+    this.sourceName = name;
+    this.history = [];
+    this.mathByStep.clear();
+    this.samples = r.value.samples ?? [];
+    this.view = null;
+    this.scenarioId = name.endsWith('.yaml') && this.library.some((e) => `${e.id}.yaml` === name) ? name.slice(0, -5) : name === 'scenario.yaml' ? '' : name.replace(/\.yaml$/, '');
+    this.apply(r.value);
+    const anns = (r.value as Snapshot & { annotations?: Annotation[] }).annotations ?? [];
+    for (const fn of this.onLoad) fn(anns, this.scenarioId);
+    return true;
+  }
+
+  private apply(s: Snapshot): void {
+    const v = s.view;
+    this.view = v;
+    if (s.steps?.length) {
+      for (const st of s.steps) this.history[st.step - 1] = st;
+    }
+    if (this.history.length > v.maxStep) this.history.length = v.maxStep;
+    if (s.samples) this.samples = s.samples;
+    else if (this.samples.length > v.step + 1 && !s.steps) {
+      // an action discarded the old future
+      if (v.maxStep === v.step) this.samples.length = v.step + 1;
+    } else if (s.steps && s.steps.length === 1 && this.samples.length === v.step) {
+      this.samples.push(sampleOf(v));
+    } else if (this.samples.length < v.maxStep + 1) this.samplesStale = true;
+    const math = list(v.records).filter((r) => MATH_TYPES.includes(r.type));
+    if (math.length) this.mathByStep.set(v.step, math);
+    this.schedule();
+    if (this.history.length < v.maxStep) void this.fetchSteps();
+    if (this.samplesStale) this.fetchSamplesSoon();
+  }
+
+  private async fetchSteps(): Promise<void> {
+    const more = await this.call<StepInfo[]>('steps', { from: this.history.length + 1 });
+    if (!more) return;
+    for (const st of more) this.history[st.step - 1] = st;
+    this.schedule();
+  }
+
+  private fetchSamplesSoon(): void {
+    if (this.samplesTimer) return;
+    this.samplesTimer = window.setTimeout(() => {
+      this.samplesTimer = 0;
+      void this.call<Sample[]>('samples').then((s) => {
+        if (s) {
+          this.samples = s;
+          this.samplesStale = false;
+          this.schedule();
+        }
+      });
+    }, this.playing ? 500 : 0);
+  }
+
+  // ------------------------------------------------------------ controls
+
+  /** Advances by event, sync or settle. Returns the number of steps taken. */
+  async advance(by: 'event' | 'sync' | 'settle', count = 1): Promise<number> {
+    if (!this.view) return 0;
+    const s = await this.call<Snapshot>('advance', { by, count, maxPods: MAX_PODS });
+    if (!s) return 0;
+    this.apply(s);
+    return s.steps?.length ?? 0;
+  }
+
+  async seek(step: number): Promise<void> {
+    if (!this.view) return;
+    const s = await this.call<Snapshot>('seek', { step: Math.max(0, step), maxPods: MAX_PODS });
+    if (s) this.apply(s);
+  }
+
+  async act(action: UserAction): Promise<void> {
+    const s = await this.call<Snapshot>('act', { action, maxPods: MAX_PODS });
+    if (!s) return;
+    setText($('act-message'), s.message ?? t('player.done'));
+    this.apply(s);
+  }
+
+  play(): void {
+    if (this.playing || !this.view) return;
+    this.playing = true;
+    this.updatePlay();
+    const tick = async () => {
+      if (!this.playing) return;
+      const speed = Number($<HTMLSelectElement>('speed').value) || 5;
+      const perTick = Math.max(1, Math.round(speed / 30));
+      const taken = await this.advance('event', perTick);
+      if (taken === 0) {
+        this.pause();
+        return;
+      }
+      this.playTimer = window.setTimeout(tick, Math.max(0, (1000 * perTick) / speed));
+    };
+    void tick();
+  }
+
+  pause(): void {
+    if (!this.playing) return;
+    this.playing = false;
+    clearTimeout(this.playTimer);
+    this.updatePlay();
+    this.fetchSamplesSoon();
+  }
+
+  private updatePlay(): void {
+    const b = $('play-btn');
+    setText(b, this.playing ? t('player.pause') : t('player.play'));
+    b.setAttribute('aria-pressed', String(this.playing));
+  }
+
+  async reset(): Promise<void> {
+    if (this.source) await this.load(this.source, this.sourceName);
+  }
+
+  /** Runs a keyboard command. Serialises engine work so held keys do not pile up. */
+  async run(cmd: Command): Promise<void> {
+    if (cmd === 'help') return void ($<HTMLDialogElement>('help').open ? undefined : $<HTMLDialogElement>('help').showModal());
+    if (cmd === 'closeOverlay') {
+      const d = $<HTMLDialogElement>('help');
+      if (d.open) d.close();
+      return;
+    }
+    if (cmd === 'togglePlay') return void (this.playing ? this.pause() : this.play());
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      if (cmd !== 'stepEvent') this.pause();
+      switch (cmd) {
+        case 'stepEvent':
+          await this.advance('event');
+          break;
+        case 'stepSync':
+          await this.advance('sync');
+          break;
+        case 'settle':
+          await this.advance('settle');
+          break;
+        case 'back':
+          if (this.view && this.view.step > 0) await this.seek(this.view.step - 1);
+          break;
+        case 'first':
+          await this.seek(0);
+          break;
+        case 'last':
+          if (this.view) await this.seek(this.view.maxStep);
+          break;
+        case 'reset':
+          await this.reset();
+          break;
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  // ------------------------------------------------------------ rendering
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  /** Renders the current view now (bench and tests call this directly). */
+  render(): void {
+    if (this.frame) {
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+    }
+    const v = this.view;
+    if (!v) return;
+    const records = list(v.records);
+    this.cluster.render(v, claimsOf(records), MAX_PODS);
+    renderQueues($('queues'), v);
+    renderExpectations($('expectations'), v);
+    let from = v.step;
+    while (from > 0 && !this.mathByStep.has(from)) from--;
+    if (this.holdMath(v)) $('math').replaceChildren();
+    else renderMath($('math'), mathOf(this.mathByStep.get(from) ?? []), from, v.step);
+    renderTrace($('trace'), $('trace-step'), v);
+    renderSteps($('steps'), this.history, v.step, $<HTMLSelectElement>('filter-component').value, $<HTMLSelectElement>('filter-kind').value, (n) => void this.seek(n));
+    let lastAction = 0;
+    for (const st of this.history) if (st && st.kind === 'action') lastAction = st.step;
+    this.chart.lastActionStep = lastAction;
+    this.chart.render(this.samples, v.step);
+    this.renderControls(v);
+    this.kubectlSoon();
+    for (const fn of this.onRender) fn(v);
+  }
+
+  private renderControls(v: View): void {
+    const scrub = $<HTMLInputElement>('scrubber');
+    scrub.max = String(v.maxStep);
+    scrub.value = String(v.step);
+    scrub.setAttribute('aria-valuetext', t('player.scrubberValue', { step: v.step, max: v.maxStep }));
+    const last = v.lastStep;
+    // Two outputs: the step counter (fixed width, never wraps) and what the
+    // step was (ellipsised), so the controls keep their size while stepping.
+    setText($('step-label'), `${t('player.stepLabel', { step: v.step, max: v.maxStep })} · ${formatOffset(v.atNs)}`);
+    const what = `${last ? `${last.kind} ${last.component}${last.key ? ` ${last.key}` : ''}` : ''}${v.idle ? ` · ${t('player.idle')}` : ''}${v.stopped ? ` · ${t('player.stopped', { why: v.stopped })}` : ''}`;
+    setText($('step-what'), what);
+    $('step-what').title = what;
+    $<HTMLButtonElement>('back-btn').disabled = v.step === 0;
+    // component filter options and action targets follow the run
+    const comp = $<HTMLSelectElement>('filter-component');
+    const comps = [...new Set(this.history.map((s) => s.component))].sort();
+    if (comp.options.length - 1 !== comps.length) {
+      const cur = comp.value;
+      comp.replaceChildren(h('option', { value: '', text: t('player.all') }), ...comps.map((c) => h('option', { value: c, text: c })));
+      comp.value = comps.includes(cur) ? cur : '';
+    }
+    const targets = [
+      ...list(v.deployments).map((d) => `deployment/${d.name}`),
+      ...list(v.replicaSets).map((r) => `rs/${r.name}`),
+      ...list(v.pods).slice(0, 50).map((p) => p.name),
+      ...list(v.nodes).map((n) => n.name),
+    ];
+    const dl = $('act-targets');
+    if (dl.childElementCount !== targets.length) dl.replaceChildren(...targets.map((t) => h('option', { value: t })));
+    const tgt = $<HTMLInputElement>('act-target');
+    if (!tgt.value && v.deployments?.[0]) tgt.value = `deployment/${v.deployments[0].name}`;
+    const kc = $<HTMLSelectElement>('kubectl-cmd');
+    const cmds = ['get deploy -o wide', 'get rs -o wide', 'get pods -o wide'];
+    for (const d of list(v.deployments)) cmds.push(`describe deployment ${d.name}`, `rollout status deployment/${d.name}`, `rollout history deployment/${d.name}`);
+    for (const r of list(v.replicaSets)) cmds.push(`describe rs ${r.name}`);
+    if (kc.options.length !== cmds.length) {
+      const cur = kc.value;
+      kc.replaceChildren(...cmds.map((c) => h('option', { value: c, text: `kubectl ${c}` })));
+      kc.value = cmds.includes(cur) ? cur : cmds[0]!;
+    }
+  }
+
+  private kubectlSoon(): void {
+    if (this.kubectlTimer) return;
+    this.kubectlTimer = window.setTimeout(() => {
+      this.kubectlTimer = 0;
+      void this.refreshKubectl();
+    }, this.playing ? 400 : 30);
+  }
+
+  private async refreshKubectl(): Promise<void> {
+    const cmd = $<HTMLSelectElement>('kubectl-cmd').value;
+    if (!cmd || !this.view) return;
+    const r = await this.engine.call<{ output: string }>('kubectl', { command: cmd });
+    setText($('kubectl-out'), r.ok ? r.value.output : `error: ${r.error.message}`);
+  }
+
+  // ------------------------------------------------------------ wiring
+
+  private wire(): void {
+    const on = (id: string, ev: string, fn: (e: Event) => void) => $(id).addEventListener(ev, fn);
+    on('step-btn', 'click', () => void this.run('stepEvent'));
+    on('sync-btn', 'click', () => void this.run('stepSync'));
+    on('settle-btn', 'click', () => void this.run('settle'));
+    on('back-btn', 'click', () => void this.run('back'));
+    on('play-btn', 'click', () => void this.run('togglePlay'));
+    on('reset-btn', 'click', () => void this.run('reset'));
+    on('scrubber', 'change', (e) => void this.seek(Number((e.target as HTMLInputElement).value)));
+    on('filter-component', 'change', () => this.schedule());
+    on('filter-kind', 'change', () => this.schedule());
+    on('chart-axis', 'change', (e) => {
+      this.chart.axis = (e.target as HTMLSelectElement).value === 'time' ? 'time' : 'step';
+      this.chart.range = null;
+      this.schedule();
+    });
+    on('chart-zoom', 'change', (e) => {
+      this.chart.zoom = (e.target as HTMLSelectElement).value === 'action' ? 'action' : 'all';
+      this.chart.range = null;
+      this.schedule();
+    });
+    wireRoving($('steps'), '.step-row');
+    wireRoving($('trace'), 'summary');
+    renderPodLegend($('pod-legend'));
+    renderExplanations();
+    on('kubectl-cmd', 'change', () => void this.refreshKubectl());
+    on('banner-close', 'click', () => ($('banner').hidden = true));
+    on('scenario-picker', 'change', (e) => {
+      const id = (e.target as HTMLSelectElement).value;
+      const entry = this.library.find((x) => x.id === id);
+      if (entry) void this.loadEntry(entry);
+    });
+    on('edit-btn', 'click', () => void this.toggleEditor());
+    on('load-btn', 'click', () => void this.loadFromEditor());
+    on('act-type', 'change', () => this.updateActForm());
+    on('act-form', 'submit', (e) => {
+      e.preventDefault();
+      const a = this.readAction();
+      if (a) void this.act(a);
+    });
+    document.addEventListener('keydown', (e) => {
+      const t = e.target as HTMLElement | null;
+      const cmd = commandFor({
+        key: e.key,
+        ctrlKey: e.ctrlKey,
+        metaKey: e.metaKey,
+        altKey: e.altKey,
+        targetTag: t?.tagName ?? 'BODY',
+        targetEditable: !!t?.isContentEditable,
+        targetType: (t as HTMLInputElement | null)?.type ?? '',
+      });
+      if (!cmd) return;
+      if ((cmd === 'back' || cmd === 'stepEvent') && t?.tagName === 'INPUT') return;
+      if (cmd === 'closeOverlay' && !$<HTMLDialogElement>('help').open) return;
+      e.preventDefault();
+      void this.run(cmd);
+    });
+    this.renderHelp();
+    on('help-btn', 'click', () => void this.run('help'));
+    for (const id of ['step-btn', 'sync-btn', 'settle-btn', 'play-btn', 'reset-btn', 'scrubber', 'act-btn']) ($(id) as HTMLButtonElement).disabled = false;
+    this.updateActForm();
+    this.updatePlay();
+  }
+
+  private updateActForm(): void {
+    const type = $<HTMLSelectElement>('act-type').value;
+    const label = $('act-value-label');
+    const labels: Record<string, string> = { scale: 'Replicas', setImage: 'Image', undo: 'To revision (optional)' };
+    const text = labels[type];
+    label.hidden = !text;
+    if (text) label.firstChild!.textContent = `${text} `;
+  }
+
+  private readAction(): UserAction | null {
+    const type = $<HTMLSelectElement>('act-type').value;
+    const target = $<HTMLInputElement>('act-target').value.trim();
+    const value = $<HTMLInputElement>('act-value').value.trim();
+    switch (type) {
+      case 'scale':
+        if (!/^\d+$/.test(value)) {
+          setText($('act-message'), t('player.replicasMustBeWhole'));
+          return null;
+        }
+        return { type: 'scale', target, replicas: Number(value) };
+      case 'setImage':
+        return { type: 'setImage', target, image: value };
+      case 'pause':
+      case 'resume':
+      case 'restart':
+        return { type, target };
+      case 'undo':
+        return value ? { type: 'undo', target, toRevision: Number(value) } : { type: 'undo', target };
+      case 'deletePod':
+        return { type: 'deletePod', name: target.replace(/^pods?\//, '') };
+      case 'failNode':
+      case 'recoverNode':
+        return { type, node: target.replace(/^nodes?\//, '') };
+    }
+    return null;
+  }
+
+  private async toggleEditor(): Promise<void> {
+    const panel = $('editor-panel');
+    const btn = $('edit-btn');
+    panel.hidden = !panel.hidden;
+    btn.setAttribute('aria-expanded', String(!panel.hidden));
+    if (panel.hidden) return;
+    if (!this.editor) {
+      setText($('load-status'), t('player.loadingEditor'));
+      this.editor = await createEditor($('editor-host'), this.source, () => void this.loadFromEditor());
+      setText($('load-status'), '');
+    }
+    this.editor.focus();
+  }
+
+  private async loadFromEditor(): Promise<void> {
+    if (!this.editor) return;
+    await this.load(this.editor.getText(), 'scenario.yaml');
+  }
+
+  /** Starts fetching CodeMirror when the browser is idle. */
+  preloadEditorWhenIdle(): void {
+    whenIdle(() => void preloadEditor());
+  }
+
+  /** For scripts/bench-browser.mjs and e2e: one event step, rendered synchronously; returns ms. */
+  async benchStep(): Promise<number> {
+    const t0 = performance.now();
+    const n = await this.advance('event');
+    this.render();
+    return n === 0 ? -1 : performance.now() - t0;
+  }
+
+  /** Redraws everything that holds translated text (after a language switch). */
+  relabel(): void {
+    this.renderHelp();
+    renderPodLegend($('pod-legend'));
+    renderExplanations();
+    this.updatePlay();
+    delete $('steps').dataset.sig;
+    $('filter-component').replaceChildren(h('option', { value: '', text: t('player.all') }));
+    this.cluster.relabel();
+    this.render();
+  }
+
+  private renderHelp(): void {
+    $('help-keys').replaceChildren(
+      ...SHORTCUTS.flatMap((s) => [h('dt', {}, ...s.keys.map((k) => h('kbd', { text: keyLabel(k) }))), h('dd', { text: t(s.label) })]),
+      h('dt', {}, ...['PageDown', 'PageUp'].map((k) => h('kbd', { text: k }))),
+      h('dd', { text: t('keys.present') }),
+    );
+  }
+
+  /** The source text of the loaded scenario. */
+  sourceText(): string {
+    return this.source;
+  }
+
+  /** The steps computed so far (index = step − 1). */
+  steps(): readonly StepInfo[] {
+    return this.history;
+  }
+
+  /** Calls the engine directly (presenter: records of the run). */
+  engineCall<T>(method: string, args?: unknown): Promise<T | null> {
+    return this.call<T>(method, args);
+  }
+
+  /** The current view (for tests). */
+  current(): View | null {
+    return this.view;
+  }
+}
+
+/** A chart sample read from a view (the same numbers the engine samples). */
+export function sampleOf(v: View): Sample {
+  return {
+    step: v.step,
+    atNs: v.atNs,
+    replicaSets: list(v.replicaSets)
+      .map((r) => ({ name: r.name, ...(r.owner ? { owner: r.owner } : {}), desired: r.desired, current: r.current, ready: r.ready, available: r.available }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    deployments: list(v.deployments).map((d) => ({ name: d.name, replicas: d.replicas, updated: d.status.updated, available: d.status.available })),
+  };
+}
+
+/** The player under its former name. */
+export { Player as App };

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { TraceRecord, View } from '../types';
+import { addRecords, noteAt, type RecordSteps, stepsOf } from './annotations';
+import { questionFor } from './predict';
+import { readState } from './presenter';
+
+const { view } = JSON.parse(readFileSync(new URL('../testdata/step95.json', import.meta.url), 'utf8')) as { view: View };
+const rec = (type: string, data: unknown): TraceRecord => ({ seq: 1, step: 1, atNs: 0, source: 's', kind: 'decision', type, text: '', data });
+
+describe('annotations', () => {
+  it('resolves step and record positions, the nth record counting from 1', () => {
+    const seen: RecordSteps = new Map();
+    addRecords(seen, [{ type: 'NewRSMath', step: 2 }, { type: 'ManageDecision', step: 5 }, { type: 'NewRSMath', step: 95 }]);
+    const anns = [{ at: { step: 99 } }, { at: { record: 'NewRSMath', nth: 2 } }, { at: { record: 'NewRSMath' } }, { at: { record: 'DeletionRanking', nth: 1 } }];
+    expect(stepsOf(anns, seen)).toEqual([99, 95, 2, null]);
+  });
+  it('shows the last note at or before the step', () => {
+    expect(noteAt([99, 95, 2, null], 1)).toBe(-1);
+    expect(noteAt([99, 95, 2, null], 95)).toBe(1);
+    expect(noteAt([99, 95, 2, null], 200)).toBe(0);
+  });
+  it('reads a saved presentation, rejecting junk', () => {
+    expect(readState('{"id":"adoption","step":12}')).toEqual({ id: 'adoption', step: 12 });
+    expect(readState('{"id":"","step":4,"source":"kind: Scenario"}')).toEqual({ id: '', step: 4, source: 'kind: Scenario' });
+    expect(readState('{"id":3}')).toBeNull();
+    expect(readState('{')).toBeNull();
+  });
+});
+
+describe('predict', () => {
+  it('asks for the new ReplicaSet size at step 95 of the rolling update', () => {
+    const q = questionFor(view.records ?? []);
+    expect(q?.type).toBe('NewRSMath');
+    expect(q?.answer).toBe(3);
+    expect(q?.params.now).toBe(0);
+  });
+  it('asks how many old replicas go, and how many pods a ReplicaSet creates or deletes', () => {
+    expect(questionFor([rec('OldScaleDownMath', { totalScaledDown: 2 })])?.answer).toBe(2);
+    expect(questionFor([rec('OldScaleDownMath', { stopped: 'no old pods' })])).toBeNull();
+    expect(questionFor([rec('ManageDecision', { key: 'default/a', action: 'create', count: 3 })])?.answer).toBe(3);
+    expect(questionFor([rec('ManageDecision', { key: 'default/a', action: 'delete', count: 2 })])?.answer).toBe(-2);
+    expect(questionFor([rec('ManageDecision', { key: 'default/a', action: 'skipped' })])).toBeNull();
+    expect(questionFor([rec('QueueOp', {})])).toBeNull();
+  });
+});

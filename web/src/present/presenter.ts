@@ -1,0 +1,205 @@
+// Presenter mode: large type, only the panels chosen for presenting, the
+// scenario's annotations shown when reached, next/previous note, and a
+// keyboard remote (Space/→ next sync, ← previous sync, PageDown/PageUp next/
+// previous note for clickers, Esc exits). Survives a reload at the same step:
+// the scenario and step are kept in sessionStorage.
+import { setText } from '../dom';
+import { t } from '../i18n';
+import { Layout } from '../player/layout';
+import type { Annotation, Player } from '../player/player';
+import type { TraceRecord, View } from '../types';
+import { addRecords, noteAt, type RecordSteps, stepsOf } from './annotations';
+
+const STATE = 'rolloutlab-present';
+/** Syncs tried while looking for a note beyond the computed run. */
+const SEARCH_SYNCS = 60;
+
+/** What survives a reload. */
+export interface PresentState {
+  /** Library id, or '' for edited text (then source holds it). */
+  id: string;
+  step: number;
+  source?: string;
+}
+
+/** Reads the saved presenter state (null when none or unreadable). */
+export function readState(raw: string | null): PresentState | null {
+  try {
+    const v = raw ? (JSON.parse(raw) as Partial<PresentState>) : null;
+    if (!v || typeof v.id !== 'string' || typeof v.step !== 'number' || v.step < 0) return null;
+    return typeof v.source === 'string' ? { id: v.id, step: Math.floor(v.step), source: v.source } : { id: v.id, step: Math.floor(v.step) };
+  } catch {
+    return null;
+  }
+}
+
+export class Presenter {
+  on = false;
+  private anns: Annotation[] = [];
+  private seen: RecordSteps = new Map();
+  private scannedSeq = 0;
+  private busy = false;
+  private readonly layout = new Layout('rolloutlab-present-panels', document.getElementById('panels-list'));
+
+  constructor(private readonly player: Player, private readonly normal: Layout) {
+    if (!localStorage.getItem('rolloutlab-present-panels')) {
+      this.layout.state = this.layout.state.map((s) => ({ ...s, shown: s.id === 'cluster' || s.id === 'math' || s.id === 'chart' }));
+    }
+    player.onLoad.push((anns) => {
+      this.anns = anns;
+      this.seen = new Map();
+      this.scannedSeq = 0;
+    });
+    player.onRender.push((v) => this.render(v));
+    const on = (id: string, fn: () => void) => document.getElementById(id)?.addEventListener('click', fn);
+    on('present-btn', () => (this.on ? this.exit() : this.enter()));
+    on('present-exit', () => this.exit());
+    on('ann-next', () => void this.note(1));
+    on('ann-prev', () => void this.note(-1));
+    document.addEventListener('keydown', (e) => this.key(e), true);
+  }
+
+  enter(): void {
+    this.on = true;
+    document.documentElement.classList.add('present');
+    document.getElementById('present-btn')?.setAttribute('aria-pressed', 'true');
+    this.layout.apply();
+    this.player.render();
+  }
+
+  exit(): void {
+    this.on = false;
+    document.documentElement.classList.remove('present');
+    document.getElementById('present-btn')?.setAttribute('aria-pressed', 'false');
+    document.getElementById('annotation')!.hidden = true;
+    sessionStorage.removeItem(STATE);
+    this.normal.apply();
+  }
+
+  /** Restores a presentation saved before a reload. */
+  async restore(): Promise<boolean> {
+    const st = readState(sessionStorage.getItem(STATE));
+    const asked = new URLSearchParams(location.search).has('present');
+    if (!st && !asked) return false;
+    this.enter();
+    if (st) {
+      if (st.id && st.id !== this.player.scenarioId) await this.player.loadById(st.id);
+      else if (!st.id && st.source) await this.player.load(st.source, 'scenario.yaml');
+      if (st.step > 0) await this.player.seek(st.step);
+    }
+    return true;
+  }
+
+  private key(e: KeyboardEvent): void {
+    if (!this.on || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tgt = e.target as HTMLElement | null;
+    if (tgt && (/^(INPUT|TEXTAREA|SELECT)$/.test(tgt.tagName) || tgt.isContentEditable)) return;
+    let act: (() => Promise<void>) | null = null;
+    if (e.key === 'PageDown') act = () => this.note(1);
+    else if (e.key === 'PageUp') act = () => this.note(-1);
+    else if (e.key === ' ' || e.key === 'ArrowRight') act = async () => void (await this.player.advance('sync'));
+    else if (e.key === 'ArrowLeft') act = () => this.backSync();
+    else if (e.key === 'Escape' && !(document.getElementById('help') as HTMLDialogElement).open) act = async () => this.exit();
+    if (!act) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    if (this.busy) return;
+    this.busy = true;
+    void act().finally(() => (this.busy = false));
+  }
+
+  private async backSync(): Promise<void> {
+    const v = this.player.current();
+    if (!v || v.step === 0) return;
+    const steps = this.player.steps();
+    let to = 0;
+    for (let i = v.step - 2; i >= 0; i--) {
+      if (steps[i]?.kind === 'sync') {
+        to = i + 1;
+        break;
+      }
+    }
+    await this.player.seek(to);
+  }
+
+  /** Reads the decision records computed since the last scan. */
+  private async scan(): Promise<void> {
+    for (let i = 0; i < 50; i++) {
+      const r = await this.player.engineCall<{ records: TraceRecord[] | null; total: number }>('records', { from: this.scannedSeq + 1, kinds: ['decision'], limit: 500 });
+      const recs = r?.records ?? [];
+      if (recs.length === 0) return;
+      addRecords(this.seen, recs);
+      this.scannedSeq = recs[recs.length - 1]!.seq;
+      if (recs.length < 500) return;
+    }
+  }
+
+  /** Goes to the next (dir 1) or previous (−1) note, computing the run further when needed. */
+  async note(dir: 1 | -1): Promise<void> {
+    if (this.anns.length === 0) return;
+    const v = this.player.current();
+    if (!v) return;
+    await this.scan();
+    const pick = () => {
+      const steps = stepsOf(this.anns, this.seen);
+      const cands = steps.filter((s): s is number => s !== null && (dir > 0 ? s > v.step : s < v.step));
+      return cands.length ? (dir > 0 ? Math.min(...cands) : Math.max(...cands)) : null;
+    };
+    let to = pick();
+    if (to === null && dir > 0) {
+      setText(document.getElementById('ann-count')!, t('present.searching'));
+      for (let i = 0; i < SEARCH_SYNCS && to === null; i++) {
+        const before = this.player.current()?.maxStep ?? 0;
+        await this.player.seek(before);
+        if ((await this.player.advance('sync', 5)) === 0) break;
+        await this.scan();
+        to = pick();
+      }
+      if (to === null) {
+        setText(document.getElementById('ann-count')!, t('present.notFound'));
+        return;
+      }
+    }
+    // A {step} note is known before the run reaches it; a {record} note is
+    // found only once computed. Compute up to the candidate, then pick again
+    // so that a record note before it is not skipped.
+    if (to !== null && dir > 0 && to > v.maxStep) {
+      await this.player.seek(to);
+      await this.scan();
+      to = pick() ?? to;
+    }
+    if (to !== null) await this.player.seek(to);
+  }
+
+  private render(v: View): void {
+    if (!this.on) return;
+    const id = this.player.scenarioId;
+    const st: PresentState = id ? { id, step: v.step } : { id, step: v.step, source: this.player.sourceText() };
+    try {
+      sessionStorage.setItem(STATE, JSON.stringify(st));
+    } catch {
+      /* storage full or blocked: the presentation just does not survive a reload */
+    }
+    const box = document.getElementById('annotation')!;
+    box.hidden = false;
+    // New records may resolve more notes; scanning is cheap and incremental.
+    if (v.maxStep > 0) void this.scan().then(() => this.paint(v));
+    this.paint(v);
+  }
+
+  private paint(v: View): void {
+    const steps = stepsOf(this.anns, this.seen);
+    const i = noteAt(steps, v.step);
+    const box = document.getElementById('annotation')!;
+    box.dataset.at = i >= 0 && steps[i] === v.step ? 'here' : 'before';
+    const a = i >= 0 ? this.anns[i] : undefined;
+    setText(document.getElementById('ann-title')!, a ? a.title : '');
+    setText(document.getElementById('ann-text')!, a ? (a.text ?? '') : '');
+    setText(
+      document.getElementById('ann-count')!,
+      this.anns.length === 0 ? t('present.noNotes') : i < 0 ? t('present.beforeFirst', { total: this.anns.length }) : t('present.noteCount', { n: i + 1, total: this.anns.length }),
+    );
+    (document.getElementById('ann-prev') as HTMLButtonElement).disabled = i < 0;
+    (document.getElementById('ann-next') as HTMLButtonElement).disabled = this.anns.length === 0;
+  }
+}
