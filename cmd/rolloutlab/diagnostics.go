@@ -58,7 +58,7 @@ func noticeLines(name string, notices []scenario.Notice) []string {
 	for _, n := range notices {
 		line := n.Line // the position goes in front
 		n.Doc, n.Line = 0, 0
-		out = append(out, diagnostic(name, line, "notice", n.String()))
+		out = append(out, diagnostic(name, line, "notice", scenario.NoticeText(n)))
 	}
 	return out
 }

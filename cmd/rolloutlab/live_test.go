@@ -15,7 +15,7 @@ func TestCheckLiveList(t *testing.T) {
 	out, stderr := mustRun(t, exitOK, "check", liveList)
 	for _, want := range []string{
 		liveList + ": ok (scenario web, seed 0, 14 objects, 0 timeline actions)\n",
-		liveList + ":3: notice: cluster output is the initial state of the cluster: 1 Deployment, 2 ReplicaSets, 11 Pods; status kept",
+		liveList + ":3: notice: cluster output is the initial state of the cluster (14 objects): status, generation and revisions kept",
 		liveList + ": notice: cluster output: timestamps rebased so that the latest one (2026-11-20T09:44:05Z) is the start of the simulation",
 	} {
 		if !strings.Contains(out, want) {

@@ -154,35 +154,22 @@ func (p *parser) restoreLive(s *Scenario) {
 	byName := objectKeys(s.Objects)
 	latest := time.Time{}
 	var nodes []string
-	// What was done to the live objects, summed over them: field -> count.
-	done := map[string]int{}
-	first, count := 0, 0
-	kinds := map[string]int{}
+	first, count := -1, 0
 	for i := range s.Objects {
 		o := &s.Objects[i]
 		if !isLive(*o) {
 			continue
 		}
 		o.Live = true
-		if count == 0 {
+		if first < 0 {
 			first = i
 		}
 		count++
-		kinds[kubeKindName(o.Kind())]++
 		m := metaOf(*o)
-		for _, f := range serverFieldsOf(*o) {
-			if f != "ownerReferences" {
-				done[f]++
-			}
-		}
 		m.ManagedFields, m.SelfLink, m.ResourceVersion, m.UID = nil, "", "", ""
-		said := p.resolveOwners(*o, m, byName)
-		if len(m.OwnerReferences) > 0 {
-			done["ownerReferences"]++
-		}
-		if len(said) > 0 {
+		if said := p.resolveOwners(m, byName); said != "" {
 			p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("metadata.ownerReferences"), Kind: kubeKindName(o.Kind()), Name: m.Name, Code: NoticeLive,
-				Message: "cluster output: " + strings.Join(said, "; ")})
+				Message: "cluster output: " + said})
 		}
 		eachTime(reflect.ValueOf(o.Obj), func(t *metav1.Time) {
 			if t.Time.After(latest) {
@@ -193,26 +180,11 @@ func (p *parser) restoreLive(s *Scenario) {
 			nodes = append(nodes, pod.Spec.NodeName)
 		}
 	}
-	var said []string
-	for _, f := range []struct{ field, what string }{
-		{"status", "status kept as the initial state (pods keep their phase and readiness)"},
-		{"generation", "generation kept"},
-		{"ownerReferences", "owner references resolved by kind and name"},
-		{"uid", "uid replaced by a simulated one"},
-		{"resourceVersion", "resourceVersion reset"},
-		{"creationTimestamp", "creationTimestamp rebased (below)"},
-		{"managedFields", "managedFields dropped"},
-		{"selfLink", "selfLink dropped"},
-		{"deletionTimestamp", "deletionTimestamp kept on pods (they stay terminating)"},
-	} {
-		if n := done[f.field]; n > 0 {
-			said = append(said, f.what+" ("+countOf(n, count)+")")
-		}
-	}
 	o := s.Objects[first]
 	p.notify(Notice{Doc: o.Doc, Line: o.Line, Code: NoticeLive,
-		Message: "cluster output is the initial state of the cluster: " + kindCounts(kinds) + "; " + strings.Join(said, "; ") +
-			". Use spec-only to start from the specs instead"})
+		Message: "cluster output is the initial state of the cluster (" + strconv.Itoa(count) + " objects): status, generation and revisions kept " +
+			"(pods keep their phase and readiness); owner references resolved by kind and name; uid replaced by a simulated one; " +
+			"resourceVersion reset; managedFields dropped. Use spec-only to start from the specs instead"})
 	if !latest.IsZero() {
 		shift := clock.Epoch.Sub(latest)
 		for i := range s.Objects {
@@ -249,50 +221,23 @@ func objectKeys(objs []Object) map[string]bool {
 	return keys
 }
 
-// countOf renders "all 16" or "3 of 16".
-func countOf(n, of int) string {
-	if n == of {
-		return "all " + strconv.Itoa(of)
-	}
-	return strconv.Itoa(n) + " of " + strconv.Itoa(of)
-}
-
-// kindCounts renders "1 Deployment, 2 ReplicaSets, 13 Pods" in kind order.
-func kindCounts(kinds map[string]int) string {
-	var parts []string
-	for _, k := range kubeKindNames() {
-		if n := kinds[k]; n > 0 {
-			w := k
-			if n != 1 {
-				w += "s"
-			}
-			parts = append(parts, strconv.Itoa(n)+" "+w)
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
 // resolveOwners keeps the owner references whose owner is in the file (set-up
-// points them at the owner's simulated UID) and drops the others.
-func (p *parser) resolveOwners(o Object, m *metav1.ObjectMeta, inFile map[string]bool) []string {
-	refs := m.OwnerReferences
-	if len(refs) == 0 {
-		return nil
-	}
-	var said []string
-	kept := refs[:0:0]
-	for _, ref := range refs {
+// points them at the owner's simulated UID), drops the others and says so.
+func (p *parser) resolveOwners(m *metav1.ObjectMeta, inFile map[string]bool) string {
+	var said string
+	kept := m.OwnerReferences[:0:0]
+	for _, ref := range m.OwnerReferences {
 		if inFile[ref.Kind+"/"+m.Namespace+"/"+ref.Name] {
 			kept = append(kept, ref)
 			continue
 		}
-		said = append(said, "owner "+ref.Kind+"/"+ref.Name+" is not in the file: its ownerReference is dropped and the object starts as an orphan")
+		said += "owner " + ref.Kind + "/" + ref.Name + " is not in the file: its ownerReference is dropped and the object starts as an orphan. "
 	}
 	if len(kept) == 0 {
 		kept = nil
 	}
 	m.OwnerReferences = kept
-	return said
+	return strings.TrimSpace(said)
 }
 
 // liveNodes makes the nodes pasted pods run on part of the cluster: they

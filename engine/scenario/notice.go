@@ -41,9 +41,10 @@ const (
 	NoticeStripped = "stripped"
 )
 
-// String renders `document 2, line 14: Service/web: message`, leaving out the
-// unknown parts.
-func (n Notice) String() string {
+// NoticeText renders `document 2, line 14: Service/web: message`, leaving
+// out the unknown parts. (A function, not a String method, so that the wasm
+// bridge, which sends notices as JSON, does not carry it.)
+func NoticeText(n Notice) string {
 	var pos []string
 	if n.Doc > 0 {
 		pos = append(pos, "document "+strconv.Itoa(n.Doc))

@@ -865,15 +865,24 @@ func (d *yamlDecoder) quoted(parent int) *node {
 func (d *yamlDecoder) escape(b *strings.Builder) {
 	d.pos++
 	c := d.peek(0)
-	simple := map[byte]string{'0': "\x00", 'a': "\a", 'b': "\b", 't': "\t", '\t': "\t", 'n': "\n", 'v': "\v",
-		'f': "\f", 'r': "\r", 'e': "\x1b", ' ': " ", '"': "\"", '/': "/", '\\': "\\",
-		'N': "\u0085", '_': "\u00a0", 'L': "\u2028", 'P': "\u2029"}
-	if s, ok := simple[c]; ok {
-		b.WriteString(s)
+	// The one-character escapes: each byte of from stands for the rune at
+	// the same index of to.
+	const from = "0abt\tnvfre \"/\\N_LP"
+	to := [...]rune{0, '\a', '\b', '\t', '\t', '\n', '\v', '\f', '\r', 0x1b, ' ', '"', '/', '\\', 0x85, 0xa0, 0x2028, 0x2029}
+	if i := strings.IndexByte(from, c); i >= 0 && c != 0 {
+		b.WriteRune(to[i])
 		d.pos++
 		return
 	}
-	width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+	width := 0
+	switch c {
+	case 'x':
+		width = 2
+	case 'u':
+		width = 4
+	case 'U':
+		width = 8
+	}
 	if c == '\n' || c == '\r' { // an escaped line break joins the lines
 		d.newline()
 		for d.peek(0) == ' ' || d.peek(0) == '\t' {

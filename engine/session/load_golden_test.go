@@ -38,7 +38,7 @@ func TestLoadGolden(t *testing.T) {
 				fmt.Fprintf(&b, "object %s %s/%s line %d live=%v\n", o.Kind(), o.Obj.(interface{ GetNamespace() string }).GetNamespace(), o.Obj.(interface{ GetName() string }).GetName(), o.Line, o.Live)
 			}
 			for _, n := range s.Scenario().Notices {
-				fmt.Fprintf(&b, "notice %s: %s\n", n.Code, n)
+				fmt.Fprintf(&b, "notice %s: %s\n", n.Code, scenario.NoticeText(n))
 			}
 			return b.String()
 		})
