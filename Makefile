@@ -62,6 +62,7 @@ wasm: ## build web/public/rolloutlab.wasm and copy wasm_exec.js
 web: ## vite build to web/dist, then precompress and check the size budget
 	$(call step,build: web/dist (vite))
 	$(NODE_BIN)/vite build --config web/vite.config.ts --logLevel warn
+	ROLLOUTLAB_BUILD=embed $(NODE_BIN)/vite build --config web/vite.config.ts --logLevel warn
 	$(call step,build: precompress web/dist and size budget)
 	node scripts/size-budget.mjs $(SIZE_FLAGS)
 
@@ -120,6 +121,9 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	$(call step,bench: go test -bench (js/wasm: $(WASM_BENCH_PKGS)))
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench . -benchmem $(WASM_BENCH_PKGS) | tee test-artifacts/bench/go-wasm.txt
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench . -benchmem -benchtime 1x $(WASM_SIM_BENCH_PKGS) | tee -a test-artifacts/bench/go-wasm.txt
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run '^$$' -bench 'Seek|StepBack' -benchmem -benchtime 10x ./engine/session | tee test-artifacts/bench/go-wasm-seek.txt
+	$(call step,bench: engine scale (rolling-update ratio, allocation per step, CLI peak RSS))
+	scripts/bench-engine.sh --native test-artifacts/bench/go-native.txt --wasm test-artifacts/bench/go-wasm.txt | tee test-artifacts/bench/engine.txt
 	$(call step,bench: wasm size)
 	scripts/wasm-size.sh web/public/rolloutlab.wasm | tee test-artifacts/bench/wasm-size.txt
 	$(call step,bench: size budget)
@@ -129,8 +133,11 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	$(call step,bench: summary (details in test-artifacts/bench/))
 	@printf '  go native: %s benchmarks\n' $$(grep -c '^Benchmark' test-artifacts/bench/go-native.txt || true)
 	@printf '  go wasm:   %s benchmarks\n' $$(grep -c '^Benchmark' test-artifacts/bench/go-wasm.txt || true)
+	@grep -h '^bench-engine:' test-artifacts/bench/engine.txt | sed 's/^/  /'
 	@grep -h '^size-budget: first load' test-artifacts/bench/size.txt | sed 's/^/  /'
-	@grep -h '^bench-browser: navigation' test-artifacts/bench/browser.txt | sed 's/^/  /'
+	@grep -hE '^bench-browser: (navigation|repeat|main thread)' test-artifacts/bench/browser.txt | sed 's/^/  /'
+	@grep -h '^Benchmark\(Seek\|StepBack\|FirstStepBack\)/' test-artifacts/bench/go-native.txt | awk '{mb=""; for(i=1;i<=NF;i++) if($$i=="ckpt-MB") mb=$$(i-1); printf "  rewind native %-34s %9.2f ms  checkpoints %s MB\n", $$1, $$3/1e6, mb}'
+	@grep -h '^Benchmark\(Seek\|StepBack\|FirstStepBack\)/' test-artifacts/bench/go-wasm-seek.txt | awk '{mb=""; for(i=1;i<=NF;i++) if($$i=="ckpt-MB") mb=$$(i-1); printf "  rewind wasm   %-34s %9.2f ms  checkpoints %s MB\n", $$1, $$3/1e6, mb}'
 
 fmt: ## gofmt -w all Go sources
 	gofmt -w $$(git ls-files --cached --others --exclude-standard '*.go')

@@ -75,26 +75,89 @@ request() {
   curl -sS -X "$method" -o "$tmp/body" -w '%{http_code} %{content_type}' "$@" "$base$path"
 }
 
+# header NAME METHOD PATH [curl args...]: prints the value of one response header.
+header() {
+  local name=$1 method=$2 path=$3; shift 3
+  curl -sS -X "$method" -o /dev/null -D - "$@" "$base$path" | tr -d '\r' | awk -v IGNORECASE=1 -v n="$name" 'tolower($0) ~ "^" tolower(n) ": " { sub(/^[^:]*: /, ""); print; exit }'
+}
+
 check "GET /api/health" "200 application/json" "$(request GET /api/health)"
 check "health body" '{"ok":true}' "$(cat "$tmp/body")"
 
-scenario=$'name: rolling-update\nreplicas: 3\n'
+scenario=$'apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nmetadata:\n  name: shared\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n'
 id=$(printf '%s' "$scenario" | sha256sum | cut -c1-32)
 printf '%s' "$scenario" >"$tmp/scenario.yaml"
 check "POST /api/scenarios" "201 application/json" "$(request POST /api/scenarios --data-binary @"$tmp/scenario.yaml" -H 'Content-Type: text/yaml')"
 check "POST returns the content hash" "{\"id\":\"$id\"}" "$(cat "$tmp/body")"
-check "GET /api/scenarios/{id}" "200 text/yaml; charset=utf-8" "$(request GET "/api/scenarios/$id")"
+check "GET /api/scenarios/{id} is plain text" "200 text/plain; charset=utf-8" "$(request GET "/api/scenarios/$id")"
 check "round-trip is byte-identical" "$(sha256sum <"$tmp/scenario.yaml")" "$(sha256sum <"$tmp/body")"
+check "stored scenario: nosniff" "nosniff" "$(header X-Content-Type-Options GET "/api/scenarios/$id")"
 check "absent id is 404" "404 application/json" "$(request GET "/api/scenarios/$(printf '0%.0s' $(seq 32))")"
+check "short link redirects to the app" "302 /?s=$id" "$(curl -sS -o /dev/null -w '%{http_code} %{redirect_url}' "$base/s/$id" | sed "s|$base||")"
 
-head -c $((256 * 1024 + 1)) /dev/zero | tr '\0' 'a' >"$tmp/big.yaml"
-check "body over 256 KiB is 413" "413 application/json" "$(request POST /api/scenarios --data-binary @"$tmp/big.yaml")"
-head -c $((256 * 1024)) /dev/zero | tr '\0' 'a' >"$tmp/max.yaml"
-check "body of exactly 256 KiB is stored" "201 application/json" "$(request POST /api/scenarios --data-binary @"$tmp/max.yaml")"
+# Only scenarios are stored: markup and other text get 4xx and store nothing.
+printf '<script>alert(1)</script>' >"$tmp/script.txt"
+check "script body is refused (422)" "422 application/json" "$(request POST /api/scenarios --data-binary @"$tmp/script.txt")"
+check "refused script body was not stored" "404 application/json" "$(request GET "/api/scenarios/$(sha256sum <"$tmp/script.txt" | cut -c1-32)")"
+printf 'name: rolling-update\nreplicas: 3\n' >"$tmp/notscenario.yaml"
+check "YAML that is not a scenario is refused (422)" "422 application/json" "$(request POST /api/scenarios --data-binary @"$tmp/notscenario.yaml")"
+check "refused YAML was not stored" "404 application/json" "$(request GET "/api/scenarios/$(sha256sum <"$tmp/notscenario.yaml" | cut -c1-32)")"
 
+# Size limit: exactly 256 KiB is stored, one byte more is 413.
+pad() { { printf '%s#' "$scenario"; head -c $(( $1 - ${#scenario} - 1 )) /dev/zero | tr '\0' 'x'; } >"$2"; }
+pad $((256 * 1024)) "$tmp/max.yaml"
+check "scenario of exactly 256 KiB is stored" "201 application/json" "$(request POST /api/scenarios --data-binary @"$tmp/max.yaml")"
+pad $((256 * 1024 + 1)) "$tmp/over.yaml"
+check "scenario over 256 KiB is 413" "413 application/json" "$(request POST /api/scenarios --data-binary @"$tmp/over.yaml")"
+
+# Oversized bodies must not stall or crash the Worker: 1 MB, then 30 MB,
+# then a GET, each answered within the time limit.
+head -c $((1000 * 1000)) /dev/zero | tr '\0' 'a' >"$tmp/1mb"
+head -c $((30 * 1000 * 1000)) /dev/zero | tr '\0' 'a' >"$tmp/30mb"
+check "1 MB post is answered 413" "413 application/json" "$(request POST /api/scenarios --max-time 60 --data-binary @"$tmp/1mb")"
+check "30 MB post is answered 413" "413 application/json" "$(request POST /api/scenarios --max-time 60 --data-binary @"$tmp/30mb")"
+check "GET after the oversized posts answers" "200 application/json" "$(request GET /api/health --max-time 20)"
+check "GET a stored scenario after them answers" "200 text/plain; charset=utf-8" "$(request GET "/api/scenarios/$id" --max-time 20)"
+
+# The static app.
 check "GET / serves the app" "200 text/html" "$(request GET / | cut -d';' -f1)"
 check "index.html is the Rollout Lab shell" "1" "$(grep -c '<title>Rollout Lab</title>' "$tmp/body")"
-check "GET /rolloutlab.wasm is application/wasm" "200 application/wasm" "$(request GET /rolloutlab.wasm)"
+check "index.html is revalidated" "no-cache" "$(header Cache-Control GET /)"
+check "GET /embed serves the player page" "200 text/html" "$(request GET /embed | cut -d';' -f1)"
+check "GET /embed.js" "200" "$(request GET /embed.js | cut -d' ' -f1)"
+check "GET /docs/embed.html" "200 text/html" "$(request GET /docs/embed.html -L | cut -d';' -f1)"
+wasm=$(cd web/dist && ls assets/rolloutlab-*.wasm | head -1)
+check "the wasm is content-hashed" "1" "$([ -n "$wasm" ] && echo 1 || echo 0)"
+check "GET /$wasm is application/wasm" "200 application/wasm" "$(request GET "/$wasm")"
+check "hashed wasm is immutable" "public, max-age=31536000, immutable" "$(header Cache-Control GET "/$wasm")"
+js=$(cd web/dist && ls assets/main-*.js | head -1)
+check "hashed script is immutable" "public, max-age=31536000, immutable" "$(header Cache-Control GET "/$js")"
+
+check "hashed assets may be read cross-origin (embed.js imports them)" "*" "$(header Access-Control-Allow-Origin GET "/$js")"
+check "/embed.js may be loaded cross-origin" "*" "$(header Access-Control-Allow-Origin GET /embed.js)"
+
+# Security headers on every kind of response.
+csp_app=$(sed -n 's/^  Content-Security-Policy: //p' web/public/_headers)
+for p in / /embed "/$js" "/$wasm"; do
+  check "CSP on $p" "$csp_app" "$(header Content-Security-Policy GET "$p")"
+  check "nosniff on $p" "nosniff" "$(header X-Content-Type-Options GET "$p")"
+  check "Referrer-Policy on $p" "strict-origin-when-cross-origin" "$(header Referrer-Policy GET "$p")"
+done
+check "app CSP allows wasm and embedding" "2" "$(grep -o "'wasm-unsafe-eval'\|frame-ancestors \*" <<<"$csp_app" | wc -l)"
+for p in /api/health "/api/scenarios/$id" /api/nope "/s/$id"; do
+  check "CSP on $p" "1" "$(header Content-Security-Policy GET "$p" | grep -c "default-src 'none'")"
+  check "nosniff on $p" "nosniff" "$(header X-Content-Type-Options GET "$p")"
+  check "Referrer-Policy on $p" "strict-origin-when-cross-origin" "$(header Referrer-Policy GET "$p")"
+done
+check "headers on a refused POST" "nosniff" "$(header X-Content-Type-Options POST /api/scenarios --data-binary @"$tmp/script.txt")"
+
+# A bounded rate of writes per client: within 30 more posts one is refused 429.
+got429=no
+for i in $(seq 30); do
+  printf '%s# %s\n' "$scenario" "$i" >"$tmp/n.yaml"
+  if [ "$(request POST /api/scenarios --data-binary @"$tmp/n.yaml" | cut -d' ' -f1)" == 429 ]; then got429=yes; break; fi
+done
+check "writes per client are rate limited (429)" "yes" "$got429"
 
 echo "test-worker: $passed passed, $failed failed"
 if [ "$failed" -ne 0 ]; then

@@ -82,17 +82,19 @@ func (b *bridge) view(s *session.Session, a viewArgs) *session.View {
 // methods of the session API, merged into the dispatch table by methods().
 func (b *bridge) methods() map[string]handler {
 	return map[string]handler{
-		"library": b.library,
-		"load":    b.load,
-		"advance": b.advance,
-		"seek":    b.seek,
-		"act":     b.act,
-		"view":    b.viewMethod,
-		"steps":   b.steps,
-		"samples": b.samples,
-		"records": b.records,
-		"kubectl": b.kubectl,
-		"targets": b.targets,
+		"library":        b.library,
+		"load":           b.load,
+		"advance":        b.advance,
+		"seek":           b.seek,
+		"act":            b.act,
+		"view":           b.viewMethod,
+		"steps":          b.steps,
+		"samples":        b.samples,
+		"records":        b.records,
+		"kubectl":        b.kubectl,
+		"targets":        b.targets,
+		"fork":           b.fork,
+		"exportScenario": b.exportScenario,
 	}
 }
 
@@ -131,7 +133,7 @@ func (b *bridge) load(args json.RawMessage) (any, error) {
 	if a.Name == "" {
 		a.Name = "scenario.yaml"
 	}
-	s, err := session.LoadWith(a.Name, []byte(a.Source), session.LoadOptions{Seed: a.Seed, SpecOnly: a.SpecOnly})
+	s, err := session.LoadWith(a.Name, []byte(a.Source), session.LoadOptions{Seed: a.Seed, SpecOnly: a.SpecOnly, Ceilings: &scenario.BrowserCeilings})
 	if err != nil {
 		return nil, err // the previous session stays
 	}

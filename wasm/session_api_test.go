@@ -189,3 +189,50 @@ spec:
 		t.Fatalf("replicas %d at step %d, want 10 at step 3", *d.Spec.Replicas, b.sess.Step())
 	}
 }
+
+// The browser caps the limits a file may raise more tightly than the
+// command line: a file asking for 100,000 replicas, which would freeze or
+// crash the page, is refused at once with the limit, its value and how to
+// change it; a file the command line runs but the browser cannot hold is
+// refused too. The session already loaded stays.
+func TestLoadRefusesLimitsAboveTheBrowsersCeiling(t *testing.T) {
+	a := methods()
+	src, _ := scenarios.Source(scenarios.Default)
+	callOK(t, a, "load", map[string]any{"source": string(src)}, nil)
+	absurd := `apiVersion: rolloutlab.dev/v1alpha1
+kind: Scenario
+metadata: {name: absurd}
+spec:
+  limits: {maxPods: 100000, maxSteps: 10000000}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 100000
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx:1.25}]
+`
+	e := callErr(t, a, "load", map[string]any{"source": absurd, "name": "absurd.yaml"})
+	want := "spec.limits.maxPods: 100000 is more than the browser allows: at most 15000 pods at once (lower spec.limits.maxPods in the Scenario document)"
+	if e.Line != 5 || e.Field != "spec.limits.maxPods" || !strings.Contains(e.Message, want) || len(e.Errors) != 3 {
+		t.Fatalf("absurd file: %+v", e)
+	}
+	// 20,000 pods: fine for the command line, not for the browser.
+	big := strings.Replace(strings.Replace(absurd, "maxPods: 100000, maxSteps: 10000000", "maxPods: 20000", 1), "replicas: 100000", "replicas: 20000", 1)
+	if _, err := session.Load("big.yaml", []byte(big), nil); err != nil {
+		t.Fatalf("the command line refuses what it allows: %v", err)
+	}
+	e = callErr(t, a, "load", map[string]any{"source": big, "name": "big.yaml"})
+	if !strings.Contains(e.Message, "spec.limits.maxPods: 20000 is more than the browser allows") {
+		t.Fatalf("big file: %+v", e)
+	}
+	var s snap
+	callOK(t, a, "view", nil, &s)
+	if len(s.View.Deployments) != 1 || s.View.Deployments[0].Replicas != 10 {
+		t.Fatalf("session lost after a refused load: %+v", s.View)
+	}
+}

@@ -62,7 +62,7 @@ func TestCheck(t *testing.T) {
 			name:       "unknown library id is a usage error",
 			args:       []string{"check", "library:adopshun"},
 			wantCode:   exitUsage,
-			wantStderr: "rolloutlab check: unknown library scenario \"adopshun\"; `rolloutlab list` shows them: adoption, crash-loop-undo,",
+			wantStderr: "rolloutlab check: unknown library scenario \"adopshun\"; `rolloutlab list` shows them: adoption, compare-max-surge, crash-loop-undo,",
 		},
 		{
 			name:       "no file",

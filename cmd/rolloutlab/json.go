@@ -50,10 +50,14 @@ func writeTraceJSON(w io.Writer, s *session.Session) error {
 		}
 	}
 	bw.WriteString("\n],\n\"records\":[")
-	for i, r := range s.Sim().Recorder().Records() {
-		if err := writeElement(bw, i, r); err != nil {
-			return err
-		}
+	i := 0
+	s.Sim().Recorder().Each(0, func(r trace.Record) bool {
+		err = writeElement(bw, i, r)
+		i++
+		return err == nil
+	})
+	if err != nil {
+		return err
 	}
 	bw.WriteString("\n]}\n")
 	return bw.Flush()

@@ -34,6 +34,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "play a scenario headless and print its timeline, trace or final state", runRun},
+		{"compare", "play two futures (two files, or one with --set) and print how they differ", runCompare},
 		{"check", "validate scenario files as the UI would (parse and dry load)", runCheck},
 		{"list", "list the embedded scenario library", runList},
 		{"serve", "serve the built web app on a local address", runServe},

@@ -82,6 +82,9 @@ func runRun(e env, args []string) exitCode {
 		fmt.Fprintf(e.stderr, "rolloutlab run: %s is invalid: %s\n", src.name, plural(len(lines), "error"))
 		return exitRuntime
 	}
+	// A headless run plays forward and seeks back only to print tables at
+	// the actions: a few checkpoints do, and the memory goes to the run.
+	s.SetCheckpointBudget(runCheckpointBudget)
 	for _, l := range noticeLines(src.name, s.Scenario().Notices) {
 		fmt.Fprintln(e.stderr, l)
 	}
@@ -135,6 +138,10 @@ func (f *seedFlag) Set(s string) error {
 	f.set, f.n = true, n
 	return nil
 }
+
+// runCheckpointBudget bounds the rewind checkpoints of `run` (see
+// session.SetCheckpointBudget).
+const runCheckpointBudget = 24 << 20
 
 // value is the seed override for session.Load: nil when unset.
 func (f *seedFlag) value() *uint64 {

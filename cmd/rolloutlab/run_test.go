@@ -345,11 +345,29 @@ func TestRunStepLimit(t *testing.T) {
 	if code != exitRuntime {
 		t.Errorf("exit %v, want %v", code, exitRuntime)
 	}
-	if !strings.HasSuffix(out, "  +0.000s sim sim: run stopped: step limit reached: 10 steps\n# end: step 10 at +0.000s; run stopped: step limit reached: 10 steps\n") {
+	if !strings.HasSuffix(out, "  +0.000s sim sim: run stopped: step limit reached: 10 steps (spec.limits.maxSteps)\n# end: step 10 at +0.000s; run stopped: step limit reached: 10 steps (spec.limits.maxSteps)\n") {
 		t.Errorf("the trace up to the limit is not printed:\n%s", out)
 	}
-	if want := "rolloutlab run: testdata/limit.yaml (seed 5): run stopped at step 10: step limit reached: 10 steps\n"; stderr != want {
+	if want := "rolloutlab run: testdata/limit.yaml (seed 5): run stopped at step 10: step limit reached: 10 steps (spec.limits.maxSteps)\n"; stderr != want {
 		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+}
+
+// A file asking for 100,000 replicas with raised limits ran for 37 s and took
+// 3.2 GB before it failed; it is refused at once, naming the limits.
+func TestRunRefusesLimitsAboveTheCommandLinesCeiling(t *testing.T) {
+	code, out, stderr := runCLI(t.Context(), "run", "testdata/absurd.yaml")
+	if code != exitRuntime || out != "" {
+		t.Errorf("exit %v, stdout %q; want %v and nothing", code, out, exitRuntime)
+	}
+	for _, want := range []string{
+		"testdata/absurd.yaml:5: spec.limits.maxPods: 100000 is more than the command line allows: at most 50000 pods at once (lower spec.limits.maxPods in the Scenario document)\n",
+		"testdata/absurd.yaml:5: spec.limits.maxSteps: 10000000 is more than the command line allows: at most 5000000 steps (lower spec.limits.maxSteps in the Scenario document)\n",
+		"testdata/absurd.yaml:7: spec.replicas: 100000 replicas need more pods than the command line allows (at most 50000 pods at once); ask for fewer replicas\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
 	}
 }
 

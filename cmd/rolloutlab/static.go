@@ -29,14 +29,29 @@ var contentTypes = map[string]string{
 	".woff2": "font/woff2",
 }
 
+// securityHeaders go on every response, as web/public/_headers gives them to
+// Cloudflare's asset server (TestSecurityHeadersMatchAssetServer checks that
+// both say the same). The CSP allows only the app's own scripts, workers and
+// wasm; frame-ancestors is open because embedding is a feature.
+var securityHeaders = map[string]string{
+	"Content-Security-Policy": "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors *",
+	"X-Content-Type-Options":  "nosniff",
+	"Referrer-Policy":         "strict-origin-when-cross-origin",
+}
+
 // staticHandler serves the files under dir.
 //
-//   - "/" and any path ending in "/" serve that directory's index.html.
+//   - "/" and any path ending in "/" serve that directory's index.html; a
+//     path without an extension serves name.html when it exists ("/embed").
 //   - When the client accepts br and name.br exists next to name, the .br
 //     file is sent with Content-Encoding: br and name's Content-Type.
 //   - Files under /assets/ carry a content hash in their names (Vite), so
 //     they are cached for a year; everything else is revalidated.
-//   - Only GET and HEAD are allowed; dot-files and paths leaving dir are 404.
+//   - Only GET and HEAD are allowed; dot-files, the asset server's _headers
+//     file and paths leaving dir are 404.
+//   - Every response carries the security headers of web/public/_headers
+//     (securityHeaders); hashed assets and /embed.js allow cross-origin reads
+//     (the embed script is a module script).
 type staticHandler struct {
 	// root is the served directory; nothing outside it is ever opened.
 	root *os.Root
@@ -67,19 +82,27 @@ func (h staticHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		name = path.Join(name, "index.html")
 	}
 	rel := strings.TrimPrefix(name, "/")
-	if h.root == nil || hasDotSegment(rel) {
+	hdr := w.Header()
+	for k, v := range securityHeaders {
+		hdr.Set(k, v)
+	}
+	if h.root == nil || hasDotSegment(rel) || rel == "_headers" {
 		http.NotFound(w, r)
 		return
 	}
 
-	f, info, encoded := h.open(rel, acceptsBrotli(r.Header.Get("Accept-Encoding")))
+	br := acceptsBrotli(r.Header.Get("Accept-Encoding"))
+	f, info, encoded := h.open(rel, br)
+	if f == nil && rel != "" && path.Ext(rel) == "" {
+		rel += ".html"
+		f, info, encoded = h.open(rel, br)
+	}
 	if f == nil {
 		http.NotFound(w, r)
 		return
 	}
 	defer f.Close()
 
-	hdr := w.Header()
 	if ct, ok := contentTypes[path.Ext(rel)]; ok {
 		hdr.Set("Content-Type", ct)
 	} else if ct := mime.TypeByExtension(path.Ext(rel)); ct != "" {
@@ -96,7 +119,9 @@ func (h staticHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		hdr.Set("Cache-Control", "no-cache")
 	}
-	hdr.Set("X-Content-Type-Options", "nosniff")
+	if strings.HasPrefix(rel, "assets/") || rel == "embed.js" {
+		hdr.Set("Access-Control-Allow-Origin", "*")
+	}
 	// ServeContent adds Content-Length, Last-Modified and handles
 	// If-Modified-Since and ranges (over the bytes actually sent).
 	http.ServeContent(w, r, "", info.ModTime(), f)

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +22,9 @@ func site(t *testing.T) string {
 		"assets/index-abc123.js": "console.log(1)",
 		"assets/style.css":       "body{}",
 		"docs/index.html":        "<p>docs</p>",
+		"embed.html":             "<p>player</p>",
+		"embed.js":               "// embed",
+		"_headers":               "/*",
 		".secret":                "no",
 	}
 	for name, body := range files {
@@ -60,6 +64,9 @@ func TestStaticHandler(t *testing.T) {
 		{"missing", "GET", "/nope.js", "", 404, "", "", "", ""},
 		{"directory without slash", "GET", "/docs", "", 404, "", "", "", ""},
 		{"dot file", "GET", "/.secret", "", 404, "", "", "", ""},
+		{"extensionless page", "GET", "/embed", "", 200, "text/html; charset=utf-8", "", "<p>player</p>", "no-cache"},
+		{"embed script", "GET", "/embed.js", "", 200, "text/javascript; charset=utf-8", "", "// embed", "no-cache"},
+		{"asset server config is private", "GET", "/_headers", "", 404, "", "", "", ""},
 		{"traversal", "GET", "/../../etc/passwd", "", 404, "", "", "", ""},
 		{"post", "POST", "/", "", 405, "", "", "", ""},
 	}
@@ -88,7 +95,32 @@ func TestStaticHandler(t *testing.T) {
 			check("Cache-Control", res.Header.Get("Cache-Control"), tc.wantCache)
 			check("Vary", res.Header.Get("Vary"), "Accept-Encoding")
 			check("body", rec.Body.String(), tc.wantBody)
+			for k, v := range securityHeaders {
+				check(k, res.Header.Get(k), v)
+			}
+			cors := ""
+			if strings.HasPrefix(tc.path, "/assets/") || tc.path == "/embed.js" {
+				cors = "*"
+			}
+			check("Access-Control-Allow-Origin", res.Header.Get("Access-Control-Allow-Origin"), cors)
 		})
+	}
+}
+
+// The CLI and Cloudflare's asset server (web/public/_headers) must send the
+// same security headers.
+func TestSecurityHeadersMatchAssetServer(t *testing.T) {
+	b, err := os.ReadFile("../../web/public/_headers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range securityHeaders {
+		if !strings.Contains(string(b), "\n  "+k+": "+v+"\n") {
+			t.Errorf("web/public/_headers lacks %s: %s", k, v)
+		}
+	}
+	if !strings.Contains(securityHeaders["Content-Security-Policy"], "'wasm-unsafe-eval'") || !strings.Contains(securityHeaders["Content-Security-Policy"], "frame-ancestors *") {
+		t.Errorf("CSP must allow wasm and embedding: %q", securityHeaders["Content-Security-Policy"])
 	}
 }
 

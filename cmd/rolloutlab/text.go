@@ -37,7 +37,7 @@ const recordIndent = "  "
 func writeTimeline(w io.Writer, s *session.Session, name string, stop until, mode tablesMode) error {
 	sm := s.Sim()
 	final := s.Step()
-	records := sm.Recorder().Records()
+	records := sm.Recorder()
 	steps := append([]sim.StepInfo(nil), s.History()[:final]...)
 	endLine := endSummary(s)
 	ns := tableNamespace(s.Scenario())
@@ -94,12 +94,12 @@ func writeTimeline(w io.Writer, s *session.Session, name string, stop until, mod
 	return err
 }
 
-// writeRecords writes records[from:] while in holds, indented, and returns
+// writeRecords writes the records from index from on while in holds, indented, and returns
 // the index of the first record not written.
-func writeRecords(b *strings.Builder, records []trace.Record, from int, in func(trace.Record) bool) int {
+func writeRecords(b *strings.Builder, records *trace.Recorder, from int, in func(trace.Record) bool) int {
 	i := from
-	for ; i < len(records) && in(records[i]); i++ {
-		b.WriteString(recordIndent + records[i].Text() + "\n")
+	for ; i < records.Len() && in(records.At(i)); i++ {
+		b.WriteString(recordIndent + records.At(i).Text() + "\n")
 	}
 	return i
 }

@@ -5,5 +5,5 @@ package main
 import "github.com/syumai/workers"
 
 func main() {
-	workers.Serve(newAPI(openKVStore))
+	workers.Serve(newAPI(openKVStore, isolateTable()))
 }

@@ -56,7 +56,7 @@ func (s *Server) doDelete(res Resource, ns, name string, opts DeleteOptions) (Ob
 	if err := checkPreconditions(res, old, opts.Preconditions); err != nil {
 		return nil, err
 	}
-	obj := copyMeta(old) // a deletion changes metadata only
+	obj := copyShallow(old) // a deletion assigns metadata fields only
 	now := s.clock.Now()
 
 	graceful := false

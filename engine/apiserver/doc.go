@@ -22,7 +22,10 @@
 //     object a caller (or the watch log) holds is a stable snapshot.
 //   - Every change to a stored object appends exactly one WatchEvent to the
 //     append-only watch log (Events objects excepted). Consumers keep their
-//     own cursor, an index into WatchLog().
+//     own cursor, a position in the whole log, and read with WatchSince;
+//     the owner of all consumers (the simulator) drops what every one of
+//     them has read with ForgetWatchLog, so memory does not grow with
+//     history.
 //   - Every request that carries an actor (all writes) is recorded as one
 //     trace record with source "apiserver". Reads take no actor and are not
 //     recorded.

@@ -20,10 +20,11 @@ func list[T Object](s *Server, res Resource, ns string, sel labels.Selector) []T
 		ns = ""
 	}
 	var out []T
-	t.each(ns, func(o Object) {
+	t.each(ns, func(o Object) bool {
 		if sel == nil || sel.Matches(labels.Set(o.GetLabels())) {
 			out = append(out, o.(T))
 		}
+		return true
 	})
 	return out
 }
@@ -64,6 +65,19 @@ func (s *Server) ListPods(ns string, sel labels.Selector) []*corev1.Pod {
 }
 
 // UpdatePod writes spec and metadata; the status sent is ignored.
+// PodCount returns the number of stored pods.
+func (s *Server) PodCount() int { return len(s.tables[Pods].objs) }
+
+// EachPod calls fn for every stored pod, in namespace/name order, until fn
+// returns false; it builds no list. The pods are stored pointers:
+// read-only.
+func (s *Server) EachPod(fn func(p *corev1.Pod) bool) {
+	s.tables[Pods].each("", func(o Object) bool { return fn(o.(*corev1.Pod)) })
+}
+
+// PodsOnNode returns the number of stored pods bound to node.
+func (s *Server) PodsOnNode(node string) int { return s.nodePods[node] }
+
 func (s *Server) UpdatePod(actor string, p *corev1.Pod) (*corev1.Pod, error) {
 	return typed[*corev1.Pod](s.update(actor, Pods, p, modeUpdate))
 }
@@ -81,7 +95,7 @@ func (s *Server) DeletePod(actor, ns, name string, opts DeleteOptions) error {
 // BindPod sets spec.nodeName of an unbound pod, standing in for the binding
 // subresource the scheduler uses. UpdatePod accepts the same change.
 func (s *Server) BindPod(actor, ns, name, nodeName string) (*corev1.Pod, error) {
-	return typed[*corev1.Pod](s.patch(actor, Pods, ns, name, func(o Object) error {
+	return typed[*corev1.Pod](s.patchCopy(actor, Pods, ns, name, copyShallow, func(o Object) error {
 		o.(*corev1.Pod).Spec.NodeName = nodeName
 		return nil
 	}))

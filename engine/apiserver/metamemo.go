@@ -43,14 +43,39 @@ func validateMeta(m *metav1.ObjectMeta, requiresNamespace bool, nameFn apivalida
 }
 
 // validateMetaUpdate is apivalidation.ValidateObjectMetaUpdate with
-// remembered labels and annotations of the new metadata skipped.
+// remembered labels and annotations of the new metadata skipped. Metadata
+// that passedAsStored has no error and is not walked.
 func validateMetaUpdate(m, old *metav1.ObjectMeta, path *field.Path) field.ErrorList {
+	if passedAsStored(m, old) {
+		return nil
+	}
 	checked := withoutKnownValid(m)
 	errs := apivalidation.ValidateObjectMetaUpdate(checked, old, path)
 	if len(errs) == 0 {
 		rememberValid(checked)
 	}
 	return errs
+}
+
+// passedAsStored reports whether metadata m of a write over the stored old
+// is semantically equal to old's except for a generation that did not go
+// down (most status writes, and binds, which bump it). Such metadata gets
+// no error from update or object-metadata validation: every check either
+// compares it with old (equal, generation not decremented) or validates a
+// field of it that the same check passed when old was stored (creations
+// and updates both validate labels, annotations, owner references,
+// finalizers, managed fields and a non-negative generation; old carries a
+// resourceVersion). m is the server's own copy; its generation is swapped
+// for the comparison and put back.
+func passedAsStored(m, old *metav1.ObjectMeta) bool {
+	if old.ResourceVersion == "" || m.Generation < old.Generation {
+		return false
+	}
+	gen := m.Generation
+	m.Generation = old.Generation
+	equal := semanticEqual(m, old)
+	m.Generation = gen
+	return equal
 }
 
 // withoutKnownValid returns m, or a shallow copy of m without its labels

@@ -1,8 +1,11 @@
 package apiserver
 
 import (
+	"maps"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // unchanged reports whether a write of obj over the stored old would store
@@ -58,26 +61,49 @@ func copyForWrite(in Object, mode updateMode) Object {
 	switch o := in.(type) {
 	case *corev1.Pod:
 		out := &corev1.Pod{TypeMeta: o.TypeMeta}
-		o.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+		copyWriteMeta(mode, &o.ObjectMeta, &out.ObjectMeta)
 		copyPart(mode, &o.Spec, &out.Spec, &o.Status, &out.Status)
 		return out
 	case *appsv1.ReplicaSet:
 		out := &appsv1.ReplicaSet{TypeMeta: o.TypeMeta}
-		o.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+		copyWriteMeta(mode, &o.ObjectMeta, &out.ObjectMeta)
 		copyPart(mode, &o.Spec, &out.Spec, &o.Status, &out.Status)
 		return out
 	case *appsv1.Deployment:
 		out := &appsv1.Deployment{TypeMeta: o.TypeMeta}
-		o.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+		copyWriteMeta(mode, &o.ObjectMeta, &out.ObjectMeta)
 		copyPart(mode, &o.Spec, &out.Spec, &o.Status, &out.Status)
 		return out
 	case *corev1.Node:
 		out := &corev1.Node{TypeMeta: o.TypeMeta}
-		o.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+		copyWriteMeta(mode, &o.ObjectMeta, &out.ObjectMeta)
 		copyPart(mode, &o.Spec, &out.Spec, &o.Status, &out.Status)
 		return out
 	}
 	return in.DeepCopyObject().(Object)
+}
+
+// copyWriteMeta copies the metadata of a request body for a write in mode.
+// A status write keeps the stored labels, owner references and finalizers
+// (prepareStatus) and the stored server-managed fields (commitUpdate), so
+// only what it takes from the request is copied: the annotations and the
+// managed fields; the rest is a shallow copy that is overwritten before
+// anything reads it. Other writes deep-copy all of it.
+func copyWriteMeta(mode updateMode, in, out *metav1.ObjectMeta) {
+	if mode != modeStatus {
+		in.DeepCopyInto(out)
+		return
+	}
+	*out = *in
+	out.Labels, out.OwnerReferences, out.Finalizers = nil, nil, nil
+	out.DeletionTimestamp, out.DeletionGracePeriodSeconds = nil, nil
+	out.Annotations = maps.Clone(in.Annotations)
+	if in.ManagedFields != nil {
+		out.ManagedFields = make([]metav1.ManagedFieldsEntry, len(in.ManagedFields))
+		for i := range in.ManagedFields {
+			in.ManagedFields[i].DeepCopyInto(&out.ManagedFields[i])
+		}
+	}
 }
 
 // deepCopier is the generated DeepCopyInto of a spec or status type.
@@ -119,4 +145,27 @@ func copyMeta(obj Object) Object {
 		return &cp
 	}
 	return obj.DeepCopyObject().(Object)
+}
+
+// copyShallow returns a copy of the stored object obj that shares all its
+// memory, metadata included. It serves writes that only assign metadata
+// fields (pointers, strings, numbers, whole new slices), never edit a map or
+// slice in place: the deletion marks and the DELETED snapshot. Anything
+// else uses copyMeta.
+func copyShallow(obj Object) Object {
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		cp := *o
+		return &cp
+	case *appsv1.ReplicaSet:
+		cp := *o
+		return &cp
+	case *appsv1.Deployment:
+		cp := *o
+		return &cp
+	case *corev1.Node:
+		cp := *o
+		return &cp
+	}
+	return copyMeta(obj)
 }

@@ -5,14 +5,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// Restore stores in as the state another cluster had: a scenario's initial
+// RestoreObject stores in as the state another cluster had: a scenario's initial
 // state pasted from `kubectl get -o yaml`. The request is defaulted and
 // validated as a create, and gets a new UID and resourceVersion, but it keeps
 // what a create would reset: status, metadata.generation,
 // creationTimestamp, and a pod's deletionTimestamp (a pod pasted while
 // terminating stays terminating). The trace records it as a create by
 // actor, answered with 201.
-func (s *Server) Restore(actor string, res Resource, in Object) (Object, error) {
+func (s *Server) RestoreObject(actor string, res Resource, in Object) (Object, error) {
 	if isNil(in) {
 		return s.create(actor, res, in)
 	}

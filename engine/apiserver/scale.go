@@ -33,7 +33,7 @@ func (s *Server) doPatchScale(res Resource, ns, name string, replicas int32) (Ob
 	}
 	// Only the top-level replicas pointer of the copy's spec is replaced
 	// (see patch): the stored spec is not touched.
-	return s.doPatch(res, ns, name, func(o Object) error {
+	return s.doPatch(res, ns, name, copyMeta, func(o Object) error {
 		switch obj := o.(type) {
 		case *appsv1.Deployment:
 			obj.Spec.Replicas = &replicas

@@ -30,8 +30,17 @@ type Server struct {
 	events    []*corev1.Event
 	eventKeys map[string]int
 	owners    ownerIndex
-	// log is append-only; log[i].RV < log[i+1].RV.
+	// nodePods counts the stored pods by spec.nodeName (bound pods only;
+	// no zero entries). Snapshot: yes.
+	nodePods map[string]int
+	// log holds the retained tail of the append-only watch log: entry i of
+	// the whole log is log[i-logBase]; log[i].RV < log[i+1].RV. Snapshot:
+	// yes (a snapshot may share the slice: it is only appended to, and
+	// ForgetWatchLog replaces it instead of reusing its array).
 	log []WatchEvent
+	// logBase is the number of entries dropped from the head of the log by
+	// ForgetWatchLog. Snapshot: yes.
+	logBase int
 }
 
 // New returns an empty server reading time from c, drawing UIDs and
@@ -43,6 +52,7 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 		rec:       rec,
 		tables:    map[Resource]*table{},
 		eventKeys: map[string]int{},
+		nodePods:  map[string]int{},
 		owners:    ownerIndex{deps: map[types.UID]map[ObjectRef]struct{}{}},
 	}
 	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
@@ -54,9 +64,45 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 // ResourceVersion returns the last resourceVersion handed out.
 func (s *Server) ResourceVersion() uint64 { return s.rv }
 
-// WatchLog returns the append-only watch log. The slice and its objects must
-// not be modified; consumers keep their own cursor (an index into it).
+// WatchLog returns the retained watch log: every entry when nothing was
+// forgotten (tests and tools that read from the start). The slice and its
+// objects must not be modified. Consumers that keep a cursor use WatchSince.
 func (s *Server) WatchLog() []WatchEvent { return s.log }
+
+// WatchSince returns the watch-log entries from position cursor (an index
+// into the whole log since the server was created) to the end. Consumers keep
+// their own cursor and advance it by the number of entries they read. A
+// cursor before the retained part is a consumer that fell behind a
+// ForgetWatchLog: a programming error, and it panics.
+func (s *Server) WatchSince(cursor int) []WatchEvent {
+	if cursor < s.logBase {
+		panic("apiserver: watch-log cursor " + strconv.Itoa(cursor) + " is before the retained log (" + strconv.Itoa(s.logBase) + ")")
+	}
+	if i := cursor - s.logBase; i < len(s.log) {
+		return s.log[i:]
+	}
+	return nil
+}
+
+// WatchEnd returns the position after the last watch-log entry: a cursor
+// that has read everything.
+func (s *Server) WatchEnd() int { return s.logBase + len(s.log) }
+
+// ForgetWatchLog drops the entries before position upTo, which every
+// consumer has read, so that old object versions can be collected. The
+// retained entries move to a fresh array: a slice handed out earlier (or
+// kept by a snapshot) is never overwritten.
+func (s *Server) ForgetWatchLog(upTo int) {
+	n := min(upTo, s.WatchEnd()) - s.logBase
+	if n <= 0 {
+		return
+	}
+	var rest []WatchEvent
+	if len(s.log) > n {
+		rest = append(make([]WatchEvent, 0, len(s.log)-n), s.log[n:]...)
+	}
+	s.log, s.logBase = rest, s.logBase+n
+}
 
 // nextRV hands out the next resourceVersion.
 func (s *Server) nextRV() uint64 {
@@ -99,6 +145,7 @@ func (s *Server) lookup(res Resource, ns, name string) (Object, error) {
 func (s *Server) store(res Resource, old, obj Object) {
 	s.tables[res].put(objectKey(obj.GetNamespace(), obj.GetName()), obj)
 	s.owners.update(res, old, obj)
+	s.countNodePods(res, old, obj)
 	typ := Modified
 	if old == nil {
 		typ = Added
@@ -110,12 +157,29 @@ func (s *Server) store(res Resource, old, obj Object) {
 // old stamped with the deletion RV. It returns that copy.
 func (s *Server) erase(res Resource, old Object) Object {
 	rv := s.nextRV()
-	last := copyMeta(old)
+	last := copyShallow(old) // only the resourceVersion changes
 	last.SetResourceVersion(formatRV(rv))
 	s.tables[res].remove(objectKey(old.GetNamespace(), old.GetName()))
 	s.owners.update(res, old, nil)
+	s.countNodePods(res, old, nil)
 	s.log = append(s.log, WatchEvent{Type: Deleted, Resource: res, Object: last, RV: rv})
 	return last
+}
+
+// countNodePods moves a pod between the per-node counts for a change from
+// old to obj (either nil for a creation or a removal).
+func (s *Server) countNodePods(res Resource, old, obj Object) {
+	if res != Pods {
+		return
+	}
+	if p, _ := old.(*corev1.Pod); p != nil && p.Spec.NodeName != "" {
+		if s.nodePods[p.Spec.NodeName]--; s.nodePods[p.Spec.NodeName] == 0 {
+			delete(s.nodePods, p.Spec.NodeName)
+		}
+	}
+	if p, _ := obj.(*corev1.Pod); p != nil && p.Spec.NodeName != "" {
+		s.nodePods[p.Spec.NodeName]++
+	}
 }
 
 // record emits the trace record of one request.

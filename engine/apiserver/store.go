@@ -10,11 +10,15 @@ type table struct {
 	// objs maps "namespace/name" ("name" for cluster-scoped resources) to
 	// the stored object. Stored objects are never mutated in place.
 	objs map[string]Object
-	// sorted holds every key of objs in ascending order when !dirty.
-	// Creations and deletions set dirty; updates keep the key set, so they
-	// leave it valid.
+	// sorted holds, in ascending order, every key of objs as of the last
+	// keys call, and possibly keys removed since. Snapshot: yes.
 	sorted []string
-	dirty  bool
+	// added holds the keys created since the last keys call, unsorted (a
+	// key may appear in it and in sorted when it was removed and created
+	// again). Snapshot: yes.
+	added []string
+	// removed counts the removals since the last keys call. Snapshot: yes.
+	removed int
 }
 
 func newTable() *table { return &table{objs: map[string]Object{}} }
@@ -27,42 +31,61 @@ func objectKey(ns, name string) string {
 	return ns + "/" + name
 }
 
+// keys returns every key of objs in ascending order. After creations and
+// removals it merges the sorted new keys into the previous order instead
+// of sorting everything again: O(n + k log k) for k changes.
 func (t *table) keys() []string {
-	if t.dirty {
-		t.sorted = t.sorted[:0]
-		for k := range t.objs {
-			t.sorted = append(t.sorted, k)
-		}
-		sort.Strings(t.sorted)
-		t.dirty = false
+	if len(t.added) == 0 && t.removed == 0 {
+		return t.sorted
 	}
+	sort.Strings(t.added)
+	out := make([]string, 0, len(t.objs))
+	i, j := 0, 0
+	for i < len(t.sorted) || j < len(t.added) {
+		var k string
+		if j == len(t.added) || (i < len(t.sorted) && t.sorted[i] <= t.added[j]) {
+			k, i = t.sorted[i], i+1
+		} else {
+			k, j = t.added[j], j+1
+		}
+		if _, live := t.objs[k]; !live || (len(out) > 0 && out[len(out)-1] == k) {
+			continue
+		}
+		out = append(out, k)
+	}
+	t.sorted, t.added, t.removed = out, t.added[:0], 0
 	return t.sorted
 }
 
-// each calls fn for every object in namespace ns ("" = all) in key order.
-func (t *table) each(ns string, fn func(Object)) {
+// each calls fn for every object in namespace ns ("" = all) in key order
+// until fn returns false.
+func (t *table) each(ns string, fn func(Object) bool) {
 	keys := t.keys()
 	if ns == "" {
 		for _, k := range keys {
-			fn(t.objs[k])
+			if !fn(t.objs[k]) {
+				return
+			}
 		}
 		return
 	}
 	prefix := ns + "/"
 	i := sort.SearchStrings(keys, prefix)
 	for ; i < len(keys) && strings.HasPrefix(keys[i], prefix); i++ {
-		fn(t.objs[keys[i]])
+		if !fn(t.objs[keys[i]]) {
+			return
+		}
 	}
 }
 
 func (t *table) put(key string, obj Object) {
 	if _, ok := t.objs[key]; !ok {
-		t.dirty = true
+		t.added = append(t.added, key)
 	}
 	t.objs[key] = obj
 }
 
 func (t *table) remove(key string) {
 	delete(t.objs, key)
-	t.dirty = true
+	t.removed++
 }

@@ -193,15 +193,22 @@ func shouldDeleteDuringUpdate(obj Object) bool {
 // the copy only fills unset fields, and stored specs are already defaulted,
 // so it writes nothing into the shared parts either.
 func (s *Server) patch(actor string, res Resource, ns, name string, mutate func(obj Object) error) (Object, error) {
+	return s.patchCopy(actor, res, ns, name, copyMeta, mutate)
+}
+
+// patchCopy is patch starting from cp(stored object): copyShallow for a
+// mutate that only assigns top-level fields and touches no metadata
+// (BindPod), copyMeta otherwise.
+func (s *Server) patchCopy(actor string, res Resource, ns, name string, cp func(Object) Object, mutate func(obj Object) error) (Object, error) {
 	if !res.Namespaced() {
 		ns = ""
 	}
-	out, err := s.doPatch(res, ns, name, mutate)
+	out, err := s.doPatch(res, ns, name, cp, mutate)
 	s.record(actor, "patch", res, "", ns, name, out, 200, err)
 	return out, err
 }
 
-func (s *Server) doPatch(res Resource, ns, name string, mutate func(obj Object) error) (Object, error) {
+func (s *Server) doPatch(res Resource, ns, name string, cp func(Object) Object, mutate func(obj Object) error) (Object, error) {
 	if _, ok := strategies[res]; !ok {
 		return nil, apierrors.NewMethodNotSupported(res.GroupResource(), "patch")
 	}
@@ -209,7 +216,7 @@ func (s *Server) doPatch(res Resource, ns, name string, mutate func(obj Object) 
 	if err != nil {
 		return nil, err
 	}
-	obj := copyMeta(old) // mutate changes metadata and top-level fields only
+	obj := cp(old) // mutate changes metadata and top-level fields only
 	if err := mutate(obj); err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ type Collector struct {
 	// RetryDelay is the virtual time a failed item waits before it is
 	// queued again (DefaultRetryDelay unless changed before use).
 	RetryDelay time.Duration
-	// cursor is the index of the next unread watch-log entry.
+	// cursor is the position of the next unread watch-log entry.
 	cursor int
 	// nodes holds every observed or virtual node by UID.
 	nodes  map[types.UID]*node
@@ -83,9 +83,8 @@ func (g *Collector) enqueue(q queueName, n *node, why string) {
 
 // Observe applies every new watch-log entry to the graph.
 func (g *Collector) Observe() {
-	log := g.srv.WatchLog()
-	for ; g.cursor < len(log); g.cursor++ {
-		ev := log[g.cursor]
+	for _, ev := range g.srv.WatchSince(g.cursor) {
+		g.cursor++
 		if ev.Type == apiserver.Deleted {
 			if n := g.nodes[ev.Object.GetUID()]; n != nil {
 				g.removeNode(n)

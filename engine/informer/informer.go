@@ -32,7 +32,8 @@ type Handler struct {
 
 // LogSource is the part of the API server an informer reads.
 type LogSource interface {
-	WatchLog() []apiserver.WatchEvent
+	// WatchSince returns the entries from position cursor to the end.
+	WatchSince(cursor int) []apiserver.WatchEvent
 }
 
 // Config holds an informer's tunables.
@@ -59,7 +60,7 @@ type Informer struct {
 	rec      *trace.Recorder
 	faults   *rng.Stream
 	cfg      Config
-	// cursor is the index of the next watch-log entry to observe.
+	// cursor is the position of the next watch-log entry to observe.
 	cursor int
 	// pending holds observed, undelivered events in log order; deliverAt is
 	// non-decreasing along it because the lag is fixed between observations.
@@ -106,11 +107,11 @@ func (i *Informer) AddHandler(h Handler) {
 // Observe reads watch-log entries written since the last call and schedules
 // those of this informer's resource for delivery at now + lag.
 func (i *Informer) Observe() {
-	log := i.source.WatchLog()
 	at := i.clock.Now().Add(i.cfg.Lag)
-	for ; i.cursor < len(log); i.cursor++ {
-		if log[i.cursor].Resource == i.resource {
-			i.pending = append(i.pending, pendingEvent{event: log[i.cursor], deliverAt: at})
+	for _, ev := range i.source.WatchSince(i.cursor) {
+		i.cursor++
+		if ev.Resource == i.resource {
+			i.pending = append(i.pending, pendingEvent{event: ev, deliverAt: at})
 		}
 	}
 }
@@ -144,13 +145,13 @@ func (i *Informer) DeliverNext() bool {
 
 func (i *Informer) apply(ev apiserver.WatchEvent) {
 	key := KeyOf(ev.Object)
-	i.store.lastAppliedRV = strconv.FormatUint(ev.RV, 10)
+	i.store.lastAppliedRV = ev.RV
 	i.delivered++
 	rec := WatchDelivery{Resource: string(i.resource), Type: string(ev.Type), Key: key, RV: ev.RV, Lag: i.cfg.Lag}
 	rec.Handlers = i.handlerNames
 	switch ev.Type {
 	case apiserver.Added, apiserver.Modified:
-		old := i.store.put(ev.Object)
+		old := i.store.putKey(key, ev.Object)
 		i.rec.Emit("informer", rec)
 		for _, h := range i.handlers {
 			if old == nil && h.OnAdd != nil {

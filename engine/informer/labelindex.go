@@ -15,10 +15,10 @@ func labelBucketKey(ns, k, v string) string {
 	return ns + "\x00" + k + "\x00" + v
 }
 
-// relabel moves key between label buckets for a change of its object's
+// relabel moves e between label buckets for a change of its object's
 // labels from oldLabels to newLabels (nil for an object that was not or is
 // no longer cached). Labels that keep their value are not touched.
-func (s *Store) relabel(key, ns string, oldLabels, newLabels map[string]string) {
+func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]string) {
 	if sameLabels(oldLabels, newLabels) {
 		return // the usual update: status or spec, not labels
 	}
@@ -28,7 +28,7 @@ func (s *Store) relabel(key, ns string, oldLabels, newLabels map[string]string) 
 		}
 		bk := labelBucketKey(ns, k, v)
 		if set := s.byLabel[bk]; set != nil {
-			set.remove(key)
+			set.remove(e.key)
 			if set.len() == 0 {
 				delete(s.byLabel, bk)
 			}
@@ -44,7 +44,7 @@ func (s *Store) relabel(key, ns string, oldLabels, newLabels map[string]string) 
 			set = newOrderedSet()
 			s.byLabel[bk] = set
 		}
-		set.add(key)
+		set.add(e)
 	}
 }
 
@@ -96,39 +96,33 @@ func (s *Store) narrowest(ns string, sel labels.Selector) (set *orderedSet, ok b
 
 // listFromBucket returns the objects of bucket matching sel in the
 // insertion order of namespace ns (the order a scan of the namespace
-// gives), nil when none match. A bucket is already in that order unless
-// some of its objects changed labels, so the sort is usually skipped.
-func (s *Store) listFromBucket(ns string, bucket *orderedSet, sel labels.Selector) []apiserver.Object {
+// gives: ascending entry seq), nil when none match. A bucket is already in
+// that order unless some of its objects changed labels, so the sort is
+// usually skipped.
+func (s *Store) listFromBucket(bucket *orderedSet, sel labels.Selector) []apiserver.Object {
 	if bucket == nil {
 		return nil
 	}
-	pos := s.byNamespace[ns].pos
-	type hit struct {
-		pos int
-		obj apiserver.Object
-	}
-	var hits []hit
+	var hits []*entry
 	sorted := true
-	bucket.each(func(k string) {
-		obj := s.objects[k]
-		if !sel.Matches(labels.Set(obj.GetLabels())) {
+	bucket.each(func(e *entry) {
+		if !sel.Matches(labels.Set(e.obj.GetLabels())) {
 			return
 		}
-		h := hit{pos: pos[k], obj: obj}
-		if n := len(hits); n > 0 && hits[n-1].pos > h.pos {
+		if n := len(hits); n > 0 && hits[n-1].seq > e.seq {
 			sorted = false
 		}
-		hits = append(hits, h)
+		hits = append(hits, e)
 	})
 	if len(hits) == 0 {
 		return nil
 	}
 	if !sorted {
-		sort.Slice(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
+		sort.Slice(hits, func(i, j int) bool { return hits[i].seq < hits[j].seq })
 	}
 	out := make([]apiserver.Object, len(hits))
-	for i, h := range hits {
-		out[i] = h.obj
+	for i, e := range hits {
+		out[i] = e.obj
 	}
 	return out
 }

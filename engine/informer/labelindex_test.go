@@ -14,9 +14,9 @@ import (
 // scanList is List without the label buckets: the namespace scan.
 func scanList(s *Store, ns string, sel labels.Selector) []string {
 	var out []string
-	s.byNamespace[ns].each(func(k string) {
-		if sel.Matches(labels.Set(s.objects[k].GetLabels())) {
-			out = append(out, k)
+	s.byNamespace[ns].each(func(e *entry) {
+		if sel.Matches(labels.Set(e.obj.GetLabels())) {
+			out = append(out, e.key)
 		}
 	})
 	return out

@@ -2,28 +2,46 @@ package informer
 
 import (
 	"sort"
+	"strconv"
 
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 )
 
-// orderedSet is a set of keys that remembers insertion order.
+// entry is one cached object. Every set of the store holding its key holds
+// this same entry, so an update (which replaces obj) is seen by all of them
+// without a lookup by key.
+type entry struct {
+	key string
+	// obj is the latest delivered object for key.
+	obj apiserver.Object
+	// seq orders entries by creation: the store-wide and per-namespace
+	// insertion orders are both ascending seq.
+	seq uint64
+	// indexed[i] holds the values obj yields under the store's i-th
+	// indexer (Store.indexNames), as last indexed. Snapshot: yes (with the
+	// entry).
+	indexed [][]string
+}
+
+// orderedSet is a set of entries that remembers insertion order.
 type orderedSet struct {
-	// pos maps a live key to its index in keys.
+	// pos maps a live key to its index in items.
 	pos map[string]int
-	// keys holds live keys and "" tombstones; len(keys)-len(pos) tombstones.
-	keys []string
+	// items holds live entries and nil tombstones; len(items)-len(pos)
+	// tombstones.
+	items []*entry
 }
 
 func newOrderedSet() *orderedSet { return &orderedSet{pos: map[string]int{}} }
 
-func (s *orderedSet) add(k string) {
-	if _, ok := s.pos[k]; ok {
+func (s *orderedSet) add(e *entry) {
+	if _, ok := s.pos[e.key]; ok {
 		return
 	}
-	s.pos[k] = len(s.keys)
-	s.keys = append(s.keys, k)
+	s.pos[e.key] = len(s.items)
+	s.items = append(s.items, e)
 }
 
 func (s *orderedSet) remove(k string) {
@@ -32,27 +50,28 @@ func (s *orderedSet) remove(k string) {
 		return
 	}
 	delete(s.pos, k)
-	s.keys[i] = ""
+	s.items[i] = nil
 	// Compact when tombstones dominate, keeping order.
-	if len(s.keys) > 32 && len(s.pos) < len(s.keys)/2 {
-		live := s.keys[:0]
-		for _, key := range s.keys {
-			if key != "" {
-				s.pos[key] = len(live)
-				live = append(live, key)
+	if len(s.items) > 32 && len(s.pos) < len(s.items)/2 {
+		live := s.items[:0]
+		for _, e := range s.items {
+			if e != nil {
+				s.pos[e.key] = len(live)
+				live = append(live, e)
 			}
 		}
-		s.keys = live
+		clear(s.items[len(live):])
+		s.items = live
 	}
 }
 
 func (s *orderedSet) len() int { return len(s.pos) }
 
-// each calls fn for every live key in insertion order.
-func (s *orderedSet) each(fn func(k string)) {
-	for _, k := range s.keys {
-		if k != "" {
-			fn(k)
+// each calls fn for every live entry in insertion order.
+func (s *orderedSet) each(fn func(e *entry)) {
+	for _, e := range s.items {
+		if e != nil {
+			fn(e)
 		}
 	}
 }
@@ -62,8 +81,9 @@ type IndexFunc func(obj apiserver.Object) []string
 
 // Store is an informer's cache of one resource.
 type Store struct {
-	// objects maps "ns/name" to the latest delivered object.
-	objects map[string]apiserver.Object
+	// objects maps "ns/name" to the entry holding the latest delivered
+	// object; every set below holds these same entries.
+	objects map[string]*entry
 	// order holds exactly the keys of objects, in first-insertion order.
 	order *orderedSet
 	// byNamespace holds exactly the keys of objects, grouped by namespace.
@@ -71,7 +91,10 @@ type Store struct {
 	// indexers are fixed at construction; indices[name][value] holds the
 	// keys whose object currently yields value under indexers[name].
 	indexers map[string]IndexFunc
-	indices  map[string]map[string]*orderedSet
+	// indexNames holds the names of indexers, sorted; entry.indexed
+	// follows this order.
+	indexNames []string
+	indices    map[string]map[string]*orderedSet
 	// byLabel maps labelBucketKey(ns, k, v) to exactly the keys of the
 	// cached objects of namespace ns whose label k has value v; empty
 	// buckets are deleted. Bucket order carries no meaning: List sorts its
@@ -79,13 +102,15 @@ type Store struct {
 	// bucket equals the namespace scan.
 	byLabel map[string]*orderedSet
 	// lastAppliedRV is the resourceVersion of the last event applied to the
-	// store, whatever its namespace ("" before the first).
-	lastAppliedRV string
+	// store, whatever its namespace (0 before the first).
+	lastAppliedRV uint64
+	// nextSeq is the seq of the next entry created. Snapshot: yes.
+	nextSeq uint64
 }
 
 func newStore(indexers map[string]IndexFunc) *Store {
 	s := &Store{
-		objects:     map[string]apiserver.Object{},
+		objects:     map[string]*entry{},
 		order:       newOrderedSet(),
 		byNamespace: map[string]*orderedSet{},
 		indexers:    indexers,
@@ -94,7 +119,9 @@ func newStore(indexers map[string]IndexFunc) *Store {
 	}
 	for name := range indexers {
 		s.indices[name] = map[string]*orderedSet{}
+		s.indexNames = append(s.indexNames, name)
 	}
+	sort.Strings(s.indexNames)
 	return s
 }
 
@@ -107,33 +134,43 @@ func KeyOf(obj apiserver.Object) string {
 }
 
 func (s *Store) put(obj apiserver.Object) (old apiserver.Object) {
-	key := KeyOf(obj)
-	old = s.objects[key]
-	var oldLabels map[string]string
-	if old != nil {
-		s.unindex(key, old)
-		oldLabels = old.GetLabels()
+	return s.putKey(KeyOf(obj), obj)
+}
+
+// putKey is put with obj's key (KeyOf) already computed.
+func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) {
+	e := s.objects[key]
+	if e != nil {
+		old = e.obj
+		s.unindex(e)
+		e.obj = obj
+		s.relabel(e, obj.GetNamespace(), old.GetLabels(), obj.GetLabels())
+		s.index(e)
+		return old
 	}
-	s.relabel(key, obj.GetNamespace(), oldLabels, obj.GetLabels())
-	s.objects[key] = obj
-	s.order.add(key)
+	e = &entry{key: key, obj: obj, seq: s.nextSeq}
+	s.nextSeq++
+	s.relabel(e, obj.GetNamespace(), nil, obj.GetLabels())
+	s.objects[key] = e
+	s.order.add(e)
 	ns := s.byNamespace[obj.GetNamespace()]
 	if ns == nil {
 		ns = newOrderedSet()
 		s.byNamespace[obj.GetNamespace()] = ns
 	}
-	ns.add(key)
-	s.index(key, obj)
-	return old
+	ns.add(e)
+	s.index(e)
+	return nil
 }
 
 func (s *Store) remove(key string) (old apiserver.Object) {
-	old = s.objects[key]
-	if old == nil {
+	e := s.objects[key]
+	if e == nil {
 		return nil
 	}
-	s.unindex(key, old)
-	s.relabel(key, old.GetNamespace(), old.GetLabels(), nil)
+	old = e.obj
+	s.unindex(e)
+	s.relabel(e, old.GetNamespace(), old.GetLabels(), nil)
 	delete(s.objects, key)
 	s.order.remove(key)
 	if ns := s.byNamespace[old.GetNamespace()]; ns != nil {
@@ -142,24 +179,33 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 	return old
 }
 
-func (s *Store) index(key string, obj apiserver.Object) {
-	for name, fn := range s.indexers {
-		for _, v := range fn(obj) {
+// index adds e to the index sets of its object and remembers the values.
+// An update re-adds an entry its unindex just removed, so it moves to the
+// end of those sets.
+func (s *Store) index(e *entry) {
+	if e.indexed == nil && len(s.indexNames) > 0 {
+		e.indexed = make([][]string, len(s.indexNames))
+	}
+	for i, name := range s.indexNames {
+		vals := s.indexers[name](e.obj)
+		e.indexed[i] = vals
+		for _, v := range vals {
 			set := s.indices[name][v]
 			if set == nil {
 				set = newOrderedSet()
 				s.indices[name][v] = set
 			}
-			set.add(key)
+			set.add(e)
 		}
 	}
 }
 
-func (s *Store) unindex(key string, obj apiserver.Object) {
-	for name, fn := range s.indexers {
-		for _, v := range fn(obj) {
+// unindex removes e from the index sets its object was last indexed in.
+func (s *Store) unindex(e *entry) {
+	for i, name := range s.indexNames {
+		for _, v := range e.indexed[i] {
 			if set := s.indices[name][v]; set != nil {
-				set.remove(key)
+				set.remove(e.key)
 				if set.len() == 0 {
 					delete(s.indices[name], v)
 				}
@@ -169,7 +215,12 @@ func (s *Store) unindex(key string, obj apiserver.Object) {
 }
 
 // Get returns the cached object for key, or nil.
-func (s *Store) Get(key string) apiserver.Object { return s.objects[key] }
+func (s *Store) Get(key string) apiserver.Object {
+	if e := s.objects[key]; e != nil {
+		return e.obj
+	}
+	return nil
+}
 
 // Len returns the number of cached objects.
 func (s *Store) Len() int { return len(s.objects) }
@@ -181,14 +232,13 @@ func (s *Store) Len() int { return len(s.objects) }
 func (s *Store) List(ns string, sel labels.Selector) []apiserver.Object {
 	if ns != "" && sel != nil {
 		if bucket, ok := s.narrowest(ns, sel); ok {
-			return s.listFromBucket(ns, bucket, sel)
+			return s.listFromBucket(bucket, sel)
 		}
 	}
 	var out []apiserver.Object
-	visit := func(k string) {
-		obj := s.objects[k]
-		if sel == nil || sel.Matches(labels.Set(obj.GetLabels())) {
-			out = append(out, obj)
+	visit := func(e *entry) {
+		if sel == nil || sel.Matches(labels.Set(e.obj.GetLabels())) {
+			out = append(out, e.obj)
 		}
 	}
 	if ns == "" {
@@ -207,7 +257,7 @@ func (s *Store) ByIndex(name, value string) []apiserver.Object {
 		return nil
 	}
 	out := make([]apiserver.Object, 0, set.len())
-	set.each(func(k string) { out = append(out, s.objects[k]) })
+	set.each(func(e *entry) { out = append(out, e.obj) })
 	return out
 }
 
@@ -224,7 +274,7 @@ func (s *Store) CountByIndex(name, value string) int {
 // store.
 func (s *Store) EachByIndex(name, value string, fn func(obj apiserver.Object)) {
 	if set := s.indices[name][value]; set != nil {
-		set.each(func(k string) { fn(s.objects[k]) })
+		set.each(func(e *entry) { fn(e.obj) })
 	}
 }
 
@@ -241,4 +291,9 @@ func (s *Store) Keys() []string {
 // LastAppliedRV is the resourceVersion of the last event applied to the
 // store in any namespace, "" before the first. The stale-cache gate compares
 // written versions against it.
-func (s *Store) LastAppliedRV() string { return s.lastAppliedRV }
+func (s *Store) LastAppliedRV() string {
+	if s.lastAppliedRV == 0 {
+		return ""
+	}
+	return strconv.FormatUint(s.lastAppliedRV, 10)
+}

@@ -72,7 +72,7 @@ type Kubelet struct {
 	rand   *rng.Stream
 	rec    *trace.Recorder
 	cfg    Config
-	// cursor is the next watch-log index to read.
+	// cursor is the next watch-log position to read.
 	cursor int
 	// pods holds every pod the model knows, by "ns/name".
 	pods map[string]*podState
@@ -175,9 +175,8 @@ func (k *Kubelet) Step() bool {
 // Observe reads pod events written since the last call and schedules the
 // transitions they call for.
 func (k *Kubelet) Observe() {
-	log := k.server.WatchLog()
-	for ; k.cursor < len(log); k.cursor++ {
-		ev := log[k.cursor]
+	for _, ev := range k.server.WatchSince(k.cursor) {
+		k.cursor++
 		if ev.Resource != apiserver.Pods {
 			continue
 		}

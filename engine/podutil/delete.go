@@ -50,7 +50,7 @@ func rankForDeletion(filteredPods, relatedPods []*corev1.Pod, diff int, now time
 	if diff == len(filteredPods) {
 		return filteredPods[:diff], nil
 	}
-	ranked := RankByRelatedPodsOnNode(filteredPods, relatedPods, now)
+	ranked := RankByRelatedPodsOnNode(filteredPods, relatedPods, now).withKeys()
 	// sort.Sort, not a stable sort: equivalent pods end up where upstream's
 	// sort puts them, so victim choice matches upstream on ties too.
 	sort.Sort(ranked)

@@ -123,16 +123,31 @@ func newerOrZeroFirst(ti, tj time.Time) bool {
 	return ti.After(tj)
 }
 
+// age is a time rules 6 and 8 compare, with its LogBucket against the
+// ranking's now (0 when either is zero: then the bucket is not used).
+type age struct {
+	t      time.Time
+	bucket int
+}
+
+func ageOf(now, t time.Time) age {
+	a := age{t: t}
+	if !now.IsZero() && !t.IsZero() {
+		a.bucket = LogBucket(now, t)
+	}
+	return a
+}
+
 // compareAges applies the logarithmic "newer first" order of rules 6 and 8.
 // decided is false when the two times are equal, letting later rules decide.
-func compareAges(now, ti, tj time.Time, uidI, uidJ types.UID, rule, uidRule RankRule) (r RankRule, iFirst, decided bool) {
-	if ti.Equal(tj) {
+func compareAges(now time.Time, ai, aj age, uidI, uidJ types.UID, rule, uidRule RankRule) (r RankRule, iFirst, decided bool) {
+	if ai.t.Equal(aj.t) {
 		return RuleTie, false, false
 	}
-	if now.IsZero() || ti.IsZero() || tj.IsZero() {
-		return rule, newerOrZeroFirst(ti, tj), true
+	if now.IsZero() || ai.t.IsZero() || aj.t.IsZero() {
+		return rule, newerOrZeroFirst(ai.t, aj.t), true
 	}
-	diff := LogBucket(now, ti) - LogBucket(now, tj)
+	diff := ai.bucket - aj.bucket
 	if diff == 0 {
 		// Same bucket: the UID decides, and decides for good: equal UIDs make
 		// the pods equivalent without consulting later rules.
@@ -155,6 +170,55 @@ type ActivePodsWithRanks struct {
 	// IgnoreDeletionCost models the PodDeletionCost feature gate turned off:
 	// rule 4 is skipped. The controller leaves it false (gate on by default).
 	IgnoreDeletionCost bool
+	// keys, when set by withKeys, holds rankKeyOf(Pods[i], Now) at i, so that
+	// a sort reads each pod once instead of at every comparison; Swap
+	// keeps it aligned. Without it Compare reads the pods.
+	keys []rankKey
+}
+
+// rankKey is what Compare reads from one pod.
+type rankKey struct {
+	unscheduled bool
+	phase       int
+	ready       bool
+	cost        int32
+	// readySince is PodReadySince (zero unless ready).
+	readySince        age
+	restarts, sidecar int
+	created           age
+	uid               types.UID
+}
+
+// rankKeyOf reads p's key; the ages' buckets are taken against now.
+func rankKeyOf(p *corev1.Pod, now time.Time) rankKey {
+	k := rankKey{
+		unscheduled: p.Spec.NodeName == "",
+		phase:       phaseOrdinal(p.Status.Phase),
+		ready:       IsPodReady(p),
+		cost:        PodDeletionCost(p),
+		readySince:  ageOf(now, PodReadySince(p)),
+		created:     ageOf(now, p.CreationTimestamp.Time),
+		uid:         p.UID,
+	}
+	k.restarts, k.sidecar = maxRestarts(p)
+	return k
+}
+
+// withKeys returns s with every pod's rank key computed once.
+func (s ActivePodsWithRanks) withKeys() ActivePodsWithRanks {
+	s.keys = make([]rankKey, len(s.Pods))
+	for i, p := range s.Pods {
+		s.keys[i] = rankKeyOf(p, s.Now)
+	}
+	return s
+}
+
+func (s ActivePodsWithRanks) key(i int) *rankKey {
+	if s.keys != nil {
+		return &s.keys[i]
+	}
+	k := rankKeyOf(s.Pods[i], s.Now)
+	return &k
 }
 
 // Len implements sort.Interface.
@@ -164,6 +228,9 @@ func (s ActivePodsWithRanks) Len() int { return len(s.Pods) }
 func (s ActivePodsWithRanks) Swap(i, j int) {
 	s.Pods[i], s.Pods[j] = s.Pods[j], s.Pods[i]
 	s.Rank[i], s.Rank[j] = s.Rank[j], s.Rank[i]
+	if s.keys != nil {
+		s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
+	}
 }
 
 // Less reports whether Pods[i] should be deleted before Pods[j].
@@ -187,42 +254,42 @@ func (s ActivePodsWithRanks) Less(i, j int) bool {
 //  7. higher max container restarts first, then higher sidecar restarts;
 //  8. newer creation first by log2 bucket, then lower UID.
 func (s ActivePodsWithRanks) Compare(i, j int) (rule RankRule, iFirst bool) {
-	pi, pj := s.Pods[i], s.Pods[j]
+	ki, kj := s.key(i), s.key(j)
 	// 1. Unscheduled pods go first.
-	if pi.Spec.NodeName != pj.Spec.NodeName && (pi.Spec.NodeName == "" || pj.Spec.NodeName == "") {
-		return RuleUnscheduled, pi.Spec.NodeName == ""
+	if ki.unscheduled != kj.unscheduled {
+		return RuleUnscheduled, ki.unscheduled
 	}
 	// 2. Pending < Unknown < Running.
-	if oi, oj := phaseOrdinal(pi.Status.Phase), phaseOrdinal(pj.Status.Phase); oi != oj {
-		return RulePhase, oi < oj
+	if ki.phase != kj.phase {
+		return RulePhase, ki.phase < kj.phase
 	}
 	// 3. Not ready before ready.
-	readyI, readyJ := IsPodReady(pi), IsPodReady(pj)
-	if readyI != readyJ {
-		return RuleNotReady, !readyI
+	if ki.ready != kj.ready {
+		return RuleNotReady, !ki.ready
 	}
 	// 4. Lower deletion cost first.
-	if !s.IgnoreDeletionCost {
-		if ci, cj := PodDeletionCost(pi), PodDeletionCost(pj); ci != cj {
-			return RuleDeletionCost, ci < cj
-		}
+	if !s.IgnoreDeletionCost && ki.cost != kj.cost {
+		return RuleDeletionCost, ki.cost < kj.cost
 	}
 	// 5. More co-located related pods first.
 	if s.Rank[i] != s.Rank[j] {
 		return RuleColocation, s.Rank[i] > s.Rank[j]
 	}
 	// 6. Both ready: the more recently ready goes first.
-	if readyI && readyJ {
-		if r, first, ok := compareAges(s.Now, PodReadySince(pi), PodReadySince(pj), pi.UID, pj.UID, RuleReadyTime, RuleReadyTimeUID); ok {
+	if ki.ready && kj.ready {
+		if r, first, ok := compareAges(s.Now, ki.readySince, kj.readySince, ki.uid, kj.uid, RuleReadyTime, RuleReadyTimeUID); ok {
 			return r, first
 		}
 	}
 	// 7. More restarts first.
-	if r, first, ok := compareRestarts(pi, pj); ok {
-		return r, first
+	if ki.restarts != kj.restarts {
+		return RuleRestarts, ki.restarts > kj.restarts
+	}
+	if ki.sidecar != kj.sidecar {
+		return RuleSidecarRestarts, ki.sidecar > kj.sidecar
 	}
 	// 8. Newer creation first.
-	if r, first, ok := compareAges(s.Now, pi.CreationTimestamp.Time, pj.CreationTimestamp.Time, pi.UID, pj.UID, RuleCreationTime, RuleCreationTimeUID); ok {
+	if r, first, ok := compareAges(s.Now, ki.created, kj.created, ki.uid, kj.uid, RuleCreationTime, RuleCreationTimeUID); ok {
 		return r, first
 	}
 	return RuleTie, false

@@ -43,9 +43,9 @@ func CalculateReplicaSetStatus(rs *appsv1.ReplicaSet, activePods []*corev1.Pod, 
 	status := rs.Status
 	status.Conditions = copyConditions(rs.Status.Conditions)
 	var fullyLabeled, ready, available int32
-	tmpl := rs.Spec.Template.Labels
+	tmpl := labelPairs(rs.Spec.Template.Labels)
 	for _, p := range activePods {
-		if hasAllLabels(p.Labels, tmpl) {
+		if holdsAll(p.Labels, tmpl) {
 			fullyLabeled++
 		}
 		if IsPodReady(p) {
@@ -139,15 +139,6 @@ func NextAvailabilityCheck(pods []*corev1.Pod, minReadySeconds int32, now time.T
 		return minReady, true
 	}
 	return after, true
-}
-
-func hasAllLabels(podLabels, want map[string]string) bool {
-	for k, v := range want {
-		if got, ok := podLabels[k]; !ok || got != v {
-			return false
-		}
-	}
-	return true
 }
 
 func desiredReplicas(rs *appsv1.ReplicaSet) int32 {

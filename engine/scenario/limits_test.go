@@ -123,3 +123,77 @@ func TestEnumStrings(t *testing.T) {
 		}
 	}
 }
+
+// absurd asks for 100,000 replicas with raised limits: natively it used to
+// run for 37 s and take 3.2 GB before failing.
+const absurd = `apiVersion: rolloutlab.dev/v1alpha1
+kind: Scenario
+metadata: {name: absurd}
+spec:
+  limits: {maxPods: 100000, maxSteps: 10000000, maxTraceRecords: 100000000}
+  timeline:
+  - {at: 10s, action: scale, target: deployment/web, replicas: 20000}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 100000
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx:1.25}]
+`
+
+func TestCheckLimitsNamesEachLimitItsValueTheCeilingAndTheLine(t *testing.T) {
+	s, err := Parse("absurd.yaml", []byte(absurd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"absurd.yaml: document 1, line 5: spec.limits.maxPods: 100000 is more than the browser allows: at most 15000 pods at once (lower spec.limits.maxPods in the Scenario document)",
+		"absurd.yaml: document 1, line 5: spec.limits.maxSteps: 10000000 is more than the browser allows: at most 500000 steps (lower spec.limits.maxSteps in the Scenario document)",
+		"absurd.yaml: document 1, line 5: spec.limits.maxTraceRecords: 100000000 is more than the browser allows: at most 2000000 trace records (lower spec.limits.maxTraceRecords in the Scenario document)",
+		"absurd.yaml: document 2, line 9: spec.replicas: 100000 replicas need more pods than the browser allows (at most 15000 pods at once); ask for fewer replicas",
+		"absurd.yaml: document 1, line 7: spec.timeline[0].replicas: 20000 replicas need more pods than the browser allows (at most 15000 pods at once); ask for fewer replicas",
+	}
+	got := Errors(s.CheckLimits("absurd.yaml", BrowserCeilings))
+	if len(got) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i].Error() != want[i] {
+			t.Errorf("error %d:\n got %s\nwant %s", i, got[i].Error(), want[i])
+		}
+	}
+	// The command line allows more, but not this.
+	cli := Errors(s.CheckLimits("absurd.yaml", CLICeilings))
+	if len(cli) != 4 || cli[0].Error() != "absurd.yaml: document 1, line 5: spec.limits.maxPods: 100000 is more than the command line allows: at most 50000 pods at once (lower spec.limits.maxPods in the Scenario document)" {
+		t.Fatalf("command line: %v", cli)
+	}
+}
+
+func TestCheckLimitsReplicasAboveTheFilesPodLimit(t *testing.T) {
+	src := strings.Replace(strings.Replace(absurd, "limits: {maxPods: 100000, maxSteps: 10000000, maxTraceRecords: 100000000}", "limits: {maxPods: 50}", 1), "replicas: 20000", "replicas: 10", 1)
+	s, err := Parse("small.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Errors(s.CheckLimits("small.yaml", BrowserCeilings))
+	want := "small.yaml: document 2, line 9: spec.replicas: 100000 replicas need more pods than the pod limit, 50 (spec.limits.maxPods); raise spec.limits.maxPods in the Scenario document (the browser allows up to 15000) or ask for fewer replicas"
+	if len(got) != 1 || got[0].Error() != want {
+		t.Fatalf("got %v\nwant %s", got, want)
+	}
+	// Within every limit: no error, in either front end.
+	fits := strings.Replace(src, "replicas: 100000", "replicas: 50", 1)
+	s, err = Parse("fits.yaml", []byte(fits))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Ceilings{BrowserCeilings, CLICeilings} {
+		if err := s.CheckLimits("fits.yaml", c); err != nil {
+			t.Fatalf("%s: %v", c.Where, err)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func ParseWith(name string, data []byte, opts Options) (*Scenario, error) {
 		p.add(&Error{File: name, Message: "file is " + strconv.Itoa(len(data)) + " bytes; the limit is 1 MiB (" + strconv.Itoa(MaxFileBytes) + " bytes)"})
 		return nil, p.result()
 	}
-	s := &Scenario{Name: name, Cluster: DefaultCluster(), Limits: Limits{MaxPods: DefaultMaxPods, MaxSteps: DefaultMaxSteps}}
+	s := &Scenario{Name: name, Cluster: DefaultCluster(), Limits: Limits{MaxPods: DefaultMaxPods, MaxSteps: DefaultMaxSteps, MaxTraceRecords: DefaultMaxTraceRecords}}
 	var scenarioDoc, ignored int
 	p.documents(data, func(doc int, body *node) {
 		r := &docReader{p: p, doc: doc}

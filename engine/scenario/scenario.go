@@ -165,23 +165,38 @@ func DefaultCluster() ClusterSpec {
 	}
 }
 
-// Limits bound a simulation run.
+// Limits bound a simulation run (spec.limits). The front end caps what a
+// file may ask for: see Ceilings and CheckLimits (limits.go).
 type Limits struct {
 	// MaxPods is the most pods that may exist at once; 1..MaxPodsLimit.
 	MaxPods int `json:"maxPods"`
 	// MaxSteps is the most simulator steps in a run; 1..MaxStepsLimit.
 	MaxSteps int `json:"maxSteps"`
+	// MaxTraceRecords is the most trace records a run may write (the
+	// trace is most of a long run's memory); 1..MaxTraceRecordsLimit.
+	MaxTraceRecords int `json:"maxTraceRecords"`
+	// At locates each limit the file sets, for errors about it.
+	At LimitsAt `json:"-"`
+}
+
+// LimitsAt is where the file sets its limits: the Scenario document and
+// the line of each value (0: not set in the file).
+type LimitsAt struct {
+	Doc                                int
+	MaxPods, MaxSteps, MaxTraceRecords int
 }
 
 // Defaults and hard bounds of the scenario schema.
 const (
 	// DefaultMaxPods and DefaultMaxSteps apply when spec.limits omits them.
-	DefaultMaxPods  = 10000
-	DefaultMaxSteps = 200000
+	DefaultMaxPods         = 10000
+	DefaultMaxSteps        = 200000
+	DefaultMaxTraceRecords = 1000000
 	// MaxPodsLimit and MaxStepsLimit are the largest limits a file may ask
 	// for.
-	MaxPodsLimit  = 100000
-	MaxStepsLimit = 10000000
+	MaxPodsLimit         = 100000
+	MaxStepsLimit        = 10000000
+	MaxTraceRecordsLimit = 100000000
 	// MaxNodes is the largest cluster a file may ask for.
 	MaxNodes = 1000
 	// MaxTimelineActions is the longest timeline a file may hold.

@@ -21,7 +21,7 @@ var (
 		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images", "turnOrder"}
 	workersFields = []string{"replicaset", "deployment"}
 	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady", "hangAfter"}
-	limitsFields  = []string{"maxPods", "maxSteps"}
+	limitsFields  = []string{"maxPods", "maxSteps", "maxTraceRecords"}
 	triggerFields = []string{"at", "after", "when"}
 	whenFields    = []string{"rolloutComplete", "available", "settled", "step"}
 	availFields   = []string{"target", "atLeast", "namespace"}
@@ -114,16 +114,17 @@ func (r *docReader) decodeScenario(body *node, s *Scenario) {
 	}
 	if f, ok := spec["limits"]; ok {
 		if m, ok := r.mapping(f.value, "spec.limits", limitsFields); ok {
-			if f, ok := m["maxPods"]; ok {
-				if v, ok := r.integer(f.value, "spec.limits.maxPods", 1, MaxPodsLimit); ok {
-					s.Limits.MaxPods = int(v)
+			s.Limits.At.Doc = r.doc
+			limit := func(name string, hi int64, v, line *int) {
+				if f, ok := m[name]; ok {
+					if n, ok := r.integer(f.value, "spec.limits."+name, 1, hi); ok {
+						*v, *line = int(n), resolve(f.value).Line+r.lineOffset
+					}
 				}
 			}
-			if f, ok := m["maxSteps"]; ok {
-				if v, ok := r.integer(f.value, "spec.limits.maxSteps", 1, MaxStepsLimit); ok {
-					s.Limits.MaxSteps = int(v)
-				}
-			}
+			limit("maxPods", MaxPodsLimit, &s.Limits.MaxPods, &s.Limits.At.MaxPods)
+			limit("maxSteps", MaxStepsLimit, &s.Limits.MaxSteps, &s.Limits.At.MaxSteps)
+			limit("maxTraceRecords", MaxTraceRecordsLimit, &s.Limits.MaxTraceRecords, &s.Limits.At.MaxTraceRecords)
 		}
 	}
 	if f, ok := spec["timeline"]; ok {

@@ -2,7 +2,9 @@ package session
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ metadata:
   name: bench-%d
 spec:
   seed: 3
+  limits: {maxPods: 15000}
   timeline:
     - when: {rolloutComplete: deployment/web}
       action: setImage
@@ -72,22 +75,132 @@ func loadBench(b *testing.B, src []byte) *Session {
 	return s
 }
 
-// BenchmarkSeek1000 seeks to random steps of a 1,000-step run (60 replicas
-// created, then rolled out to a new image); seeking backwards replays from
-// the start.
-func BenchmarkSeek1000(b *testing.B) {
-	s := loadBench(b, benchScenario(60))
-	const steps = 1000
-	if err := s.Seek(steps); err != nil {
-		b.Fatal(err)
+// Rewind benchmarks: a run of about 1k, 10k or 100k steps (a Deployment of
+// 60, 600 or 7,800 replicas created, then rolled out to a new image) is
+// computed to the end; then each op seeks to a random step of it
+// (BenchmarkSeek) or steps back at the end (BenchmarkStepBack,
+// BenchmarkFirstStepBack). The
+// checkpoint memory is reported as ckpt-MB (heap freed when every
+// checkpoint but the first is dropped), with the checkpoints' count and
+// spacing in steps.
+var seekRuns = []struct {
+	name     string
+	replicas int
+}{{"steps=1k", 60}, {"steps=10k", 600}, {"steps=100k", 7800}}
+
+// warmUpSeek runs a few hundred seeks on a small run, once per process:
+// under js/wasm the engine's code is first run by a baseline compiler and
+// optimised in the background, which made the first benchmark ten times
+// slower than the next ones. A page that has been used is warm.
+var warmUpSeek = sync.OnceFunc(func() {
+	s, err := Load("warm.yaml", benchScenario(60), nil)
+	if err != nil {
+		panic(err)
 	}
-	r := rng.New(1).Stream("seek")
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := s.Seek(r.Intn(steps + 1)); err != nil {
-			b.Fatal(err)
-		}
+	s.RunToEnd()
+	r := rng.New(2).Stream("warm")
+	for i := 0; i < 300; i++ {
+		_ = s.Seek(r.Intn(s.MaxStep() + 1))
 	}
+})
+
+func BenchmarkSeek(b *testing.B) {
+	warmUpSeek()
+	for _, run := range seekRuns {
+		b.Run(run.name, func(b *testing.B) {
+			s := loadBench(b, benchScenario(run.replicas))
+			s.RunToEnd()
+			steps := s.Step()
+			r := rng.New(1).Stream("seek")
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := s.Seek(r.Intn(steps + 1)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCheckpoints(b, s)
+		})
+	}
+}
+
+func BenchmarkStepBack(b *testing.B) {
+	warmUpSeek()
+	for _, run := range seekRuns {
+		b.Run(run.name, func(b *testing.B) {
+			s := loadBench(b, benchScenario(run.replicas))
+			s.RunToEnd()
+			end := s.Step()
+			b.ReportAllocs()
+			// Each op is one press of "step back", from the end down to
+			// end-presses; then the run is played to the end again
+			// (untimed) and the presses start over. The first press of a
+			// round replays from a spaced checkpoint, the next ones from
+			// the scratch checkpoint it left.
+			const presses = 100
+			i := 0
+			for b.Loop() {
+				if i%presses == 0 {
+					b.StopTimer()
+					if err := s.Seek(end); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+				i++
+				if err := s.Seek(end - 1 - i%presses); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCheckpoints(b, s)
+		})
+	}
+}
+
+// BenchmarkFirstStepBack times one step back at the end with no scratch
+// checkpoint left by an earlier seek: the worst case of a press.
+func BenchmarkFirstStepBack(b *testing.B) {
+	warmUpSeek()
+	for _, run := range seekRuns {
+		b.Run(run.name, func(b *testing.B) {
+			s := loadBench(b, benchScenario(run.replicas))
+			s.RunToEnd()
+			end := s.Step()
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				s.dropScratch()
+				if err := s.Seek(end); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if err := s.Seek(end - 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCheckpoints(b, s)
+		})
+	}
+}
+
+// reportCheckpoints reports the run's length and the checkpoints' count,
+// spacing and memory.
+func reportCheckpoints(b *testing.B, s *Session) {
+	b.StopTimer()
+	st := s.CheckpointStats()
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	s.dropCheckpointsAfter(0)
+	s.dropScratch()
+	after := heap()
+	b.ReportMetric(float64(s.MaxStep()), "steps")
+	b.ReportMetric(float64(st.Count), "ckpts")
+	b.ReportMetric(float64(st.Every), "ckpt-every")
+	b.ReportMetric(float64(int64(before)-int64(after))/1e6, "ckpt-MB")
 }
 
 // BenchmarkView1000 builds the View of a settled 1,000-pod cluster.

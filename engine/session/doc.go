@@ -10,8 +10,11 @@
 // sample are kept, so the UI can list and plot the run.
 //
 // Rewind is exact because the simulation is deterministic: Seek to an earlier
-// step rebuilds the simulation from the scenario and replays it, re-applying
-// the user's actions at the steps they were made. A user action made after a
+// step restores the last checkpoint at or before it (a saved copy of the
+// whole simulation, see sim.Checkpoint and checkpoints.go) and replays the
+// steps from there, re-applying the user's actions at the steps they were
+// made. Checkpoints are spaced so that a replay is at most one spacing long
+// and at most maxCheckpoints are kept. A user action made after a
 // rewind discards the old future (the actions recorded after that point), as
 // an editor's undo history does.
 //
@@ -24,4 +27,10 @@
 // "web" in namespace default; found: shop/web"). Targets lists the
 // Deployments an action can name, with their containers. Kubectl renders
 // kubectl's read-only commands with their -n/-A and get/rollout flags.
+//
+// The same replay gives forks (ForkAt, fork.go): a second session standing
+// at a step of this one's run, with or without the user actions made from
+// there on, for engine/compare's "what if I had done X instead?"; and
+// ExportScenario (export.go) writes the user's actions into the file's
+// timeline so that the file alone replays the run.
 package session

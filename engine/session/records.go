@@ -31,20 +31,21 @@ func FilterRecords(rec *trace.Recorder, f RecordFilter) ([]trace.Record, int) {
 	}
 	out := []trace.Record{}
 	total := 0
-	for _, r := range rec.Records() {
+	rec.Each(0, func(r trace.Record) bool {
 		if (f.From > 0 && r.Seq < f.From) || (f.To > 0 && r.Seq > f.To) {
-			continue
+			return true
 		}
 		if len(kinds) > 0 && !kinds[r.Kind().String()] {
-			continue
+			return true
 		}
 		if len(sources) > 0 && !sources[r.Source] {
-			continue
+			return true
 		}
 		total++
 		if len(out) < limit {
 			out = append(out, r)
 		}
-	}
+		return true
+	})
 	return out, total
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -60,6 +61,20 @@ func sample(sm *sim.Sim, info *sim.StepInfo) Sample {
 			p.Replicas = *d.Spec.Replicas
 		}
 		smp.Deployments = append(smp.Deployments, p)
+	}
+	return smp
+}
+
+// shareUnchanged returns smp with its point slices replaced by prev's when
+// they hold the same points, so that the samples of the many steps that
+// change no ReplicaSet or Deployment status share one copy. Samples are
+// read-only once stored.
+func shareUnchanged(prev, smp Sample) Sample {
+	if slices.Equal(prev.ReplicaSets, smp.ReplicaSets) {
+		smp.ReplicaSets = prev.ReplicaSets
+	}
+	if slices.Equal(prev.Deployments, smp.Deployments) {
+		smp.Deployments = prev.Deployments
 	}
 	return smp
 }

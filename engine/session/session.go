@@ -35,16 +35,20 @@ type Session struct {
 	samples []Sample
 	// timeline arms the scenario's actions one after another.
 	timeline *timeline
+	// cps are the rewind points Seek restores from.
+	cps checkpoints
 	// observer, when set, is called after every step the session takes
 	// (checkers, recorders); it must only read the simulation.
 	observer func(sim.StepInfo)
 }
 
-// SetStepObserver makes the session call fn after every step it takes, in
-// every run including replays; nil removes it.
+// SetStepObserver makes the session call fn after every step it takes,
+// including the steps a Seek replays after restoring a checkpoint (not the
+// steps the checkpoint skips); nil removes it.
 func (s *Session) SetStepObserver(fn func(sim.StepInfo)) { s.observer = fn }
 
-// Load parses source and builds the simulation at step 0. A non-nil seed
+// Load parses source and builds the simulation at step 0, with the
+// command line's ceilings on the file's limits (LoadWithin). A non-nil seed
 // overrides the file's seed. Errors are *scenario.Error / scenario.ErrorList
 // for file problems and *SetupError for objects the API server refused.
 func Load(name string, source []byte, seed *uint64) (*Session, error) {
@@ -58,13 +62,31 @@ type LoadOptions struct {
 	// SpecOnly starts pasted cluster output from its specs rather than its
 	// state (scenario.Options.SpecOnly).
 	SpecOnly bool
+	// Ceilings are the front end's ceilings on the file's limits;
+	// scenario.CLICeilings when nil (see LoadWithin).
+	Ceilings *scenario.Ceilings
+}
+
+// LoadWithin is Load with the front end's ceilings on the file's limits
+// (the browser's are stricter): a file that asks for more, or for more
+// replicas than its pod limit allows, is refused before anything runs
+// (scenario.CheckLimits).
+func LoadWithin(name string, source []byte, seed *uint64, c scenario.Ceilings) (*Session, error) {
+	return LoadWith(name, source, LoadOptions{Seed: seed, Ceilings: &c})
 }
 
 // LoadWith is Load with options.
 func LoadWith(name string, source []byte, opts LoadOptions) (*Session, error) {
 	seed := opts.Seed
+	c := scenario.CLICeilings
+	if opts.Ceilings != nil {
+		c = *opts.Ceilings
+	}
 	scen, err := scenario.ParseWith(name, source, scenario.Options{SpecOnly: opts.SpecOnly})
 	if err != nil {
+		return nil, err
+	}
+	if err := scen.CheckLimits(name, c); err != nil {
 		return nil, err
 	}
 	s := &Session{name: name, source: append([]byte(nil), source...), scen: scen, seed: scen.Seed}
@@ -112,6 +134,7 @@ func (s *Session) options() sim.Options {
 	o.TurnOrder = c.TurnOrder
 	o.Limits.MaxPods = s.scen.Limits.MaxPods
 	o.Limits.MaxSteps = s.scen.Limits.MaxSteps
+	o.Limits.MaxTraceRecords = s.scen.Limits.MaxTraceRecords
 	return o
 }
 
@@ -166,8 +189,8 @@ func (e *SetupError) Unwrap() error {
 }
 
 // rebuild creates a fresh simulation at step 0: objects applied (or, for
-// pasted cluster state, restored), timeline armed. The chart keeps only the
-// set-up sample.
+// pasted cluster state, restored), timeline armed, the first checkpoint
+// taken. The chart keeps only the set-up sample.
 func (s *Session) rebuild() error {
 	sm, err := sim.New(s.options())
 	if err != nil {
@@ -188,5 +211,6 @@ func (s *Session) rebuild() error {
 	s.timeline.arm(sm)
 	s.nextUser = 0
 	s.setSample(0, sample(sm, nil))
+	s.resetCheckpoints()
 	return nil
 }

@@ -53,7 +53,7 @@ func restore(sm *sim.Sim, obj scenario.Object) (string, error) {
 	}
 	o.SetOwnerReferences(refs)
 	res := resourceOf(obj.Kind())
-	if _, err := srv.Restore(setupActor, res, o); err != nil {
+	if _, err := srv.RestoreObject(setupActor, res, o); err != nil {
 		return "", err
 	}
 	return strings.ToLower(res.Kind()) + "/" + o.GetName() + " restored", nil

@@ -53,6 +53,7 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 		s.history = append(s.history, info)
 	}
 	s.setSample(info.Step, sample(s.sim, &info))
+	s.checkpointAfterStep()
 	if s.observer != nil {
 		s.observer(info)
 	}
@@ -61,6 +62,9 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 
 // setSample stores the chart sample taken after step i.
 func (s *Session) setSample(i int, smp Sample) {
+	if i > 0 && i <= len(s.samples) {
+		smp = shareUnchanged(s.samples[i-1], smp)
+	}
 	if i < len(s.samples) {
 		s.samples[i] = smp
 		return
@@ -132,20 +136,28 @@ func (s *Session) RunUntil(done func(*sim.Sim) bool, maxSteps int) []sim.StepInf
 	return out
 }
 
-// Seek moves to the state right after step n (0: the start), replaying from
-// the start when n is behind the current step.
+// Seek moves to the state right after step n (0: the start). It restores
+// the last checkpoint at or before n when n is behind the current step (or
+// when that checkpoint is ahead of it) and replays the steps from there.
 func (s *Session) Seek(n int) error {
 	if n < 0 {
 		return fmt.Errorf("%w: %d", ErrNoSuchStep, n)
 	}
-	if n < s.sim.Steps() {
-		if err := s.rebuild(); err != nil {
-			return err
-		}
+	if c := s.nearestCheckpoint(n); n < s.sim.Steps() || c.sim.Step() > s.sim.Steps() {
+		s.restore(c)
+	}
+	// A long replay leaves a scratch checkpoint shortly before n, for the
+	// step backs that usually follow.
+	scratchAt := -1
+	if n-s.sim.Steps() >= 2*s.cps.gap {
+		scratchAt = n - s.cps.gap
 	}
 	for s.sim.Steps() < n {
 		if _, ok := s.stepOnce(); !ok {
 			return fmt.Errorf("%w: the run ends at step %d", ErrNoSuchStep, s.sim.Steps())
+		}
+		if s.sim.Steps() == scratchAt {
+			s.setScratch()
 		}
 	}
 	// Actions recorded at exactly this step were made before the next step;
@@ -167,6 +179,7 @@ func (s *Session) Apply(a scenario.Action) (msg string, err error) {
 		s.history = s.history[:at]
 		s.samples = s.samples[:at+1]
 	}
+	s.dropCheckpointsAfter(at)
 	s.user = append(s.user, userAction{AtStep: at, Action: a})
 	s.nextUser = len(s.user)
 	defer func() {

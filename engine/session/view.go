@@ -164,19 +164,17 @@ func (s *Session) View(opts ViewOptions) *View {
 	for _, d := range srv.ListDeployments("", nil) {
 		v.Deployments = append(v.Deployments, deploymentView(d))
 	}
-	nodePods := map[string]int{}
-	for _, p := range srv.ListPods("", nil) {
-		v.PodTotal++
-		if p.Spec.NodeName != "" {
-			nodePods[p.Spec.NodeName]++
-		}
+	// Counts come from the server; only the pods shown are visited.
+	v.PodTotal = srv.PodCount()
+	srv.EachPod(func(p *corev1.Pod) bool {
 		if opts.MaxPods > 0 && len(v.Pods) >= opts.MaxPods {
-			continue
+			return false
 		}
 		v.Pods = append(v.Pods, podView(p, rsMinReady, now))
-	}
+		return true
+	})
 	for _, n := range srv.ListNodes("", nil) {
-		v.Nodes = append(v.Nodes, NodeView{Name: n.Name, Ready: nodeReady(n), Pods: nodePods[n.Name]})
+		v.Nodes = append(v.Nodes, NodeView{Name: n.Name, Ready: nodeReady(n), Pods: srv.PodsOnNode(n.Name)})
 	}
 	v.Queues = []QueueView{
 		{Controller: "replicaset-controller", State: sm.ReplicaSetController().Queue().Snapshot()},

@@ -100,11 +100,14 @@ func benchRollingUpdate(b *testing.B, n int32) {
 	b.ReportMetric(float64(records)/float64(b.N), "records/op")
 }
 
-// BenchmarkRollingUpdate1000 is the product budget's reference run: a
-// 1,000-replica rolling update to completion (budget about 16 ms native).
+// BenchmarkRollingUpdate1000 is the reference run: a 1,000-replica rolling
+// update to completion (issue #10's goal: 40 ms native, wasm within 5x).
+// scripts/bench-engine.sh prints it with the 10k run, their ratio and the
+// allocation per step (B/op over steps/op).
 func BenchmarkRollingUpdate1000(b *testing.B) { benchRollingUpdate(b, 1000) }
 
-// BenchmarkRollingUpdate10000 checks linear growth (budget about 200 ms).
+// BenchmarkRollingUpdate10000 checks linear growth (goal: 400 ms native,
+// at most 10.5x the 1k run measured in the same run).
 func BenchmarkRollingUpdate10000(b *testing.B) { benchRollingUpdate(b, 10000) }
 
 // BenchmarkStepsPerSecond runs the library's reference scenario (a 10-replica

@@ -22,4 +22,9 @@
 // sync is atomic here, do not change the order of events.
 //
 // Same options and seed, same sequence of Step calls: byte-identical trace.
+//
+// Checkpoint saves the whole simulation and Restore returns to it, exactly:
+// each component saves its own mutable state (snapshot.go in its package),
+// sharing what never changes (stored objects, trace records, actions). The
+// session uses them to rewind without replaying from step 0.
 package sim

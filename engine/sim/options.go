@@ -10,11 +10,18 @@ import (
 )
 
 // Limits bound a simulation so that no input can hang it or exhaust memory.
+// A run that passes one stops with an error naming it (ErrPodLimit,
+// ErrStepLimit, ErrTraceLimit) and the scenario field that sets it, so
+// that the user knows what to change; the front ends cap how high a
+// scenario may set them (scenario.Ceilings).
 type Limits struct {
 	// MaxPods is the most pods that may exist at once.
 	MaxPods int `json:"maxPods"`
 	// MaxSteps is the most steps a simulation may take in total.
 	MaxSteps int `json:"maxSteps"`
+	// MaxTraceRecords is the most trace records a simulation may write;
+	// 0 means no limit. The trace is most of a long run's memory.
+	MaxTraceRecords int `json:"maxTraceRecords"`
 	// SettleHorizon bounds Settle in virtual time: it stops once the clock
 	// has moved this far past where it started, even if timers remain
 	// (crash-looping containers restart forever).
@@ -23,7 +30,7 @@ type Limits struct {
 
 // DefaultLimits returns the limits used when a scenario sets none.
 func DefaultLimits() Limits {
-	return Limits{MaxPods: 10000, MaxSteps: 1_000_000, SettleHorizon: 30 * time.Minute}
+	return Limits{MaxPods: 10000, MaxSteps: 1_000_000, MaxTraceRecords: 5_000_000, SettleHorizon: 30 * time.Minute}
 }
 
 // Options configure a simulation.

@@ -135,7 +135,7 @@ func (s *Sim) Step() (StepInfo, bool) {
 		return StepInfo{}, false
 	}
 	if s.step >= s.opts.Limits.MaxSteps {
-		s.stop(fmt.Errorf("%w: %d steps", ErrStepLimit, s.opts.Limits.MaxSteps))
+		s.stop(fmt.Errorf("%w: %d steps (spec.limits.maxSteps)", ErrStepLimit, s.opts.Limits.MaxSteps))
 		return StepInfo{}, false
 	}
 	s.clock.AdvanceTo(n.at)
@@ -145,8 +145,13 @@ func (s *Sim) Step() (StepInfo, bool) {
 	s.run(n, &info)
 	s.observe()
 	info.LastSeq = uint64(s.rec.Len())
-	if s.podCount > s.opts.Limits.MaxPods {
-		s.stop(fmt.Errorf("%w: %d pods exist, the limit is %d", ErrPodLimit, s.podCount, s.opts.Limits.MaxPods))
+	lim := s.opts.Limits
+	switch {
+	case s.podCount > lim.MaxPods:
+		s.stop(fmt.Errorf("%w: %d pods exist, the limit is %d (spec.limits.maxPods)", ErrPodLimit, s.podCount, lim.MaxPods))
+		info.LastSeq = uint64(s.rec.Len())
+	case lim.MaxTraceRecords > 0 && s.rec.Len() > lim.MaxTraceRecords:
+		s.stop(fmt.Errorf("%w: %d records, the limit is %d (spec.limits.maxTraceRecords)", ErrTraceLimit, s.rec.Len(), lim.MaxTraceRecords))
 		info.LastSeq = uint64(s.rec.Len())
 	}
 	return info, true

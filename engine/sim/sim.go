@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
@@ -23,6 +24,9 @@ var (
 	ErrStepLimit = errors.New("step limit reached")
 	// ErrPodLimit: more pods exist than Limits.MaxPods allows.
 	ErrPodLimit = errors.New("pod limit exceeded")
+	// ErrTraceLimit: the trace holds more records than
+	// Limits.MaxTraceRecords allows.
+	ErrTraceLimit = errors.New("trace limit reached")
 )
 
 // Sim is one simulated cluster with both controllers.
@@ -30,7 +34,10 @@ type Sim struct {
 	opts  Options
 	clock *clock.Clock
 	root  *rng.Root
-	rec   *trace.Recorder
+	// streams are the random streams handed to components, checkpointed
+	// here because the components do not own them.
+	streams []*rng.Stream
+	rec     *trace.Recorder
 
 	server *apiserver.Server
 	gc     *gc.Collector
@@ -94,8 +101,9 @@ func New(opts Options) (*Sim, error) {
 	}
 	rec.Emit("sim", trace.Note{Message: start})
 
-	s.server = apiserver.New(c, root.Stream("apiserver"), rec)
-	faults := root.Stream("informer")
+	names, faults, kubeletRand := root.Stream("apiserver"), root.Stream("informer"), root.Stream("kubelet")
+	s.streams = []*rng.Stream{names, faults, kubeletRand}
+	s.server = apiserver.New(c, names, rec)
 	newInf := func(res apiserver.Resource, idx map[string]informer.IndexFunc) *informer.Informer {
 		return informer.New(res, s.server, c, rec, faults, informer.Config{Lag: opts.InformerLag, Indexers: idx})
 	}
@@ -116,7 +124,11 @@ func New(opts Options) (*Sim, error) {
 	}
 	s.gc = gc.New(s.server, c, rec)
 
-	k, err := kubelet.New(s.server, c, root.Stream("kubelet"), rec, opts.Kubelet)
+	// The kubelet changes its image profiles at run time: give it its own
+	// map, so that Options stays what the simulation was built from.
+	kcfg := opts.Kubelet
+	kcfg.Images = maps.Clone(kcfg.Images)
+	k, err := kubelet.New(s.server, c, kubeletRand, rec, kcfg)
 	if err != nil {
 		return nil, fmt.Errorf("creating nodes: %w", err)
 	}
@@ -151,9 +163,8 @@ func (s *Sim) observe() {
 	}
 	s.gc.Observe()
 	s.kubelet.Observe()
-	log := s.server.WatchLog()
-	for ; s.logCursor < len(log); s.logCursor++ {
-		ev := log[s.logCursor]
+	for _, ev := range s.server.WatchSince(s.logCursor) {
+		s.logCursor++
 		if ev.Resource != apiserver.Pods {
 			continue
 		}
@@ -164,4 +175,13 @@ func (s *Sim) observe() {
 			s.podCount--
 		}
 	}
+	// Every reader of the log is now at its end: drop what they all read,
+	// in batches so that the log's array is not reallocated on every step.
+	if len(s.server.WatchLog()) >= forgetWatchLogBatch {
+		s.server.ForgetWatchLog(s.logCursor)
+	}
 }
+
+// forgetWatchLogBatch is how many read watch-log entries the simulator lets
+// pile up before it drops them.
+const forgetWatchLogBatch = 256

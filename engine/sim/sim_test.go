@@ -101,6 +101,31 @@ func TestPodLimitStopsTheRun(t *testing.T) {
 	}
 }
 
+func TestTraceLimitStopsTheRun(t *testing.T) {
+	opts := DefaultOptions(1)
+	opts.Limits.MaxTraceRecords = 200
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	create(t, s, replicaSet("big", 50, "nginx"))
+	s.Settle(10000)
+	if !errors.Is(s.Err(), ErrTraceLimit) {
+		t.Fatalf("Err = %v, want the trace limit", s.Err())
+	}
+	if n := s.Recorder().Len(); n > 200+maxRecordsPerStepInThisTest {
+		t.Fatalf("%d records: the run went on past the limit", n)
+	}
+	last := s.Recorder().Records()[s.Recorder().Len()-1]
+	if want := "run stopped: trace limit reached: "; !strings.Contains(last.Data.Text(), want) || !strings.Contains(last.Data.Text(), "the limit is 200 (spec.limits.maxTraceRecords)") {
+		t.Fatalf("last record = %q", last.Data.Text())
+	}
+}
+
+// maxRecordsPerStepInThisTest bounds what the step that passes the trace
+// limit may add (one sync creating 50 pods writes a few records each).
+const maxRecordsPerStepInThisTest = 400
+
 func TestStepLimit(t *testing.T) {
 	opts := DefaultOptions(1)
 	opts.Limits.MaxSteps = 5

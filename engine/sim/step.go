@@ -90,9 +90,8 @@ func itoa(n int) string {
 
 // Records returns the trace records the step produced.
 func (s StepInfo) Records(rec *trace.Recorder) []trace.Record {
-	all := rec.Records()
-	if s.FirstSeq == 0 || s.FirstSeq > s.LastSeq || int(s.LastSeq) > len(all) {
+	if s.FirstSeq == 0 || s.FirstSeq > s.LastSeq || int(s.LastSeq) > rec.Len() {
 		return nil
 	}
-	return all[s.FirstSeq-1 : s.LastSeq]
+	return rec.Slice(int(s.FirstSeq-1), int(s.LastSeq))
 }

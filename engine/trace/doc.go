@@ -11,4 +11,8 @@
 // golden tests and the CLI timeline); the same struct marshals to JSON for the
 // UI. Text is rendered lazily, so recording is cheap on the hot path. The
 // trace starts with the seed: a trace plus its seed reproduces a run.
+//
+// Records are stored in fixed-size chunks, so a long trace grows without
+// being copied; read long traces with Each, At or Slice (Records copies
+// once the trace outgrows one chunk).
 package trace

@@ -20,9 +20,19 @@ type Recorder struct {
 	seed  uint64
 	// step is stamped on every record emitted until the next SetStep.
 	step int
-	// records is append-only; records[i].Seq == i+1.
-	records []Record
+	// chunks hold the records in order, append-only: record i (Seq i+1) is
+	// chunks[i/chunkSize][i%chunkSize]. Every chunk but the last is full;
+	// only the first grows by reallocation, later ones are allocated at
+	// chunkSize, so a long trace is never copied to grow. Snapshot: yes
+	// (replaces the former records slice).
+	chunks [][]Record
+	// n is the number of records. Snapshot: yes.
+	n int
 }
+
+// chunkSize is the number of records per chunk. Traces of up to chunkSize
+// records live in one slice, so Records and Slice share it without copying.
+const chunkSize = 8192
 
 // NewRecorder returns an empty recorder reading time from c. The seed is
 // printed at the top of every rendering of the trace.
@@ -42,23 +52,73 @@ func (r *Recorder) Step() int { return r.step }
 // Emit appends a record from source with payload p and returns its sequence
 // number.
 func (r *Recorder) Emit(source string, p Payload) uint64 {
-	seq := uint64(len(r.records) + 1)
-	r.records = append(r.records, Record{Seq: seq, Step: r.step, At: r.clock.Elapsed(), Source: source, Data: p})
+	r.n++
+	seq := uint64(r.n)
+	rec := Record{Seq: seq, Step: r.step, At: r.clock.Elapsed(), Source: source, Data: p}
+	last := len(r.chunks) - 1
+	if last < 0 || len(r.chunks[last]) == chunkSize {
+		var c []Record
+		if last >= 0 {
+			c = make([]Record, 0, chunkSize)
+		}
+		r.chunks = append(r.chunks, c)
+		last++
+	}
+	r.chunks[last] = append(r.chunks[last], rec)
 	return seq
 }
 
 // Len returns the number of records so far.
-func (r *Recorder) Len() int { return len(r.records) }
+func (r *Recorder) Len() int { return r.n }
 
-// Records returns all records. The slice must not be modified.
-func (r *Recorder) Records() []Record { return r.records }
+// At returns record i (0-based; its Seq is i+1).
+func (r *Recorder) At(i int) Record { return r.chunks[i/chunkSize][i%chunkSize] }
 
-// Since returns the records with Seq > seq. The slice must not be modified.
-func (r *Recorder) Since(seq uint64) []Record {
-	if seq >= uint64(len(r.records)) {
+// Slice returns records from..to-1 (0-based, clamped to the trace). The
+// result shares the recorder's memory when the range lies in one chunk and
+// is a copy otherwise; either way it must not be modified.
+func (r *Recorder) Slice(from, to int) []Record {
+	from, to = max(from, 0), min(to, r.n)
+	if from >= to {
 		return nil
 	}
-	return r.records[seq:]
+	if c := from / chunkSize; c == (to-1)/chunkSize {
+		return r.chunks[c][from%chunkSize : (to-1)%chunkSize+1]
+	}
+	out := make([]Record, 0, to-from)
+	for i := from; i < to; {
+		c := r.chunks[i/chunkSize]
+		part := c[i%chunkSize : min(len(c), i%chunkSize+to-i)]
+		out = append(out, part...)
+		i += len(part)
+	}
+	return out
+}
+
+// Each calls fn for records from (0-based) on, in order, until fn returns
+// false; it copies nothing.
+func (r *Recorder) Each(from int, fn func(Record) bool) {
+	for i := max(from, 0); i < r.n; {
+		c := r.chunks[i/chunkSize]
+		for _, rec := range c[i%chunkSize:] {
+			if !fn(rec) {
+				return
+			}
+		}
+		i += len(c) - i%chunkSize
+	}
+}
+
+// Records returns all records: Slice(0, Len()), a copy once the trace is
+// longer than one chunk. Long traces are better read with Each or Slice.
+func (r *Recorder) Records() []Record { return r.Slice(0, r.n) }
+
+// Since returns the records with Seq > seq (see Slice).
+func (r *Recorder) Since(seq uint64) []Record {
+	if seq >= uint64(r.n) {
+		return nil
+	}
+	return r.Slice(int(seq), r.n)
 }
 
 // Header is the first line of every text trace.
@@ -71,12 +131,12 @@ func (r *Recorder) WriteText(w io.Writer) error {
 	if _, err := io.WriteString(w, r.Header()+"\n"); err != nil {
 		return err
 	}
-	for _, rec := range r.records {
-		if _, err := io.WriteString(w, rec.Text()+"\n"); err != nil {
-			return err
-		}
-	}
-	return nil
+	var err error
+	r.Each(0, func(rec Record) bool {
+		_, err = io.WriteString(w, rec.Text()+"\n")
+		return err == nil
+	})
+	return err
 }
 
 // Text returns WriteText's output as a string.

@@ -14,7 +14,7 @@ test('shell renders before the engine, then the engine reports its version', asy
   // Hold the wasm download until the shell has been checked.
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/rolloutlab.wasm', async (route) => {
+  await page.route('**/rolloutlab-*.wasm', async (route) => {
     await gate;
     await route.continue();
   });
@@ -31,11 +31,12 @@ test('shell renders before the engine, then the engine reports its version', asy
   await expect(page.locator('#engine-text')).toHaveText(/^Engine \d+\.\d+\.\d+\S* · Kubernetes v1\.36\.3 controllers$/);
   await expect(page.locator('#engine-progress')).toBeHidden();
 
-  // The bridge answers from the page, and a bad call is an error value, not an exception.
-  const unknown = await page.evaluate(() => JSON.parse(window.rolloutlab!.call('no-such-method', 'null')));
+  // The bridge answers through the page's engine client (the engine runs in a
+  // Worker), and a bad call is an error value, not an exception.
+  const unknown = await page.evaluate(() => window.__rolloutlabEngine!.call('no-such-method'));
   expect(unknown).toEqual({
     ok: false,
-    error: { message: 'unknown method "no-such-method"', line: 0, field: '', panic: false },
+    error: { message: 'unknown method "no-such-method"', line: 0, field: '', panic: false, errors: [] },
   });
 
   await page.screenshot({ path: screenshotPath, fullPage: true });

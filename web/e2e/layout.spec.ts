@@ -212,7 +212,7 @@ test('tab order: the action form is three key presses away; lists are one tab st
   await expect(page.locator('.skip-link')).toBeFocused();
   await page.keyboard.press('Enter');
   await page.keyboard.press('Tab');
-  await expect(page.locator('#act-type')).toBeFocused();
+  await expect(page.locator('#whatif-room .whatif-target')).toBeFocused();
   await expect(page.locator('#steps [tabindex="0"]')).toHaveCount(1);
   await expect(page.locator('#trace summary[tabindex="0"]')).toHaveCount(0);
   await page.locator('#steps .step-row.current').focus();

@@ -131,11 +131,11 @@ test('rolling update 10/3/2: panels show the controllers\' numbers, rewind, bad 
   await page.screenshot({ path: shot('6-invalid-yaml') });
 
   // A user action: scale to 12, then settle; the deployment and its new RS follow.
-  await page.locator('#act-type').selectOption('scale');
-  await page.locator('#act-target').fill('deployment/web');
-  await page.locator('#act-value').fill('12');
-  await page.locator('#act-btn').click();
-  await expect(page.locator('#act-message')).toContainText('scaled');
+  await page.locator('.whatif-form-pick').selectOption('scale');
+  const scaleForm = page.locator('form[data-form="scale"]');
+  await scaleForm.locator('input[name="replicas"]').fill('12');
+  await scaleForm.locator('button[data-mode="apply"]').click();
+  await expect(scaleForm.locator('.form-message')).toContainText('scaled');
   await expect(page.locator('#step-label')).toHaveText(/^step 95 \/ 95 /); // the old future is discarded
   await page.locator('#settle-btn').click();
   await expect(deploy).toContainText('status: total 12, updated 12, ready 12, available 12');
@@ -212,16 +212,16 @@ test('a Go panic is shown in a banner and the UI keeps working', async ({ page }
   await expect(page.locator('#step-label')).toHaveText(/^step 1 \//);
   // The bridge reports the next advance as a panic (as wasm/dispatch.go does after recover()).
   await page.evaluate(() => {
-    const bridge = window.rolloutlab!;
-    const real = bridge.call.bind(bridge);
+    const engine = window.__rolloutlabEngine!;
+    const real = engine.call.bind(engine);
     let armed = true;
-    bridge.call = (method: string, args?: string) => {
+    engine.call = (async (method: string, args?: unknown) => {
       if (method === 'advance' && armed) {
         armed = false;
-        return JSON.stringify({ ok: false, error: { message: 'internal error in "advance": boom', line: 0, field: '', panic: true } });
+        return { ok: false, error: { message: 'internal error in "advance": boom', line: 0, field: '', panic: true, errors: [] } };
       }
       return real(method, args);
-    };
+    }) as typeof engine.call;
   });
   await page.keyboard.press('n');
   await expect(page.locator('#banner')).toBeVisible();

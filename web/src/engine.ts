@@ -1,6 +1,19 @@
-// Loads rolloutlab.wasm in the background and exposes a typed client over the
-// Go bridge (wasm/). The page never waits for this: it renders first and
-// enables engine features when `loadEngine` resolves.
+// The engine runs in a dedicated Web Worker (engine-worker.ts), so a long
+// step or seek never blocks the page. This file is the page's side:
+//
+//   - compileEngine downloads and compiles rolloutlab.wasm once per page
+//     (WebAssembly.compileStreaming; the browser caches the compiled code of
+//     a cacheable response) and shares the WebAssembly.Module with every
+//     engine instance: several embedded players mean one download and one
+//     compile.
+//   - startEngine gives a Module to a new Worker and resolves with an
+//     EngineClient once the Go program has installed its bridge there.
+//   - deferredClient answers calls before the engine is ready: a call waits
+//     for the engine, except the one load whose answer was prerendered at
+//     build time (the default scenario's step 0), which is answered at once.
+//
+// EngineClient.call(method, args) is the same async API whether the engine is
+// in a Worker or (in tests) a synchronous function.
 
 import { expectedBytes, type Progress } from './progress';
 import { failure, parseResult, type Result } from './result';
@@ -12,6 +25,8 @@ export type BridgeCall = (method: string, argsJSON: string) => string;
 export interface EngineClient {
   /** Calls a bridge method; never rejects: failures are `{ ok: false }`. */
   call<T = unknown>(method: string, args?: unknown): Promise<Result<T>>;
+  /** Stops the engine (its Worker); later calls fail. Absent when there is nothing to stop. */
+  close?(): void;
 }
 
 /** What the "version" method returns. */
@@ -22,6 +37,15 @@ export interface VersionInfo {
   upstream: string;
 }
 
+/** Encodes arguments the way the bridge expects them ("null" for none). */
+function encodeArgs(method: string, args: unknown): { json: string } | { error: Result<never> } {
+  try {
+    return { json: args === undefined ? 'null' : JSON.stringify(args) };
+  } catch (e) {
+    return { error: failure(`cannot encode arguments for "${method}": ${(e as Error).message}`) };
+  }
+}
+
 /**
  * Wraps a synchronous bridge function into an EngineClient. Arguments are
  * JSON-encoded here; exceptions thrown by the bridge (e.g. the Go program has
@@ -30,14 +54,10 @@ export interface VersionInfo {
 export function createClient(bridge: BridgeCall): EngineClient {
   return {
     async call<T>(method: string, args?: unknown): Promise<Result<T>> {
-      let argsJSON: string;
+      const enc = encodeArgs(method, args);
+      if ('error' in enc) return enc.error;
       try {
-        argsJSON = args === undefined ? 'null' : JSON.stringify(args);
-      } catch (e) {
-        return failure(`cannot encode arguments for "${method}": ${(e as Error).message}`);
-      }
-      try {
-        return parseResult<T>(bridge(method, argsJSON));
+        return parseResult<T>(bridge(method, enc.json));
       } catch (e) {
         return failure(`engine call "${method}" failed: ${(e as Error).message}`);
       }
@@ -45,63 +65,211 @@ export function createClient(bridge: BridgeCall): EngineClient {
   };
 }
 
-export interface LoadOptions {
-  /** URL of the wasm binary. */
+// ------------------------------------------------------------------ compile
+
+export interface CompileOptions {
+  /** URL of the wasm binary (content-hashed in a build). */
   wasmURL: string;
-  /** URL of Go's wasm_exec.js (defines globalThis.Go). */
-  runtimeURL: string;
   /** Size of the wasm at build time, for progress when the response is compressed. */
   buildBytes: number;
-  /** Called on every chunk received. */
+  /** Called on every chunk received (by every caller while the download runs). */
   onProgress?: (p: Progress) => void;
 }
 
+/** One compile per wasm URL per page; progress goes to every interested caller. */
+const compiled = new Map<string, { module: Promise<WebAssembly.Module>; listeners: Set<(p: Progress) => void>; state: { last: Progress | null } }>();
+
 /**
- * Streams and compiles the wasm (compilation overlaps the download), runs the
- * Go program and resolves once its bridge is installed.
+ * Downloads and compiles the engine once per page. Compilation overlaps the
+ * download; the response itself goes to compileStreaming (not a re-wrapped
+ * stream) so that Chromium can cache the compiled code for the next visit,
+ * and a clone of it is read only to count bytes for the progress bar.
  */
-export async function loadEngine(opts: LoadOptions): Promise<EngineClient> {
-  const [response] = await Promise.all([fetch(opts.wasmURL), loadScript(opts.runtimeURL)]);
-  if (!response.ok || response.body === null) {
-    throw new Error(`cannot download the engine: HTTP ${response.status}`);
+export function compileEngine(opts: CompileOptions): Promise<WebAssembly.Module> {
+  let entry = compiled.get(opts.wasmURL);
+  if (!entry) {
+    const listeners = new Set<(p: Progress) => void>();
+    const state = { last: null as Progress | null };
+    const module = (async () => {
+      const response = await fetch(opts.wasmURL);
+      if (!response.ok || response.body === null) throw new Error(`cannot download the engine: HTTP ${response.status}`);
+      const total = expectedBytes(response.headers, opts.buildBytes);
+      void countBytes(response.clone(), (received) => {
+        state.last = { received, total };
+        for (const fn of listeners) fn(state.last);
+      });
+      return WebAssembly.compileStreaming(response);
+    })();
+    entry = { module, listeners, state };
+    compiled.set(opts.wasmURL, entry);
   }
-  const total = expectedBytes(response.headers, opts.buildBytes);
-  let received = 0;
-  const counted = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
-        opts.onProgress?.({ received, total });
-        controller.enqueue(chunk);
-      },
-    }),
-  );
-  const go = new Go();
-  const { instance } = await WebAssembly.instantiateStreaming(
-    new Response(counted, { headers: { 'Content-Type': 'application/wasm' } }),
-    go.importObject,
-  );
-  await new Promise<void>((resolve, reject) => {
-    window.__rolloutlabOnReady = resolve;
-    go.run(instance).then(
-      () => reject(new Error('the engine exited during start-up')),
-      (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
-    );
-  });
-  delete window.__rolloutlabOnReady;
-  const bridge = window.rolloutlab;
-  if (!bridge?.ready) throw new Error('the engine did not install its bridge');
-  return createClient((method, argsJSON) => bridge.call(method, argsJSON));
+  if (opts.onProgress) {
+    entry.listeners.add(opts.onProgress);
+    if (entry.state.last) opts.onProgress(entry.state.last);
+    const fn = opts.onProgress;
+    const listeners = entry.listeners;
+    entry.module.finally(() => listeners.delete(fn)).catch(() => {});
+  }
+  return entry.module;
 }
 
-/** Loads a classic script once; resolves when it has run. */
-function loadScript(src: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = src;
-    script.async = true;
-    script.onload = () => resolve();
-    script.onerror = () => reject(new Error(`cannot load ${src}`));
-    document.head.append(script);
-  });
+/** Reads a response body to its end, reporting the running byte count. */
+async function countBytes(r: Response, onBytes: (n: number) => void): Promise<void> {
+  const reader = r.body?.getReader();
+  if (!reader) return;
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      received += value.byteLength;
+      onBytes(received);
+    }
+  } catch {
+    // The compile reports a broken download; the count only feeds the progress bar.
+  }
+}
+
+// ------------------------------------------------------------------ worker
+
+/** Messages between the page and engine-worker.ts. */
+export type ToWorker = { type: 'start'; module: WebAssembly.Module } | { type: 'call'; id: number; method: string; args: string };
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'result'; id: number; result: string }
+  /** An array answer in chunks: the first `keep` entries of the last "samples" answer
+   *  when `delta` (else none), then the entries of `tail` (JSON arrays, parsed one
+   *  per task so that the page never blocks long on a large answer). */
+  | { type: 'array'; id: number; delta: boolean; keep: number; tail: string[] };
+
+/**
+ * Starts one engine in its own Worker from a compiled module. Each instance
+ * has its own session; instances share nothing but the module.
+ */
+export function startEngine(module: Promise<WebAssembly.Module>): Promise<EngineClient> {
+  return module.then(
+    (mod) =>
+      new Promise<EngineClient>((resolve, reject) => {
+        const worker = new Worker(new URL('./engine-worker.ts', import.meta.url), { type: 'module', name: 'rolloutlab-engine' });
+        const pending = new Map<number, (raw: string | Result<unknown>) => void>();
+        /** The last "samples" value, which the Worker's deltas apply to. */
+        let samples: unknown[] = [];
+        let samplesDone: Promise<void> = Promise.resolve();
+        let nextID = 1;
+        let dead: string | null = null;
+        const fail = (message: string) => {
+          dead = message;
+          for (const settle of pending.values()) settle(JSON.stringify({ ok: false, error: { message } }));
+          pending.clear();
+          reject(new Error(message));
+        };
+        worker.onerror = (e) => fail(`the engine worker failed: ${e.message || 'unknown error'}`);
+        worker.onmessage = (e: MessageEvent<FromWorker>) => {
+          const m = e.data;
+          if (m.type === 'ready') resolve(client);
+          else if (m.type === 'failed') fail(m.message);
+          else if (m.type === 'array') {
+            const settle = pending.get(m.id);
+            pending.delete(m.id);
+            // Chunked answers settle in order: a later one waits for this one's parse.
+            samplesDone = samplesDone.then(async () => {
+              const next = m.delta ? samples.slice(0, m.keep) : [];
+              try {
+                for (let i = 0; i < m.tail.length; i++) {
+                  if (i > 0) await new Promise((r) => setTimeout(r, 0));
+                  for (const s of JSON.parse(m.tail[i]!) as unknown[]) next.push(s);
+                }
+              } catch (err) {
+                if (m.delta) samples = [];
+                settle?.(failure(`malformed engine result: ${(err as Error).message}`));
+                return;
+              }
+              if (!m.delta) return settle?.({ ok: true, value: next });
+              samples = next;
+              // A copy: callers may change the array they get.
+              settle?.({ ok: true, value: samples.slice() });
+            });
+          } else {
+            pending.get(m.id)?.(m.result);
+            pending.delete(m.id);
+          }
+        };
+        const client: EngineClient = {
+          async call<T>(method: string, args?: unknown): Promise<Result<T>> {
+            const enc = encodeArgs(method, args);
+            if ('error' in enc) return enc.error;
+            if (dead) return failure(`engine call "${method}" failed: ${dead}`);
+            const id = nextID++;
+            const raw = await new Promise<string | Result<unknown>>((settle) => {
+              pending.set(id, settle);
+              worker.postMessage({ type: 'call', id, method, args: enc.json } satisfies ToWorker);
+            });
+            return typeof raw === 'string' ? parseResult<T>(raw) : (raw as Result<T>);
+          },
+          close() {
+            worker.terminate();
+            if (!dead) fail('the engine was stopped');
+          },
+        };
+        worker.postMessage({ type: 'start', module: mod } satisfies ToWorker);
+      }),
+  );
+}
+
+export interface LoadOptions extends CompileOptions {}
+
+/** Compiles (once per page) and starts an engine in a new Worker. */
+export function loadEngine(opts: LoadOptions): Promise<EngineClient> {
+  return startEngine(compileEngine(opts));
+}
+
+// ------------------------------------------------------------------ before ready
+
+/** A bridge answer computed at build time (`go run ./wasm load`). */
+export interface Prerendered {
+  method: string;
+  /** The exact arguments the answer is for (compared field by field). */
+  args: Record<string, unknown>;
+  /** The bridge's JSON envelope. */
+  result: string;
+}
+
+/** Whether a call's arguments are exactly the prerendered ones. */
+export function sameArgs(a: unknown, b: Record<string, unknown>): boolean {
+  if (typeof a !== 'object' || a === null || Array.isArray(a)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => (a as Record<string, unknown>)[k] === b[k]);
+}
+
+/**
+ * An EngineClient usable at once: calls wait for `ready`. The first call that
+ * matches `prerendered` is answered immediately from it, and the same call is
+ * still sent to the engine (first, before any later call) so that its session
+ * is in the state the answer describes (onLive is called when it has been).
+ * If the engine fails to start, every call fails with its message.
+ */
+export function deferredClient(ready: Promise<EngineClient>, prerendered?: Prerendered, onLive?: () => void): EngineClient {
+  let unused = prerendered;
+  return {
+    async call<T>(method: string, args?: unknown): Promise<Result<T>> {
+      if (unused && method === unused.method && sameArgs(args, unused.args)) {
+        const answer = unused.result;
+        unused = undefined;
+        void ready
+          .then((e) => e.call(method, args))
+          .then(() => onLive?.())
+          .catch(() => {});
+        return parseResult<T>(answer);
+      }
+      let engine: EngineClient;
+      try {
+        engine = await ready;
+      } catch (e) {
+        return failure(`engine call "${method}" failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      return engine.call<T>(method, args);
+    },
+  };
 }

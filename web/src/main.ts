@@ -1,6 +1,8 @@
 // Entry point: the shell in index.html is already on screen; this wires the
-// engine status bar, theme and text-size toggles, loads the engine in the
-// background, then opens the default scenario.
+// engine status bar, theme and text-size toggles, starts the engine in its
+// Worker in the background and opens the default scenario at once: its step 0
+// was prerendered at build time, so it is on screen before the wasm arrives,
+// and every later call waits for the engine.
 
 import './style.css';
 import { onLocaleChange, t, t as tr } from './i18n';
@@ -9,11 +11,15 @@ import { Layout } from './player/layout';
 import { wireLocale } from './player/locale';
 import { Predictor } from './present/predict';
 import { Presenter } from './present/presenter';
-import { loadEngine, type EngineClient, type VersionInfo } from './engine';
+import { deferredClient, loadEngine, type EngineClient, type VersionInfo } from './engine';
 import { describeProgress, progressFraction, type Progress } from './progress';
 import { nextTheme, type Theme } from './theme';
+import { mountShareButton } from './share/button';
+import { ShareRecorder } from './share/recorder';
+import { hasShareLink } from './share/detect';
 // Bundled (about 1 kB) so the first step does not wait for the whole library.
 import defaultSource from '../../scenarios/rolling-update-10-3-2.yaml?raw';
+import step0 from 'virtual:step0';
 
 /** The scenario the app opens with (scenarios.Default in Go). */
 const DEFAULT_SCENARIO = 'rolling-update-10-3-2';
@@ -73,10 +79,8 @@ function wireAppearance(): void {
 }
 
 async function start(): Promise<EngineClient> {
-  const base = import.meta.env.BASE_URL;
   const engine = await loadEngine({
-    wasmURL: `${base}rolloutlab.wasm`,
-    runtimeURL: `${base}wasm_exec.js`,
+    wasmURL: __WASM_URL__,
     buildBytes: __WASM_BYTES__,
     onProgress: showProgress,
   });
@@ -98,23 +102,34 @@ layout.apply();
 
 /** Resolves to the engine client once it is ready (for the UI built on top). */
 export const engineReady: Promise<EngineClient> = start();
-engineReady.then(
-  async (engine) => {
-    const app = new App(engine);
-    window.__rolloutlabApp = app;
-    const presenter = new Presenter(app, layout);
-    new Predictor(app, document.getElementById('predict')!, document.getElementById('predict-btn')!);
-    onLocaleChange(() => {
-      if (presenter.on) presenter.enter(); // redraws its panel menu
-      else layout.apply();
-      app.relabel();
-    });
-    await app.start(DEFAULT_SCENARIO, defaultSource);
-    await presenter.restore();
+engineReady.catch((e: unknown) => {
+  show('error', t('player.engineFailed', { error: e instanceof Error ? e.message : String(e) }));
+});
+// The app starts now: the default load is answered from the prerendered step 0.
+// The share recorder sees every engine call (what a share link carries).
+// "rolloutlab:first-live-step": the engine has loaded step 0 too (scripts/bench-browser.mjs).
+const recorder = new ShareRecorder(deferredClient(engineReady, step0, () => performance.mark('rolloutlab:first-live-step')));
+window.__rolloutlabEngine = recorder.client;
+window.__rolloutlabStep0 = step0; // the e2e test compares it with the engine's own answer
+const app = new App(recorder.client);
+window.__rolloutlabApp = app;
+const presenter = new Presenter(app, layout);
+new Predictor(app, document.getElementById('predict')!, document.getElementById('predict-btn')!);
+onLocaleChange(() => {
+  if (presenter.on) presenter.enter(); // redraws its panel menu
+  else layout.apply();
+  app.relabel();
+});
+const headerTools = document.querySelector('.header-tools');
+if (headerTools) mountShareButton(headerTools, recorder);
+void app
+  .start(DEFAULT_SCENARIO, defaultSource)
+  .then(async () => {
+    await engineReady;
+    // A share link decides the step; otherwise presenter mode comes back where it was.
+    if (hasShareLink(location)) await (await import('./share/restore')).restoreShare(app, recorder);
+    else await presenter.restore();
     document.body.dataset.app = 'ready';
     app.preloadEditorWhenIdle();
-  },
-  (e: unknown) => {
-    show('error', t('player.engineFailed', { error: e instanceof Error ? e.message : String(e) }));
-  },
-);
+  })
+  .catch(() => {}); // an engine that failed to start is reported by the status bar above

@@ -17,7 +17,7 @@ import (
 // server would refuse to produce (an empty selector).
 type fakeLog struct{ events []apiserver.WatchEvent }
 
-func (l *fakeLog) WatchLog() []apiserver.WatchEvent { return l.events }
+func (l *fakeLog) WatchSince(cursor int) []apiserver.WatchEvent { return l.events[cursor:] }
 
 func TestSelectingAll(t *testing.T) {
 	f := newFixture(t)

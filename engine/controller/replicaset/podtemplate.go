@@ -19,9 +19,14 @@ var ErrNoLabels = errors.New("unable to create pods, no labels")
 var replicaSetGVK = appsv1.SchemeGroupVersion.WithKind("ReplicaSet")
 
 // podFromTemplate builds the pod the controller creates for rs: labels,
-// annotations and finalizers copied from the template, the spec deep-copied,
-// generateName prefix (podNamePrefix(rs.Name), computed once per batch by
-// the caller), and one controller reference to rs with blockOwnerDeletion.
+// annotations, finalizers and spec from the template, generateName prefix
+// (podNamePrefix(rs.Name), computed once per batch by the caller), and one
+// controller reference to rs with blockOwnerDeletion.
+//
+// The pod is only a request body: the API server copies what it stores
+// (apiserver contract) and the controller drops the body after the call.
+// So it shares the template's maps, slices and spec instead of copying
+// them; rs is the sync's own copy, and neither side changes them.
 func podFromTemplate(rs *appsv1.ReplicaSet, prefix string) (*corev1.Pod, error) {
 	t := &rs.Spec.Template
 	if len(t.Labels) == 0 {
@@ -31,12 +36,14 @@ func podFromTemplate(rs *appsv1.ReplicaSet, prefix string) (*corev1.Pod, error) 
 		ObjectMeta: metav1.ObjectMeta{
 			Namespace:       rs.Namespace,
 			GenerateName:    prefix,
-			Labels:          copyStrings(t.Labels),
-			Annotations:     copyStrings(t.Annotations),
-			Finalizers:      append([]string(nil), t.Finalizers...),
+			Labels:          t.Labels,
+			Annotations:     t.Annotations,
 			OwnerReferences: []metav1.OwnerReference{*podutil.NewControllerRef(rs, replicaSetGVK)},
 		},
-		Spec: *t.Spec.DeepCopy(),
+		Spec: t.Spec,
+	}
+	if len(t.Finalizers) > 0 {
+		pod.Finalizers = t.Finalizers
 	}
 	return pod, nil
 }
@@ -53,15 +60,4 @@ func podNamePrefix(name string) string {
 		return name
 	}
 	return prefix
-}
-
-func copyStrings(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

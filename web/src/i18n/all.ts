@@ -3,4 +3,7 @@
 import './player';
 import './present';
 import './math';
+import './embed';
+import './share';
+import './whatif';
 import './input';

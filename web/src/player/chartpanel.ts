@@ -39,6 +39,13 @@ export class ChartPanel {
   zoom: 'all' | 'action' = 'all';
   /** The step of the last action, set by the player. */
   lastActionStep = 0;
+  /** A second run drawn faint and dotted on the same axes (the what-if room's fork); null for none. */
+  private overlay: readonly Sample[] | null = null;
+
+  /** Draws another run's samples over this one from the next render on; null removes it. */
+  setOverlay(samples: readonly Sample[] | null): void {
+    this.overlay = samples;
+  }
 
   constructor(root: HTMLElement, private readonly legend: HTMLElement, seek: (n: number) => void, private readonly onZoom: () => void = () => {}) {
     this.svg = svg('svg', { viewBox: `0 0 ${W} ${HGT}`, role: 'img' });
@@ -94,12 +101,13 @@ export class ChartPanel {
     const byStep = this.axis === 'step';
     const pos = (s: Sample | undefined) => (s ? (byStep ? s.step : s.atNs) : 0);
     let lo = 0;
-    let hi = Math.max(pos(last), 1);
+    let hi = Math.max(pos(last), pos(this.overlay?.[this.overlay.length - 1]), 1);
     if (this.zoom === 'action' && this.lastActionStep > 0) lo = pos(samples[Math.min(this.lastActionStep, samples.length - 1)]);
     else if (this.range) [lo, hi] = this.range;
     if (hi - lo < 1e-9) hi = lo + 1;
     let vMax = 1;
     for (const s of series) for (const p of s.points) if ((byStep ? p[2] : p[0]) >= lo && (byStep ? p[2] : p[0]) <= hi) vMax = Math.max(vMax, p[1]);
+    for (const s of this.overlay ? buildSeries(this.overlay) : []) for (const p of s.points) if ((byStep ? p[2] : p[0]) >= lo && (byStep ? p[2] : p[0]) <= hi) vMax = Math.max(vMax, p[1]);
     const yMax = niceMax(vMax);
     this.x = linear(lo, hi, PAD.l, W - PAD.r);
     const y = linear(0, yMax, HGT - PAD.b, PAD.t);
@@ -148,6 +156,30 @@ export class ChartPanel {
       if (st.dash) ln.setAttribute('stroke-dasharray', st.dash);
       sample.append(ln);
       keys.push(h('li', { class: 'key' }, sample as unknown as HTMLElement, ` ${label}`));
+    }
+    // The overlay run: each line in the colour of the same object's line, faint and dotted.
+    const colorOf = new Map<string, string>();
+    let oi = 0;
+    for (const s of series) colorOf.set(s.id, lineStyle(s.id.startsWith('available/') ? 0 : oi++, s.id.startsWith('available/')).color);
+    for (const s of this.overlay ? buildSeries(this.overlay) : []) {
+      const id = `overlay:${s.id}`;
+      seen.add(id);
+      let path = this.paths.get(id);
+      if (!path) {
+        path = svg('path');
+        this.paths.set(id, path);
+        this.svg.insertBefore(path, this.cursor);
+      }
+      let d = '';
+      for (const [tm, val, step] of thin(s.points, 800)) {
+        const px = clampX(byStep ? step : tm).toFixed(1);
+        const py = y(val).toFixed(1);
+        d += d ? `H${px}V${py}` : `M${px},${py}`;
+      }
+      path.setAttribute('d', d);
+      path.setAttribute('class', `line overlay ${colorOf.get(s.id) ?? lineStyle(oi++, s.id.startsWith('available/')).color}`);
+      path.setAttribute('stroke-dasharray', '2 3');
+      path.setAttribute('opacity', '0.7');
     }
     for (const [id, p] of this.paths) if (!seen.has(id)) (p.remove(), this.paths.delete(id));
     const cur = samples[Math.min(currentStep, samples.length - 1)];

@@ -11,7 +11,9 @@ import { t } from '../i18n';
 import { loadedStatus, noticeItems } from '../notices';
 import { ChartPanel, ClusterPanel, renderExpectations, renderExplanations, renderMath, renderPodLegend, renderQueues, renderSteps, renderTrace, wireRoving } from './panels';
 import type { EngineError } from '../result';
-import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, UserAction, View } from '../types';
+import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
+import { hasEdits, loadDraft, saveDraft } from '../whatif/persist';
+import type { WhatIfRoom } from '../whatif/room';
 
 /** A scenario annotation as the bridge returns it (engine/scenario Annotation). */
 export interface Annotation {
@@ -55,6 +57,25 @@ export class Player {
     $<HTMLSelectElement>('chart-zoom').value = this.chart.zoom;
     this.schedule();
   });
+  /** The what-if room: action forms, forks and compare, export (web/src/whatif). */
+  /** Loaded after the first step is on screen (its own chunk, off the first-load budget). */
+  private whatif: WhatIfRoom | null = null;
+
+  /** Loads and mounts the what-if room. */
+  async mountWhatIf(): Promise<void> {
+    const { mountWhatIf } = await import('../whatif/room');
+    this.whatif = mountWhatIf($('whatif-room'), {
+      call: (method, args) => this.engine.call(method, args),
+      source: () => this.source,
+      applySnapshot: (s) => this.apply(s),
+      maxPods: MAX_PODS,
+      overlay: (samples) => {
+        this.chart.setOverlay(samples);
+        this.schedule();
+      },
+    });
+    if (this.view) this.whatif.update(this.view);
+  }
   /** Called after every render with the view shown (presenter, predict). */
   readonly onRender: ((v: View) => void)[] = [];
   /** Called after every load with the scenario's annotations. */
@@ -100,7 +121,9 @@ export class Player {
     this.render();
     // The DOM of step 0 is complete (it paints in this frame); read by scripts/bench-browser.mjs.
     performance.mark('rolloutlab:first-step-rendered');
+    const room = this.mountWhatIf();
     this.library = (await this.call<LibraryEntry[]>('library')) ?? [];
+    await room;
     const picker = $<HTMLSelectElement>('scenario-picker');
     picker.replaceChildren(...this.library.map((e) => h('option', { value: e.id, text: e.name })));
     picker.disabled = false;
@@ -108,6 +131,13 @@ export class Player {
     if (entry) {
       picker.value = entry.id;
       this.describe(entry);
+    }
+    const draft = loadDraft(localStorage);
+    if (loaded && draft && draft.text !== this.source) {
+      // The editor's text from last time: shown, and loaded if it loads.
+      await this.toggleEditor();
+      await this.loadFromEditor();
+      setText($('load-status'), `${$('load-status').textContent ?? ''} ${t('whatif.draftRestored')}`);
     }
     if (!loaded) {
       const first = entry ?? this.library[0];
@@ -133,6 +163,7 @@ export class Player {
     this.describe(e);
     const ok = await this.load(e.source, `${e.id}.yaml`);
     if (ok) this.editor?.setText(e.source);
+    if (ok) saveDraft(localStorage, e.source, e.source); // the library text replaced the draft
     return ok;
   }
 
@@ -158,6 +189,7 @@ export class Player {
     errList.replaceChildren(...noticeItems(r.value.notices ?? [], (l) => this.editor?.gotoLine(l)));
     this.editor?.setErrors([]);
     setText($('load-status'), loadedStatus(r.value.view.scenario, r.value.notices ?? []));
+    this.whatif?.reset();
     this.source = source;
     this.sourceName = name;
     this.history = [];
@@ -230,11 +262,10 @@ export class Player {
     if (s) this.apply(s);
   }
 
-  async act(action: UserAction): Promise<void> {
+  /** Performs a user action now (scripts/bench-browser.mjs; the page's forms are in the what-if room). */
+  async act(action: { type: string } & Record<string, unknown>): Promise<void> {
     const s = await this.call<Snapshot>('act', { action, maxPods: MAX_PODS });
-    if (!s) return;
-    setText($('act-message'), s.message ?? t('player.done'));
-    this.apply(s);
+    if (s) this.apply(s);
   }
 
   play(): void {
@@ -346,6 +377,7 @@ export class Player {
     for (const st of this.history) if (st && st.kind === 'action') lastAction = st.step;
     this.chart.lastActionStep = lastAction;
     this.chart.render(this.samples, v.step);
+    this.whatif?.update(v);
     this.renderControls(v);
     this.kubectlSoon();
     for (const fn of this.onRender) fn(v);
@@ -372,16 +404,6 @@ export class Player {
       comp.replaceChildren(h('option', { value: '', text: t('player.all') }), ...comps.map((c) => h('option', { value: c, text: c })));
       comp.value = comps.includes(cur) ? cur : '';
     }
-    const targets = [
-      ...list(v.deployments).map((d) => `deployment/${d.name}`),
-      ...list(v.replicaSets).map((r) => `rs/${r.name}`),
-      ...list(v.pods).slice(0, 50).map((p) => p.name),
-      ...list(v.nodes).map((n) => n.name),
-    ];
-    const dl = $('act-targets');
-    if (dl.childElementCount !== targets.length) dl.replaceChildren(...targets.map((t) => h('option', { value: t })));
-    const tgt = $<HTMLInputElement>('act-target');
-    if (!tgt.value && v.deployments?.[0]) tgt.value = `deployment/${v.deployments[0].name}`;
     const kc = $<HTMLSelectElement>('kubectl-cmd');
     const cmds = ['get deploy -o wide', 'get rs -o wide', 'get pods -o wide'];
     for (const d of list(v.deployments)) cmds.push(`describe deployment ${d.name}`, `rollout status deployment/${d.name}`, `rollout history deployment/${d.name}`);
@@ -440,16 +462,14 @@ export class Player {
     on('scenario-picker', 'change', (e) => {
       const id = (e.target as HTMLSelectElement).value;
       const entry = this.library.find((x) => x.id === id);
+      if (entry && hasEdits(this.editor?.getText() ?? loadDraft(localStorage)?.text ?? null, this.source) && !confirm(t('whatif.confirmReplace', { name: entry.name }))) {
+        (e.target as HTMLSelectElement).value = this.library.find((x) => `${x.id}.yaml` === this.sourceName)?.id ?? '';
+        return;
+      }
       if (entry) void this.loadEntry(entry);
     });
     on('edit-btn', 'click', () => void this.toggleEditor());
     on('load-btn', 'click', () => void this.loadFromEditor());
-    on('act-type', 'change', () => this.updateActForm());
-    on('act-form', 'submit', (e) => {
-      e.preventDefault();
-      const a = this.readAction();
-      if (a) void this.act(a);
-    });
     document.addEventListener('keydown', (e) => {
       const t = e.target as HTMLElement | null;
       const cmd = commandFor({
@@ -469,46 +489,8 @@ export class Player {
     });
     this.renderHelp();
     on('help-btn', 'click', () => void this.run('help'));
-    for (const id of ['step-btn', 'sync-btn', 'settle-btn', 'play-btn', 'reset-btn', 'scrubber', 'act-btn']) ($(id) as HTMLButtonElement).disabled = false;
-    this.updateActForm();
+    for (const id of ['step-btn', 'sync-btn', 'settle-btn', 'play-btn', 'reset-btn', 'scrubber']) ($(id) as HTMLButtonElement).disabled = false;
     this.updatePlay();
-  }
-
-  private updateActForm(): void {
-    const type = $<HTMLSelectElement>('act-type').value;
-    const label = $('act-value-label');
-    const labels: Record<string, string> = { scale: 'Replicas', setImage: 'Image', undo: 'To revision (optional)' };
-    const text = labels[type];
-    label.hidden = !text;
-    if (text) label.firstChild!.textContent = `${text} `;
-  }
-
-  private readAction(): UserAction | null {
-    const type = $<HTMLSelectElement>('act-type').value;
-    const target = $<HTMLInputElement>('act-target').value.trim();
-    const value = $<HTMLInputElement>('act-value').value.trim();
-    switch (type) {
-      case 'scale':
-        if (!/^\d+$/.test(value)) {
-          setText($('act-message'), t('player.replicasMustBeWhole'));
-          return null;
-        }
-        return { type: 'scale', target, replicas: Number(value) };
-      case 'setImage':
-        return { type: 'setImage', target, image: value };
-      case 'pause':
-      case 'resume':
-      case 'restart':
-        return { type, target };
-      case 'undo':
-        return value ? { type: 'undo', target, toRevision: Number(value) } : { type: 'undo', target };
-      case 'deletePod':
-        return { type: 'deletePod', name: target.replace(/^pods?\//, '') };
-      case 'failNode':
-      case 'recoverNode':
-        return { type, node: target.replace(/^nodes?\//, '') };
-    }
-    return null;
   }
 
   private async toggleEditor(): Promise<void> {
@@ -519,7 +501,9 @@ export class Player {
     if (panel.hidden) return;
     if (!this.editor) {
       setText($('load-status'), t('player.loadingEditor'));
-      this.editor = await createEditor($('editor-host'), this.source, () => void this.loadFromEditor());
+      this.editor = await createEditor($('editor-host'), loadDraft(localStorage)?.text ?? this.source, () => void this.loadFromEditor());
+      // The text survives a reload and a failed load (web/src/whatif/persist.ts).
+      $('editor-host').addEventListener('input', () => this.editor && saveDraft(localStorage, this.editor.getText(), this.source));
       setText($('load-status'), '');
     }
     this.editor.focus();

@@ -1,0 +1,53 @@
+package apiserver
+
+import (
+	"testing"
+)
+
+// TestForgetWatchLog checks the retention contract: positions stay absolute
+// after entries are dropped, forgotten entries are gone, a slice handed out
+// before a forget keeps its contents, and a cursor behind the retained part
+// panics.
+func TestForgetWatchLog(t *testing.T) {
+	e := newTestEnv()
+	for _, name := range []string{"a", "b", "c"} {
+		if _, err := e.srv.CreatePod("kubectl", testPod("default", name, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e.srv.WatchEnd() != 3 || len(e.srv.WatchSince(1)) != 2 || e.srv.WatchSince(3) != nil {
+		t.Fatalf("end %d, since(1) %d entries", e.srv.WatchEnd(), len(e.srv.WatchSince(1)))
+	}
+	held := e.srv.WatchSince(0)
+	e.srv.ForgetWatchLog(2)
+	if _, err := e.srv.CreatePod("kubectl", testPod("default", "d", nil)); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.srv.WatchSince(2); len(got) != 2 || got[0].Object.GetName() != "c" || got[1].Object.GetName() != "d" {
+		t.Fatalf("since(2) after forget: %v", names(got))
+	}
+	if e.srv.WatchEnd() != 4 || len(e.srv.WatchLog()) != 2 {
+		t.Fatalf("end %d, retained %d", e.srv.WatchEnd(), len(e.srv.WatchLog()))
+	}
+	if len(held) != 3 || held[2].Object.GetName() != "c" {
+		t.Fatalf("earlier slice changed: %v", names(held))
+	}
+	e.srv.ForgetWatchLog(100) // past the end: everything read
+	if e.srv.WatchEnd() != 4 || e.srv.WatchSince(4) != nil {
+		t.Fatalf("end %d after forgetting all", e.srv.WatchEnd())
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a cursor behind the retained log did not panic")
+		}
+	}()
+	e.srv.WatchSince(3)
+}
+
+func names(evs []WatchEvent) []string {
+	var out []string
+	for _, ev := range evs {
+		out = append(out, ev.Object.GetName())
+	}
+	return out
+}

@@ -1,0 +1,140 @@
+package compare
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+	"github.com/rolloutlab/rolloutlab/engine/session"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
+)
+
+// Side is one run of a comparison.
+type Side struct {
+	// Label names the run in summaries and sentences ("A", "maxSurge 100%").
+	Label string
+	// Session stands at the fork step; Compare plays it to its end.
+	Session *session.Session
+	// Actions are applied, in order, at the fork step before the run goes
+	// on (the alternative "instead").
+	Actions []scenario.Action
+}
+
+// Result is a finished comparison.
+type Result struct {
+	A Summary `json:"a"`
+	B Summary `json:"b"`
+	// Divergence is nil when the two runs are the same step for step.
+	Divergence *Divergence `json:"divergence"`
+	Events     EventDiff   `json:"events"`
+}
+
+// Compare applies each side's actions and plays both runs to their end
+// (session.RunToEnd), measuring them from the fork. Both sessions must stand
+// at the same step. An action the API server refuses is an error naming the
+// side.
+func Compare(a, b Side) (*Result, error) {
+	if a.Session.Step() != b.Session.Step() {
+		return nil, fmt.Errorf("the runs stand at different steps (%d and %d)", a.Session.Step(), b.Session.Step())
+	}
+	ma, err := play(a)
+	if err != nil {
+		return nil, err
+	}
+	mb, err := play(b)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{A: ma.finish(), B: mb.finish(), Divergence: firstDivergence(ma, mb), Events: diffEvents(ma.events, mb.events)}
+	return r, nil
+}
+
+// play runs one side and returns its meter.
+func play(side Side) (*meter, error) {
+	s := side.Session
+	m := newMeter(side.Label, s, uint64(s.Sim().Recorder().Len()))
+	s.RunDueActions()
+	for _, a := range side.Actions {
+		if _, err := s.Apply(a); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", side.Label, session.Describe(a), err)
+		}
+	}
+	m.measure()
+	s.SetStepObserver(func(info sim.StepInfo) { m.observe(&info) })
+	defer s.SetStepObserver(nil)
+	s.RunToEnd()
+	return m, nil
+}
+
+// Fork compares the run of s as recorded (A: its user actions kept, later
+// ones included) with the run forked at step n in which alt is done instead
+// of the user actions made at or after n (B). s itself is not moved; the
+// two runs are new sessions, returned with the result for their samples.
+func Fork(s *session.Session, n int, alt []scenario.Action) (*Result, *session.Session, *session.Session, error) {
+	a, err := s.ForkAt(n, true)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b, err := s.ForkAt(n, false)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	r, err := Compare(Side{Label: "A", Session: a}, Side{Label: "B", Session: b, Actions: alt})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return r, a, b, nil
+}
+
+// Files compares two scenario files from step 0; the labels are the names.
+func Files(nameA string, srcA []byte, nameB string, srcB []byte, seed *uint64) (*Result, error) {
+	a, err := session.Load(nameA, srcA, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", nameA, err)
+	}
+	b, err := session.Load(nameB, srcB, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", nameB, err)
+	}
+	return Compare(Side{Label: nameA, Session: a}, Side{Label: nameB, Session: b})
+}
+
+// WithOverrides compares a scenario file (A, labelled with its name) with
+// the same file changed by overrides (B, labelled with them), from step 0.
+func WithOverrides(name string, src []byte, overrides []Override, seed *uint64) (*Result, error) {
+	a, err := session.Load(name, src, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	b, err := Overridden(name, src, overrides, seed)
+	if err != nil {
+		return nil, err
+	}
+	return Compare(Side{Label: name, Session: a}, Side{Label: OverridesLabel(overrides), Session: b})
+}
+
+// Overridden loads a scenario file with overrides applied to its
+// Deployments, at step 0.
+func Overridden(name string, src []byte, overrides []Override, seed *uint64) (*session.Session, error) {
+	scen, err := scenario.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := ApplyOverrides(scen, overrides); err != nil {
+		return nil, err
+	}
+	b, err := session.FromScenario(name, src, scen, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s with --set: %w", name, err)
+	}
+	return b, nil
+}
+
+// OverridesLabel names a run by its overrides, as typed.
+func OverridesLabel(overrides []Override) string {
+	words := make([]string, len(overrides))
+	for i, o := range overrides {
+		words[i] = o.String()
+	}
+	return strings.Join(words, " ")
+}

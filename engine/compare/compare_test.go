@@ -1,0 +1,225 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+	"github.com/rolloutlab/rolloutlab/engine/session"
+	"github.com/rolloutlab/rolloutlab/scenarios"
+)
+
+// surgeSource is scenarios/compare-max-surge.yaml.
+func surgeSource(t *testing.T) []byte {
+	t.Helper()
+	src, ok := scenarios.Source("compare-max-surge")
+	if !ok {
+		t.Fatal("no library scenario compare-max-surge")
+	}
+	return src
+}
+
+// want is the part of a Summary the rollout math fixes.
+type want struct {
+	completeAt          time.Duration
+	peakPods, peakSurge int
+	peakRSTotal         int32
+	minAvailable        int
+	created, deleted    int
+}
+
+func check(t *testing.T, label string, s Summary, w want) {
+	t.Helper()
+	got := want{s.CompleteAt, s.PeakPods, s.PeakSurge, s.PeakReplicaSetTotal, s.MinAvailable, s.PodsCreated, s.PodsDeleted}
+	if !s.Complete || got != w {
+		t.Errorf("%s: complete=%v %+v, want %+v", label, s.Complete, got, w)
+	}
+}
+
+// scenarios/compare-max-surge.yaml creates a 20-replica Deployment (maxSurge 1,
+// maxUnavailable 25% = 5) and sets a new image once it is rolled out. Pods
+// take 3s from creation to available (kubelet default: start 2s, ready 1s),
+// so the creation completes at +3s; the rollout then runs in waves of 3s:
+//
+//   - maxSurge 1: the new RS starts at 20+1-20 = 1 and the old one drops to
+//     20-5 = 15; then the new one grows to 21-15 = 6. Each wave of 6 becoming
+//     available lets the old RS drop by 6 and the new one grow by 6:
+//     6, 12, 18, 20: four waves, complete at 3+4×3 = 15s. The RS total peaks
+//     at 21.
+//   - maxSurge 25% (= 5, rounded up): new 5, old 15, then new 25-15 = 10; ten
+//     available → old 5, new 20; two waves, complete at 3+2×3 = 9s; RS total
+//     peaks at 25.
+//   - maxSurge 100% (= 20): the new RS is created at 20 and the old one drops
+//     to 15 in the same sync (RS total 35); one wave, complete at 6s. The 20
+//     new pods are created before the old RS's 5 deletions, so 40 pods are
+//     active at once: the surge the RS total does not show.
+//
+// In every case the old RS is cut by maxUnavailable = 5 at once, so 15 pods
+// stay available (minAvailable), and 20 new pods are created on top of the
+// creation's 20 while 20 old ones are deleted.
+func TestMaxSurge(t *testing.T) {
+	src := surgeSource(t)
+	surge1 := want{15 * time.Second, 21, 1, 21, 15, 40, 20}
+	for _, tc := range []struct {
+		set   string
+		b     want
+		onlyB string
+	}{
+		{"25%", want{9 * time.Second, 25, 5, 25, 15, 40, 20}, "Scaled up replica set web-7f6f88cb57 from 0 to 5"},
+		{"100%", want{6 * time.Second, 40, 20, 35, 15, 40, 20}, "Scaled up replica set web-7f6f88cb57 from 0 to 20"},
+	} {
+		t.Run(tc.set, func(t *testing.T) {
+			o, err := ParseOverride("spec.strategy.rollingUpdate.maxSurge=" + tc.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := WithOverrides("surge-1.yaml", src, []Override{o}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, "A", r.A, surge1)
+			check(t, "B", r.B, tc.b)
+			if r.A.Label != "surge-1.yaml" || r.B.Label != "spec.strategy.rollingUpdate.maxSurge="+tc.set {
+				t.Errorf("labels %q %q", r.A.Label, r.B.Label)
+			}
+			// Both creations scale the new RS to 20 at once; the first
+			// difference is the creation's math naming maxSurge.
+			d := r.Divergence
+			if d == nil || d.Step != 2 || !strings.Contains(d.RecordA, "maxSurge 1 = 21") || !strings.Contains(d.Words, "The runs part at step 2 (+0.000s): both take sync deployment-controller default/web but record") {
+				t.Fatalf("divergence %+v", d)
+			}
+			if !hasLine(r.Events.OnlyA, "Scaled up replica set web-7f6f88cb57 from 0 to 1") || !hasLine(r.Events.OnlyB, tc.onlyB) {
+				t.Errorf("event diff lacks the first scale-up: %+v", r.Events)
+			}
+			if hasLine(r.Events.OnlyA, "Scaled up replica set web-7b786dbddb from 0 to 20") {
+				t.Errorf("the common creation event is listed as only in A")
+			}
+		})
+	}
+}
+
+func hasLine(lines []EventLine, suffix string) bool {
+	for _, l := range lines {
+		if strings.HasSuffix(l.Line, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// A file compared with itself: same numbers, no divergence, no event only in
+// one run; and the result is the same byte for byte every time.
+func TestSameFile(t *testing.T) {
+	src := surgeSource(t)
+	r1, err := Files("a.yaml", src, "b.yaml", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1.Divergence != nil || len(r1.Events.OnlyA)+len(r1.Events.OnlyB) != 0 || r1.Events.Common == 0 {
+		t.Fatalf("divergence %+v, events %+v", r1.Divergence, r1.Events)
+	}
+	r1.B.Label = r1.A.Label
+	ja, _ := json.Marshal(r1.A)
+	jb, _ := json.Marshal(r1.B)
+	if string(ja) != string(jb) {
+		t.Errorf("summaries differ:\n%s\n%s", ja, jb)
+	}
+	r2, _ := Files("a.yaml", src, "b.yaml", src, nil)
+	r2.B.Label = r2.A.Label
+	j2, _ := json.Marshal(r2)
+	j1, _ := json.Marshal(r1)
+	if string(j1) != string(j2) {
+		t.Error("two comparisons of the same files differ")
+	}
+}
+
+// Fork at the step where the user set a new image: A keeps it; B scales to
+// 30 instead. A's rollout is the maxSurge-1 one seen from the fork (12s:
+// four waves of 3s); B never changes the image: 10 pods created, none
+// deleted, 30 at the peak. B's minimum available counts from the moment the
+// 30 were first available (before that, 20 of 30 is a scale-up still under
+// way, not a dip), so it is 30.
+func TestForkInstead(t *testing.T) {
+	src := strings.Replace(string(surgeSource(t)), "  timeline:", "  timeline: []\n  x-unused:", 1)
+	src = src[:strings.Index(src, "  x-unused:")] + src[strings.Index(src, "---"):]
+	s, err := session.Load("web.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunToTime(3 * time.Second)
+	n := s.Step()
+	setImage := scenario.Action{Type: scenario.ActionSetImage, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Image: "nginx:1.26"}
+	if _, err := s.Apply(setImage); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(session.ByEvent, 5)
+	scale := scenario.Action{Type: scenario.ActionScale, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 30}
+	r, a, b, err := Fork(s, n, []scenario.Action{scale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Step() != n+5 {
+		t.Errorf("the forked session moved to step %d", s.Step())
+	}
+	if r.A.ForkStep != n || r.A.ForkAt != 3*time.Second || r.A.TimeToComplete != 12*time.Second {
+		t.Errorf("A: fork step %d at %v, %v to complete; want %d at 3s, 12s", r.A.ForkStep, r.A.ForkAt, r.A.TimeToComplete, n)
+	}
+	check(t, "A", r.A, want{15 * time.Second, 21, 1, 21, 15, 20, 20})
+	check(t, "B", r.B, want{6 * time.Second, 30, 0, 30, 30, 10, 0})
+	// The first records that differ are the two actions' API requests.
+	if d := r.Divergence; d == nil || d.Step != n+1 || d.RecordA != "apiserver api: kubectl update deployments default/web -> 200 rv=114" ||
+		d.RecordB != "apiserver api: kubectl patch deployments/scale default/web -> 200 rv=114" ||
+		!strings.HasPrefix(d.Words, fmt.Sprintf("The runs part before step %d (+3.000s), in the actions run there: A did \"apiserver api: kubectl update", n+1)) {
+		t.Errorf("divergence %+v", d)
+	}
+	if len(a.Samples()) != a.Step()+1 || b.Samples()[n].At != 3*time.Second {
+		t.Errorf("samples: %d for %d steps", len(a.Samples()), a.Step())
+	}
+}
+
+func TestParseOverride(t *testing.T) {
+	for _, tc := range []struct {
+		in, target, path string
+		value            any
+	}{
+		{"spec.strategy.rollingUpdate.maxSurge=100%", "", "spec.strategy.rollingUpdate.maxSurge", "100%"},
+		{"deployment/web:spec.replicas=12", "web", "spec.replicas", int64(12)},
+		{"spec.paused=true", "", "spec.paused", true},
+		{`spec.template.spec.containers[1].image="7"`, "", "spec.template.spec.containers.[1].image", "7"},
+	} {
+		o, err := ParseOverride(tc.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if o.Target != tc.target || strings.Join(o.Path, ".") != tc.path || o.Value != tc.value {
+			t.Errorf("%s: %+v", tc.in, o)
+		}
+	}
+	for _, in := range []string{"spec.replicas", "deployment/web", "=3", "a..b=1", "spec.x[z]=1"} {
+		if _, err := ParseOverride(in); err == nil {
+			t.Errorf("%s: no error", in)
+		}
+	}
+}
+
+func TestOverrideErrors(t *testing.T) {
+	src := surgeSource(t)
+	for _, tc := range []struct{ set, want string }{
+		{"deployment/api:spec.replicas=3", "no deployment/api in the file"},
+		{"spec.template.spec.containers[3].image=x", "no element [3]"},
+		{"spec.strategy.rollingUpdate.maxSurge=lots", "maxSurge"},
+		{"spec.replicas=many", "replicas"},
+	} {
+		o, err := ParseOverride(tc.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = WithOverrides("surge-1.yaml", src, []Override{o}, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to mention %q", tc.set, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package informer
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
+)
+
+// Checkpoint is an informer's whole mutable state at one moment: its
+// configuration (the lag can change), its position in the watch log, the
+// events observed and not yet delivered, the delivery count and the cache
+// with every index. Handlers are wiring set once at construction and are
+// not part of it; the fault stream belongs to the simulation, which
+// checkpoints it.
+type Checkpoint struct {
+	cfg       Config
+	cursor    int
+	pending   []pendingEvent
+	head      int
+	delivered int
+	store     storeCheckpoint
+}
+
+// storeCheckpoint is a Store's contents and indexes. The live cache
+// entries change in place on every update, so it cannot share them: it
+// keeps each entry's value (the cached objects themselves are the API
+// server's immutable objects, shared) and each set as the keys of its
+// items, which restore turns back into the live entries of those keys.
+type storeCheckpoint struct {
+	// entries holds a copy of every entry by key; their indexed slices
+	// point into one array owned by the checkpoint, never handed to the
+	// live store (restore copies out of it).
+	entries       map[string]entry
+	order         setCheckpoint
+	byNamespace   map[string]setCheckpoint
+	indices       map[string]map[string]setCheckpoint
+	byLabel       map[string]setCheckpoint
+	lastAppliedRV uint64
+	nextSeq       uint64
+}
+
+// setCheckpoint is an orderedSet with its items named by key ("" for a
+// tombstone).
+type setCheckpoint struct {
+	pos  map[string]int
+	keys []string
+}
+
+// Checkpoint saves the informer's state.
+func (i *Informer) Checkpoint() *Checkpoint {
+	return &Checkpoint{
+		cfg:       i.cfg,
+		cursor:    i.cursor,
+		pending:   slices.Clone(i.pending),
+		head:      i.head,
+		delivered: i.delivered,
+		store:     i.store.checkpoint(),
+	}
+}
+
+// Restore puts the informer back in the saved state; the checkpoint can be
+// restored again.
+func (i *Informer) Restore(cp *Checkpoint) {
+	i.cfg = cp.cfg
+	i.cursor = cp.cursor
+	i.pending, i.head = slices.Clone(cp.pending), cp.head
+	i.delivered = cp.delivered
+	i.store.restore(&cp.store)
+}
+
+func (s *Store) checkpoint() storeCheckpoint {
+	cp := storeCheckpoint{
+		entries:       make(map[string]entry, len(s.objects)),
+		order:         s.order.checkpoint(),
+		byNamespace:   checkpointSets(s.byNamespace),
+		indices:       make(map[string]map[string]setCheckpoint, len(s.indices)),
+		byLabel:       checkpointSets(s.byLabel),
+		lastAppliedRV: s.lastAppliedRV,
+		nextSeq:       s.nextSeq,
+	}
+	// One array holds every entry's indexed values (an entry writes its
+	// own slice in place when re-indexed, so the slices are copied).
+	flat := make([][]string, 0, len(s.objects)*len(s.indexNames))
+	for k, e := range s.objects {
+		saved := *e
+		if e.indexed != nil {
+			start := len(flat)
+			flat = append(flat, e.indexed...)
+			saved.indexed = flat[start:len(flat):len(flat)]
+		}
+		cp.entries[k] = saved
+	}
+	for name, sets := range s.indices {
+		cp.indices[name] = checkpointSets(sets)
+	}
+	return cp
+}
+
+// restore copies cp into s (indexers are configuration, kept), reusing the
+// live entries, maps and sets: an entry whose key is cached in both is
+// overwritten with the saved value, and every set is rebuilt to hold the
+// live entries of its saved keys.
+func (s *Store) restore(cp *storeCheckpoint) {
+	for k := range s.objects {
+		if _, ok := cp.entries[k]; !ok {
+			delete(s.objects, k)
+		}
+	}
+	for k, saved := range cp.entries {
+		e := s.objects[k]
+		if e == nil {
+			e = &entry{}
+			s.objects[k] = e
+		}
+		indexed := e.indexed
+		*e = saved
+		if len(indexed) == len(saved.indexed) && saved.indexed != nil {
+			copy(indexed, saved.indexed)
+			e.indexed = indexed
+		} else {
+			e.indexed = slices.Clone(saved.indexed)
+		}
+	}
+	s.order.restore(cp.order, s.objects)
+	s.byNamespace = restoreSets(s.byNamespace, cp.byNamespace, s.objects)
+	for name, sets := range cp.indices {
+		s.indices[name] = restoreSets(s.indices[name], sets, s.objects)
+	}
+	s.byLabel = restoreSets(s.byLabel, cp.byLabel, s.objects)
+	s.lastAppliedRV = cp.lastAppliedRV
+	s.nextSeq = cp.nextSeq
+}
+
+func (s *orderedSet) checkpoint() setCheckpoint {
+	keys := make([]string, len(s.items))
+	for i, e := range s.items {
+		if e != nil {
+			keys[i] = e.key
+		}
+	}
+	return setCheckpoint{pos: maps.Clone(s.pos), keys: keys}
+}
+
+// restore makes s equal to saved, its items the entries of objects.
+func (s *orderedSet) restore(saved setCheckpoint, objects map[string]*entry) {
+	s.pos = inplace.Map(s.pos, saved.pos)
+	clear(s.items)
+	s.items = s.items[:0]
+	for _, k := range saved.keys {
+		var e *entry
+		if k != "" {
+			e = objects[k]
+		}
+		s.items = append(s.items, e)
+	}
+}
+
+// restoreSets makes live equal to saved: sets present in both are
+// restored in place, the others created or dropped.
+func restoreSets(live map[string]*orderedSet, saved map[string]setCheckpoint, objects map[string]*entry) map[string]*orderedSet {
+	if live == nil {
+		live = make(map[string]*orderedSet, len(saved))
+	}
+	for k := range live {
+		if _, ok := saved[k]; !ok {
+			delete(live, k)
+		}
+	}
+	for k, set := range saved {
+		cur := live[k]
+		if cur == nil {
+			cur = newOrderedSet()
+			live[k] = cur
+		}
+		cur.restore(set, objects)
+	}
+	return live
+}
+
+func checkpointSets(sets map[string]*orderedSet) map[string]setCheckpoint {
+	out := make(map[string]setCheckpoint, len(sets))
+	for k, set := range sets {
+		out[k] = set.checkpoint()
+	}
+	return out
+}

@@ -1,0 +1,204 @@
+package session
+
+import "github.com/rolloutlab/rolloutlab/engine/sim"
+
+// Checkpoint spacing. A checkpoint is taken after every step that is a
+// multiple of the spacing. The spacing starts at minCheckpointEvery and
+// doubles when more than maxCheckpoints are kept or their estimated size
+// passes maxCheckpointBytes (every other checkpoint is then dropped), and
+// when the cluster is so large that checkpoints would slow the run down:
+// a checkpoint costs about as much as stepsPerObject steps per stored
+// object, so the spacing is kept at least that many steps per object.
+// A seek restores the nearest checkpoint at or before its target and
+// replays at most one spacing of steps; the memory held stays within the
+// budget (stored objects and trace records are shared, see sim.Checkpoint;
+// what a checkpoint copies grows with the objects stored).
+//
+// Stepping back repeatedly is the usual way to rewind, so a seek that
+// replays a long way also keeps a scratch checkpoint scratchGap steps
+// before its target: the next presses restore it instead of replaying the
+// whole spacing again.
+const (
+	minCheckpointEvery = 128
+	maxCheckpoints     = 64
+	maxCheckpointBytes = 128 << 20
+	stepsPerObject     = 0.5
+	scratchGap         = 64
+)
+
+// checkpoint is the session's state after one step, before the user
+// actions recorded at that step: the simulation and the scenario timeline's
+// cursor (the user-action cursor follows from the step).
+type checkpoint struct {
+	sim          *sim.Checkpoint
+	timelineNext int
+}
+
+// checkpoints are the rewind points of the current run. Invariant: every
+// checkpoint is a state of the run the session would compute now (a user
+// action drops those after it).
+type checkpoints struct {
+	// list is sorted by step; the first is at step 0.
+	list []checkpoint
+	// scratch, when set, is the checkpoint the last long seek took near
+	// its target; it is not in list and not on the spacing.
+	scratch *checkpoint
+	// every is the current spacing in steps.
+	every int
+	// max is the most checkpoints kept in list and gap the scratch
+	// checkpoint's distance before a seek's target (maxCheckpoints and
+	// scratchGap; tests lower them).
+	max, gap int
+	// bytes is the estimated size of list and scratch
+	// (sim.Checkpoint.ApproxBytes); budget is what it may reach
+	// (maxCheckpointBytes unless SetCheckpointBudget changed it).
+	bytes, budget int
+}
+
+// CheckpointStats describes the rewind points kept: how many (the scratch
+// one included), their spacing in steps, the steps they were taken at and
+// an estimate of the memory they hold.
+type CheckpointStats struct {
+	Count       int   `json:"count"`
+	Every       int   `json:"every"`
+	Steps       []int `json:"steps"`
+	ApproxBytes int   `json:"approxBytes"`
+}
+
+// CheckpointStats reports the rewind points kept.
+func (s *Session) CheckpointStats() CheckpointStats {
+	st := CheckpointStats{Count: len(s.cps.list), Every: s.cps.every, ApproxBytes: s.cps.bytes}
+	for _, c := range s.cps.list {
+		st.Steps = append(st.Steps, c.sim.Step())
+	}
+	if c := s.cps.scratch; c != nil {
+		st.Count++
+		st.Steps = append(st.Steps, c.sim.Step())
+	}
+	return st
+}
+
+// resetCheckpoints drops every checkpoint and takes the first, at step 0.
+func (s *Session) resetCheckpoints() {
+	budget := maxCheckpointBytes
+	if s.cps.budget > 0 {
+		budget = s.cps.budget
+	}
+	s.cps = checkpoints{every: minCheckpointEvery, max: maxCheckpoints, gap: scratchGap, budget: budget}
+	s.cps.list = append(s.cps.list, s.saveCheckpoint())
+	s.cps.bytes = s.cps.list[0].sim.ApproxBytes()
+}
+
+// SetCheckpointBudget bounds the memory the rewind checkpoints may hold
+// (estimated; 128 MiB unless set). A front end that only plays forward,
+// like the command line, keeps its memory for the run with a small budget;
+// at least two checkpoints are always kept, the first at step 0.
+func (s *Session) SetCheckpointBudget(bytes int) {
+	s.cps.budget = max(bytes, 1)
+	for s.cps.bytes > s.cps.budget && len(s.cps.list) > 2 {
+		s.thinCheckpoints()
+	}
+}
+
+// saveCheckpoint saves the current state.
+func (s *Session) saveCheckpoint() checkpoint {
+	return checkpoint{sim: s.sim.Checkpoint(), timelineNext: s.timeline.next}
+}
+
+// checkpointAfterStep takes a checkpoint when the step just taken is on the
+// spacing and past the last one kept.
+func (s *Session) checkpointAfterStep() {
+	n := s.sim.Steps()
+	if n%s.cps.every != 0 || n <= s.cps.list[len(s.cps.list)-1].sim.Step() {
+		return
+	}
+	if float64(s.cps.every) < stepsPerObject*float64(s.sim.Server().ObjectCount()) {
+		// Too dear at this spacing: widen it; this step may be off it.
+		for float64(s.cps.every) < stepsPerObject*float64(s.sim.Server().ObjectCount()) {
+			s.cps.every *= 2
+		}
+		if n%s.cps.every != 0 {
+			return
+		}
+	}
+	c := s.saveCheckpoint()
+	s.cps.list = append(s.cps.list, c)
+	s.cps.bytes += c.sim.ApproxBytes()
+	for len(s.cps.list) > s.cps.max || (s.cps.bytes > s.cps.budget && len(s.cps.list) > 2) {
+		s.thinCheckpoints()
+	}
+}
+
+// thinCheckpoints doubles the spacing and drops the checkpoints off it.
+func (s *Session) thinCheckpoints() {
+	s.cps.every *= 2
+	kept := s.cps.list[:0]
+	for _, c := range s.cps.list {
+		if c.sim.Step()%s.cps.every == 0 {
+			kept = append(kept, c)
+		} else {
+			s.cps.bytes -= c.sim.ApproxBytes()
+		}
+	}
+	clear(s.cps.list[len(kept):])
+	s.cps.list = kept
+}
+
+// setScratch replaces the scratch checkpoint by the current state.
+func (s *Session) setScratch() {
+	s.dropScratch()
+	c := s.saveCheckpoint()
+	s.cps.scratch = &c
+	s.cps.bytes += c.sim.ApproxBytes()
+}
+
+func (s *Session) dropScratch() {
+	if c := s.cps.scratch; c != nil {
+		s.cps.bytes -= c.sim.ApproxBytes()
+		s.cps.scratch = nil
+	}
+}
+
+// dropCheckpointsAfter forgets the checkpoints taken after step n: the
+// future they saved is being rewritten.
+func (s *Session) dropCheckpointsAfter(n int) {
+	if c := s.cps.scratch; c != nil && c.sim.Step() > n {
+		s.dropScratch()
+	}
+	i := len(s.cps.list)
+	for i > 1 && s.cps.list[i-1].sim.Step() > n {
+		i--
+	}
+	for _, c := range s.cps.list[i:] {
+		s.cps.bytes -= c.sim.ApproxBytes()
+	}
+	clear(s.cps.list[i:])
+	s.cps.list = s.cps.list[:i]
+}
+
+// nearestCheckpoint returns the last checkpoint at or before step n.
+func (s *Session) nearestCheckpoint(n int) checkpoint {
+	best := s.cps.list[0]
+	for _, c := range s.cps.list[1:] {
+		if c.sim.Step() > n {
+			break
+		}
+		best = c
+	}
+	if c := s.cps.scratch; c != nil && c.sim.Step() <= n && c.sim.Step() > best.sim.Step() {
+		best = *c
+	}
+	return best
+}
+
+// restore puts the session in the state of c: the simulation, the
+// timeline's cursor and the user actions still to run.
+func (s *Session) restore(c checkpoint) {
+	s.sim.Restore(c.sim)
+	s.timeline.next = c.timelineNext
+	at := c.sim.Step()
+	s.nextUser = 0
+	for s.nextUser < len(s.user) && s.user[s.nextUser].AtStep < at {
+		s.nextUser++
+	}
+}

@@ -1,0 +1,379 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/rolloutlab/rolloutlab/engine/kubelet"
+	"github.com/rolloutlab/rolloutlab/engine/rng"
+	"github.com/rolloutlab/rolloutlab/engine/scenario"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
+	"github.com/rolloutlab/rolloutlab/scenarios"
+)
+
+// The rewind property: whatever the user does (step, seek anywhere, act at
+// any step, step back), the session's state is the state a fresh session
+// reaches by playing from step 0 with the same user actions at the same
+// steps: same view, same trace (JSON, byte for byte), same chart samples
+// and step list. Checkpoints are made dense and few here, so that seeks
+// restore checkpoints, thinning drops them and actions rewrite the future.
+// A field a component forgets to checkpoint shows up as a difference.
+
+// rewindCase is one scenario of the property test.
+type rewindCase struct {
+	name string
+	src  []byte
+}
+
+func rewindCases(t *testing.T) []rewindCase {
+	var cases []rewindCase
+	for _, id := range scenarios.IDs() {
+		src, _ := scenarios.Source(id)
+		cases = append(cases, rewindCase{id, src})
+	}
+	// A larger run: 150 pods created, then replaced by a rolling update.
+	cases = append(cases, rewindCase{"rollout-150", benchScenario(150)})
+	return cases
+}
+
+// plannedAction is a user action as the reference replays it.
+type plannedAction struct {
+	at     int
+	action scenario.Action
+}
+
+// reference replays from step 0 with the actions planned, forward only.
+type reference struct {
+	t       *testing.T
+	src     []byte
+	seed    uint64
+	plan    []plannedAction
+	sess    *Session
+	applied int
+	// pendingAt is true when the reference stands at a step whose planned
+	// actions were not applied yet (it arrived by stepping).
+}
+
+func (r *reference) reset() {
+	s, err := Load("ref.yaml", r.src, &r.seed)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.sess, r.applied = s, 0
+}
+
+// at moves the reference to step n: actions planned before n are applied
+// before the steps they precede; with actionsAtN, those planned at n too
+// (a Seek shows them, a step does not).
+func (r *reference) at(n int, actionsAtN bool) *Session {
+	if r.sess == nil || r.sess.Step() > n || (r.sess.Step() == n && r.applied < len(r.plan) && r.plan[r.applied].at < n) {
+		r.reset()
+	}
+	for {
+		for r.applied < len(r.plan) && r.plan[r.applied].at == r.sess.Step() && (r.sess.Step() < n || actionsAtN) {
+			_, _ = r.sess.Apply(r.plan[r.applied].action)
+			r.applied++
+		}
+		if r.sess.Step() >= n {
+			return r.sess
+		}
+		if len(r.sess.Advance(ByEvent, 1)) == 0 {
+			return r.sess
+		}
+	}
+}
+
+// replan records that the user acted at step n: the actions planned after
+// n are forgotten, as the session forgets them.
+func (r *reference) replan(n int, a scenario.Action) {
+	kept := r.plan[:0:0]
+	for _, p := range r.plan {
+		if p.at <= n {
+			kept = append(kept, p)
+		}
+	}
+	r.plan = append(kept, plannedAction{at: n, action: a})
+	r.sess = nil
+}
+
+func traceJSON(t *testing.T, s *Session) string {
+	t.Helper()
+	b, err := json.Marshal(s.Sim().Recorder().Records())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func samplesJSON(t *testing.T, s *Session) string {
+	t.Helper()
+	b, err := json.Marshal(struct {
+		Samples any
+		History any
+	}{s.Samples()[:s.Step()+1], append([]sim.StepInfo{}, s.History()[:s.Step()]...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// same fails unless got is in the state the reference reaches.
+func same(t *testing.T, what string, got *Session, ref *Session) {
+	t.Helper()
+	if got.Step() != ref.Step() {
+		t.Fatalf("%s: at step %d, replay from 0 reaches %d", what, got.Step(), ref.Step())
+	}
+	if a, b := viewJSON(t, got), viewJSON(t, ref); a != b {
+		t.Fatalf("%s: view at step %d differs from a replay from step 0:\n got %s\nwant %s", what, got.Step(), firstDiff(a, b), firstDiff(b, a))
+	}
+	if a, b := traceJSON(t, got), traceJSON(t, ref); a != b {
+		t.Fatalf("%s: trace at step %d differs from a replay from step 0:\n got %s\nwant %s", what, got.Step(), firstDiff(a, b), firstDiff(b, a))
+	}
+	if d := stateDiff(got.sim, ref.sim); d != "" {
+		t.Fatalf("%s: at step %d the simulation differs from a replay from step 0 at sim%s", what, got.Step(), d)
+	}
+	if got.timeline.next != ref.timeline.next || got.nextUser != ref.nextUser {
+		t.Fatalf("%s: timeline/user-action cursors %d/%d, replay from 0 has %d/%d", what, got.timeline.next, got.nextUser, ref.timeline.next, ref.nextUser)
+	}
+	if a, b := samplesJSON(t, got), samplesJSON(t, ref); a != b {
+		t.Fatalf("%s: samples/steps at step %d differ from a replay from step 0:\n got %s\nwant %s", what, got.Step(), firstDiff(a, b), firstDiff(b, a))
+	}
+}
+
+// firstDiff shows a from a little before where it stops matching b.
+func firstDiff(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo, hi := max(0, i-120), min(len(a), i+200)
+	return fmt.Sprintf("…%s… (at byte %d)", a[lo:hi], i)
+}
+
+// randomAction picks a user action that makes things happen in s.
+func randomAction(r *rng.Stream, s *Session) (scenario.Action, bool) {
+	v := s.View(ViewOptions{})
+	var choices []scenario.Action
+	for _, d := range v.Deployments {
+		ref := scenario.Ref{Kind: scenario.KindDeployment, Name: d.Name}
+		choices = append(choices,
+			scenario.Action{Type: scenario.ActionScale, Namespace: d.Namespace, Target: ref, Replicas: int32(r.Intn(12))},
+			scenario.Action{Type: scenario.ActionSetImage, Namespace: d.Namespace, Target: ref, Image: fmt.Sprintf("nginx:1.%d", 20+r.Intn(10))})
+	}
+	for _, rs := range v.ReplicaSets {
+		if rs.Owner == "" {
+			choices = append(choices, scenario.Action{Type: scenario.ActionScale, Namespace: rs.Namespace,
+				Target: scenario.Ref{Kind: scenario.KindReplicaSet, Name: rs.Name}, Replicas: int32(r.Intn(8))})
+		}
+	}
+	if len(v.Pods) > 0 {
+		p := v.Pods[r.Intn(len(v.Pods))]
+		choices = append(choices, scenario.Action{Type: scenario.ActionDeletePod, Namespace: p.Namespace, Pod: p.Name})
+		choices = append(choices, scenario.Action{Type: scenario.ActionSetImageProfile, Image: p.Image,
+			Profile: scenarioProfile(r)})
+	}
+	if len(v.Nodes) > 0 {
+		n := v.Nodes[r.Intn(len(v.Nodes))]
+		typ := scenario.ActionFailNode
+		if !n.Ready {
+			typ = scenario.ActionRecoverNode
+		}
+		choices = append(choices, scenario.Action{Type: typ, Node: n.Name})
+	}
+	if len(choices) == 0 {
+		return scenario.Action{}, false
+	}
+	return choices[r.Intn(len(choices))], true
+}
+
+func scenarioProfile(r *rng.Stream) (p kubelet.ImageProfile) {
+	switch r.Intn(3) {
+	case 0:
+		p.CrashLoop = true
+	case 1:
+		p.NeverReady = true
+	}
+	return p
+}
+
+func TestSeekThenContinueEqualsReplayFromZero(t *testing.T) {
+	seeds := []uint64{1, 2}
+	ops := 14
+	if testing.Short() {
+		seeds, ops = seeds[:1], 8
+	}
+	for _, c := range rewindCases(t) {
+		for _, seed := range seeds {
+			t.Run(fmt.Sprintf("%s/seed=%d", c.name, seed), func(t *testing.T) {
+				r := rng.New(seed).Stream(c.name)
+				s, err := Load(c.name+".yaml", c.src, &seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Dense, few checkpoints: restores, thinning and drops all
+				// happen within a short run.
+				s.cps.every, s.cps.max, s.cps.gap = 3+r.Intn(20), 3+r.Intn(4), 1+r.Intn(4)
+				ref := &reference{t: t, src: c.src, seed: seed}
+				s.RunToEnd()
+				if s.Step() > 4000 {
+					t.Fatalf("%d steps: too long for this test", s.Step())
+				}
+				same(t, "run to the end", s, ref.at(s.Step(), false))
+				for op := 0; op < ops; op++ {
+					switch k := r.Intn(10); {
+					case k < 3: // seek anywhere computed, then continue
+						n := r.Intn(s.MaxStep() + 1)
+						if err := s.Seek(n); err != nil {
+							t.Fatal(err)
+						}
+						same(t, fmt.Sprintf("op %d: seek to %d", op, n), s, ref.at(n, true))
+						s.Advance(ByEvent, 1+r.Intn(40))
+						same(t, fmt.Sprintf("op %d: seek to %d and continue", op, n), s, ref.at(s.Step(), false))
+					case k < 5: // step back once at the end
+						if err := s.Seek(s.MaxStep()); err != nil {
+							t.Fatal(err)
+						}
+						n := max(s.Step()-1, 0)
+						if err := s.Seek(n); err != nil {
+							t.Fatal(err)
+						}
+						same(t, fmt.Sprintf("op %d: step back to %d", op, n), s, ref.at(n, true))
+					case k < 6: // press back a few times at the end, act a little
+						// earlier, then seek forward: the scratch checkpoint
+						// the presses left is in the rewritten future
+						if err := s.Seek(s.MaxStep()); err != nil {
+							t.Fatal(err)
+						}
+						for press := 0; press < 1+r.Intn(4) && s.Step() > 0; press++ {
+							n := s.Step() - 1
+							if err := s.Seek(n); err != nil {
+								t.Fatal(err)
+							}
+							same(t, fmt.Sprintf("op %d: press back to %d", op, n), s, ref.at(n, true))
+						}
+						n := max(s.Step()-1-r.Intn(3*s.cps.gap+2), 0)
+						if err := s.Seek(n); err != nil {
+							t.Fatal(err)
+						}
+						a, ok := randomAction(r, s)
+						if !ok {
+							continue
+						}
+						_, _ = s.Apply(a)
+						ref.replan(n, a)
+						fwd := n + r.Intn(6*s.cps.gap+2)
+						_ = s.Seek(fwd)
+						same(t, fmt.Sprintf("op %d: %s at step %d, then seek to %d", op, Describe(a), n, fwd), s, ref.at(s.Step(), true))
+					case k < 8: // act at a random step, rewriting the future
+						n := r.Intn(s.MaxStep() + 1)
+						if err := s.Seek(n); err != nil {
+							t.Fatal(err)
+						}
+						a, ok := randomAction(r, s)
+						if !ok {
+							continue
+						}
+						_, _ = s.Apply(a)
+						ref.replan(n, a)
+						same(t, fmt.Sprintf("op %d: %s at step %d", op, Describe(a), n), s, ref.at(n, true))
+						s.Advance(ByEvent, r.Intn(300))
+						same(t, fmt.Sprintf("op %d: continue after %s", op, Describe(a)), s, ref.at(s.Step(), false))
+					default: // play on (a crash loop a user action started never ends)
+						s.RunUntil(func(sm *sim.Sim) bool { return sm.Idle() }, 1500)
+						same(t, fmt.Sprintf("op %d: play on", op), s, ref.at(s.Step(), false))
+					}
+				}
+				if st := s.CheckpointStats(); len(s.cps.list) > s.cps.max || st.Steps[0] != 0 {
+					t.Fatalf("checkpoints %+v: more than %d kept or none at step 0", st, s.cps.max)
+				}
+			})
+		}
+	}
+}
+
+// A small checkpoint budget keeps few checkpoints (at least the one at
+// step 0 and one more) and seeking stays exact.
+func TestCheckpointBudget(t *testing.T) {
+	src := benchScenario(150)
+	s, err := Load("b.yaml", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetCheckpointBudget(1)
+	s.RunToEnd()
+	st := s.CheckpointStats()
+	if st.Count > 2 || st.Steps[0] != 0 {
+		t.Fatalf("budget of 1 byte: %+v", st)
+	}
+	ref := &reference{t: t, src: src, seed: 3}
+	for _, n := range []int{s.MaxStep() / 3, s.MaxStep() - 1, 10} {
+		if err := s.Seek(n); err != nil {
+			t.Fatal(err)
+		}
+		same(t, fmt.Sprintf("seek to %d", n), s, ref.at(n, true))
+	}
+	big, _ := Load("b.yaml", src, nil)
+	big.RunToEnd()
+	if n := big.CheckpointStats().Count; n <= 2 {
+		t.Fatalf("the default budget kept %d checkpoints of a %d-step run", n, big.MaxStep())
+	}
+}
+
+// A run whose trace spans three storage chunks (18,000 records) seeks back
+// over each chunk boundary and forward again, and acts right after one:
+// checkpoints hold the trace's chunk headers, and restoring one must give
+// back the records a replay from step 0 gives, with later checkpoints
+// still usable and a rewritten future kept apart from earlier ones.
+func TestSeekAcrossTraceChunks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 7,000-step run replayed several times")
+	}
+	src := benchScenario(400)
+	seed := uint64(3)
+	s, err := Load("b.yaml", src, &seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunToEnd()
+	ref := &reference{t: t, src: src, seed: seed}
+	// firstStepPast returns the first step after which the trace holds more
+	// than n records.
+	firstStepPast := func(n int) int {
+		for i, info := range s.History() {
+			if int(info.LastSeq) > n {
+				return i + 1
+			}
+		}
+		t.Fatalf("the run has %d records, not more than %d", s.Sim().Recorder().Len(), n)
+		return 0
+	}
+	end := s.MaxStep()
+	for _, b := range []int{16384, 8192} {
+		k := firstStepPast(b)
+		for _, n := range []int{k, k - 1, end} {
+			if err := s.Seek(n); err != nil {
+				t.Fatal(err)
+			}
+			same(t, fmt.Sprintf("seek to %d (boundary %d)", n, b), s, ref.at(n, true))
+		}
+	}
+	k := firstStepPast(8192)
+	if err := s.Seek(k); err != nil {
+		t.Fatal(err)
+	}
+	a := scenario.Action{Type: scenario.ActionScale, Namespace: "default",
+		Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 380}
+	if _, err := s.Apply(a); err != nil {
+		t.Fatal(err)
+	}
+	ref.replan(k, a)
+	s.Advance(ByEvent, 600)
+	same(t, fmt.Sprintf("scale at %d and continue", k), s, ref.at(s.Step(), false))
+	for _, n := range []int{k - 1, k + 300} {
+		if err := s.Seek(n); err != nil {
+			t.Fatal(err)
+		}
+		same(t, fmt.Sprintf("seek to %d after the rewrite", n), s, ref.at(n, true))
+	}
+}

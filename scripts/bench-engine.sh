@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Prints the engine's scale numbers (issue #10): the 1,000- and
+# 10,000-replica rolling-update times and their ratio, allocation per step,
+# the same times under js/wasm when their output is given, and the peak RSS
+# of `rolloutlab run` on a 10,000-replica create-and-roll-out
+# (scripts/bench/rollout-10k.yaml, not part of the scenario library).
+#
+# Usage: scripts/bench-engine.sh [--native FILE] [--wasm FILE] [--cli BIN]
+#   --native FILE  `go test -bench` output holding BenchmarkRollingUpdate1000
+#                  and ...10000 (engine/sim); without it they are run here,
+#                  in one run (-benchtime 3x)
+#   --wasm FILE    the same benchmarks' output under GOOS=js GOARCH=wasm;
+#                  adds the wasm times and the wasm/native ratio
+#   --cli BIN      the CLI to measure (default bin/rolloutlab, built if
+#                  missing)
+# Every result line starts with "bench-engine:". Exit status 0, or 2 when a
+# benchmark or the CLI run fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+native= wasm= cli=bin/rolloutlab
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --native) native=$2; shift 2 ;;
+    --wasm) wasm=$2; shift 2 ;;
+    --cli) cli=$2; shift 2 ;;
+    *) echo "bench-engine: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+if [[ -z $native ]]; then
+  native=$(mktemp)
+  trap 'rm -f "$native"' EXIT
+  go test -run '^$' -bench 'RollingUpdate(1000|10000)$' -benchtime 3x -benchmem ./engine/sim >"$native" || {
+    cat "$native" >&2
+    exit 2
+  }
+fi
+
+# field FILE BENCH UNIT prints the value before UNIT on BENCH's line.
+field() {
+  awk -v b="^$2(-[0-9]+)?\$" -v u="$3" '$1 ~ b { for (i = 2; i < NF; i++) if ($(i+1) == u) { print $i; exit } }' "$1"
+}
+
+ns1=$(field "$native" BenchmarkRollingUpdate1000 ns/op)
+ns10=$(field "$native" BenchmarkRollingUpdate10000 ns/op)
+if [[ -z $ns1 || -z $ns10 ]]; then
+  echo "bench-engine: no RollingUpdate1000/10000 results in $native" >&2
+  exit 2
+fi
+awk -v a="$ns1" -v b="$ns10" 'BEGIN { printf "bench-engine: rolling update native: 1k %.1f ms, 10k %.1f ms, 10k/1k %.1fx\n", a/1e6, b/1e6, b/a }'
+for n in 1000 10000; do
+  bytes=$(field "$native" BenchmarkRollingUpdate$n B/op)
+  steps=$(field "$native" BenchmarkRollingUpdate$n steps/op)
+  if [[ -n $bytes && -n $steps ]]; then
+    awk -v n="$n" -v b="$bytes" -v s="$steps" 'BEGIN { printf "bench-engine: allocation per step (%d replicas): %.2f KB (%d steps)\n", n, b/s/1024, s }'
+  fi
+done
+
+if [[ -n $wasm ]]; then
+  w1=$(field "$wasm" BenchmarkRollingUpdate1000 ns/op)
+  w10=$(field "$wasm" BenchmarkRollingUpdate10000 ns/op)
+  if [[ -n $w1 && -n $w10 ]]; then
+    awk -v a="$w1" -v b="$w10" -v n1="$ns1" -v n10="$ns10" 'BEGIN { printf "bench-engine: rolling update wasm: 1k %.1f ms (%.1fx native), 10k %.1f ms (%.1fx native)\n", a/1e6, a/n1, b/1e6, b/n10 }'
+  else
+    echo "bench-engine: rolling update wasm: no results in $wasm"
+  fi
+fi
+
+[[ -x $cli ]] || go build -trimpath -o "$cli" ./cmd/rolloutlab
+scenario=scripts/bench/rollout-10k.yaml
+if [[ -x /usr/bin/time ]]; then
+  log=$(mktemp)
+  if ! /usr/bin/time -v "$cli" run --tables none "$scenario" >/dev/null 2>"$log"; then
+    cat "$log" >&2
+    rm -f "$log"
+    exit 2
+  fi
+  kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
+  secs=$(awk -F': ' '/Elapsed \(wall clock\)/ { print $2 }' "$log")
+  rm -f "$log"
+  awk -v k="$kb" -v s="$secs" -v f="$scenario" 'BEGIN { printf "bench-engine: peak RSS of rolloutlab run %s: %.0f MB (wall %s)\n", f, k/1024, s }'
+else
+  echo "bench-engine: peak RSS: /usr/bin/time not installed (apt-get install time)"
+fi

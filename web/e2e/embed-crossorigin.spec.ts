@@ -1,0 +1,43 @@
+// /embed.js on another site: a Worker cannot be started from a cross-origin
+// script, so each player becomes an iframe of /embed. The "other site" is
+// localhost while the app is 127.0.0.1 (both loopback); Chromium's
+// local-network access checks, which would otherwise stop a page from
+// reaching a loopback address, are switched off for this file only.
+import { expect, test } from '@playwright/test';
+
+test.use({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests',
+    ],
+  },
+});
+
+test('on another site, /embed.js falls back to iframes of /embed', async ({ page, baseURL }) => {
+  // A host page on another origin (localhost instead of 127.0.0.1: both
+  // loopback, so Chromium's private-network rules stay out of the way),
+  // answered by the test, that loads our script.
+  const other = baseURL!.replace('127.0.0.1', 'localhost');
+  await page.route(`${other}other-site.html`, (r) =>
+    r.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>Other site</title><p>Intro</p>
+        <rollout-lab id="p" scenario="rolling-update-10-3-2" step="3" panels="cluster"></rollout-lab>
+        <script type="module" src="${baseURL}embed.js"></script>`,
+    }),
+  );
+  await page.goto(`${other}other-site.html`);
+  const frame = page.frameLocator('#p iframe');
+  await expect(frame.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(frame.locator('.pl-label')).toContainText('step 3 /');
+  expect(await page.evaluate(() => document.activeElement === document.body && window.scrollY === 0)).toBe(true);
+});

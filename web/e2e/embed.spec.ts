@@ -1,0 +1,117 @@
+// docs/embed.html: three players on one host page share one wasm download,
+// never take the focus and never scroll the host; and the /embed iframe page
+// at 800x500.
+import { expect, test } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+
+const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/${name}.png`, import.meta.url));
+const PLAYERS = ['first', 'second', 'third'];
+
+test('docs/embed.html: three players, one wasm download, focus and scroll stay with the host', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
+  });
+  const wasmRequests: string[] = [];
+  page.on('request', (r) => {
+    if (/\.wasm(\?|$)/.test(r.url())) wasmRequests.push(r.url());
+  });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/docs/embed.html');
+  // Record every focus change and scroll of the host page from the start.
+  await page.evaluate(() => {
+    const w = window as unknown as { __events: string[] };
+    w.__events = [];
+    document.addEventListener('focusin', (e) => w.__events.push(`focus ${(e.target as Element).tagName}#${(e.target as Element).id}`));
+    window.addEventListener('scroll', () => w.__events.push(`scroll ${window.scrollY}`));
+  });
+
+  for (const id of PLAYERS) {
+    await expect(page.locator(`#${id} .player`)).toHaveAttribute('data-ready', 'true');
+  }
+  // Each player shows its own scenario at its start step, with the panels it asked for.
+  await expect(page.locator('#first .pl-title')).toHaveText('rolling-update-10-3-2');
+  await expect(page.locator('#first .pl-label')).toContainText('step 0 /');
+  await expect(page.locator('#first .pl-panel')).toHaveCount(3);
+  await expect(page.locator('#second .pl-title')).toHaveText('rollback');
+  await expect(page.locator('#second .pl-label')).toContainText('step 120 /');
+  await expect(page.locator('#second .pl-chart svg[role="img"]')).toBeVisible();
+  await expect(page.locator('#second .pl-trace')).toBeVisible();
+  await expect(page.locator('#third .pl-title')).toHaveText('inline-scale-up');
+  await expect(page.locator('#third .pl-label')).toContainText('step 5 /');
+  await expect(page.locator('#third .pl-expectations')).toContainText('api-');
+  await expect(page.locator('#third .pl-open')).toBeVisible(); // readonly="false"
+  await expect(page.locator('#first .pl-open')).toBeHidden();
+
+  // The players are independent engines: stepping one leaves the others.
+  await page.locator('#first .pl-step').click();
+  await expect(page.locator('#first .pl-label')).toContainText('step 1 /');
+  await expect(page.locator('#second .pl-label')).toContainText('step 120 /');
+  await page.locator('#first .pl-step').blur();
+
+  const state = await page.evaluate(() => ({
+    active: document.activeElement === document.body ? 'body' : document.activeElement?.tagName,
+    scrollY: window.scrollY,
+    events: (window as unknown as { __events: string[] }).__events,
+  }));
+  // Only the click above moved the focus (into the first player).
+  expect(state.events.filter((e) => e.startsWith('focus') && !e.includes('ROLLOUT-LAB#first'))).toEqual([]);
+  expect(state.events.filter((e) => e.startsWith('scroll'))).toEqual([]);
+  expect(state.scrollY).toBe(0);
+  expect(wasmRequests).toHaveLength(1);
+  // One engine Worker per player, all from that one download; a player taken
+  // off the page stops its Worker.
+  expect(page.workers()).toHaveLength(3);
+  await page.screenshot({ path: shot('embed-docs'), fullPage: true });
+  await page.evaluate(() => document.getElementById('third')!.remove());
+  await expect.poll(() => page.workers().length).toBe(2);
+  expect(problems).toEqual([]);
+});
+
+test('a freshly loaded embed page leaves the focus on the body', async ({ page }) => {
+  await page.goto('/docs/embed.html');
+  for (const id of PLAYERS) await expect(page.locator(`#${id} .player`)).toHaveAttribute('data-ready', 'true');
+  expect(await page.evaluate(() => document.activeElement === document.body && window.scrollY === 0)).toBe(true);
+  // Keys pressed on the host page do not drive a player.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#first .pl-label')).toContainText('step 0 /');
+  // Once a player has focus, its keys work and do not scroll the host.
+  // (focus() itself may scroll the player into view: that is the test's doing.)
+  await page.locator('#first .player').focus();
+  const before = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#first .pl-label')).toContainText('step 1 /');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('#first .pl-label')).toContainText('step 0 /');
+  await page.keyboard.press(' ');
+  await page.keyboard.press(' ');
+  expect(await page.evaluate(() => window.scrollY)).toBe(before);
+});
+
+test('/embed in an 800x500 iframe-sized window is compact and honours its options', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 500 });
+  await page.goto('/embed?scenario=rolling-update-10-3-2&panels=cluster,math,chart&step=12');
+  const player = page.locator('#player .player');
+  await expect(player).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('.pl-label')).toContainText('step 12 /');
+  // Everything fits: the document does not scroll.
+  expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight)).toBe(true);
+  const box = await player.boundingBox();
+  expect(box!.height).toBeLessThanOrEqual(500);
+  await page.screenshot({ path: shot('embed-800x500') });
+});
+
+test('/embed: an unknown scenario is a clear message, not a broken page', async ({ page }) => {
+  await page.goto('/embed?scenario=no-such-scenario');
+  await expect(page.locator('.pl-status')).toHaveText('The player could not start: There is no built-in scenario "no-such-scenario".');
+});
+
+test('"Open in Rollout Lab" carries an editable player to the full app at its step', async ({ page, context }) => {
+  await page.goto('/docs/embed.html');
+  await expect(page.locator('#third .player')).toHaveAttribute('data-ready', 'true');
+  const [app] = await Promise.all([context.waitForEvent('page'), page.locator('#third .pl-open').click()]);
+  await expect(app.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(app.locator('#banner')).toContainText('Opened a shared simulation at step 5.');
+  expect(await app.evaluate(() => window.__rolloutlabApp!.current()!.scenario)).toBe('inline-scale-up');
+});

@@ -1,0 +1,164 @@
+// The what-if room against the real engine: fork at a step with a different
+// maxSurge and see both runs on one chart with the summary table; an action
+// error shown next to the form that caused it; the editor's text kept across
+// a reload. Screenshots go to test-artifacts/ (1280x720 and 800x500).
+import { expect, type Page, test } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+
+const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/whatif-${name}.png`, import.meta.url));
+
+async function openLibrary(page: Page, id: string): Promise<void> {
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(page.locator('#scenario-picker')).toBeEnabled();
+  await page.locator('#scenario-picker').selectOption(id);
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);
+}
+
+async function stepTo(page: Page, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await page.locator('#step-btn').click();
+    await expect(page.locator('#step-label')).toHaveText(new RegExp(`^step ${i + 1} /`));
+  }
+}
+
+for (const size of [
+  { width: 1280, height: 720 },
+  { width: 800, height: 500 },
+]) {
+  test(`fork at a step with maxSurge 100%: both runs on the chart and the summary table (${size.width}x${size.height})`, async ({ page }) => {
+    await page.setViewportSize(size);
+    const problems: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+    await openLibrary(page, 'compare-max-surge');
+    await stepTo(page, 3);
+
+    const room = page.locator('#whatif-room');
+    await room.locator('.whatif-form-pick').selectOption('setRollingUpdate');
+    const form = room.locator('form[data-form="setRollingUpdate"]');
+    await form.locator('input[name="maxSurge"]').fill('100%');
+    await form.locator('button[data-mode="fork"]').click();
+
+    const compare = room.locator('.whatif-compare');
+    await expect(compare).toBeVisible();
+    await expect(compare.locator('h3')).toHaveText('Forked at step 3');
+    // Both runs on one chart: A solid, B dashed, every series in both.
+    await expect(compare.locator('svg path.run-0')).toHaveCount(3);
+    await expect(compare.locator('svg path.run-1[stroke-dasharray="6 4"]')).toHaveCount(3);
+    // The summary: maxSurge 1 (A) against 100% (B), measured from step 3 (+0s): creation 3s, then 4 waves
+    // of 3s for A and one for B; the RS total peaks at 21 and 35, 40 pods at once in B.
+    const row = (label: string) => compare.locator('table.whatif-summary tr', { has: page.locator(`th:text-is("${label}")`) });
+    await expect(row('Time to complete (from the fork)').locator('td')).toHaveText(['15s', '6s']);
+    await expect(row('Peak pods (surge over desired)').locator('td')).toHaveText(['21 (+1)', '40 (+20)']);
+    await expect(row('Peak ReplicaSet total (bounded by maxSurge)').locator('td')).toHaveText(['21', '35']);
+    await expect(row('Minimum available').locator('td')).toHaveText(['15', '15']);
+    await expect(compare.locator('.divergence').first()).toContainText('The runs part before step 4 (+0.000s), in the actions run there: A did nothing, B did "apiserver api: kubectl update deployments default/web');
+    await expect(compare.locator('.event-diff')).toContainText('Scaled up replica set web-7f6f88cb57 from 0 to 20');
+    // B is also drawn (faint, dotted) over the player's replica chart, on its axes.
+    await expect(page.locator('#chart path.overlay')).toHaveCount(3);
+    await page.locator('#chart').screenshot({ path: shot(`overlay-${size.width}x${size.height}`) });
+    // The page's own run did not move.
+    await expect(page.locator('#step-label')).toHaveText(/^step 3 \//);
+    await compare.locator('.whatif-chart').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: shot(`fork-${size.width}x${size.height}`) });
+    await page.screenshot({ path: shot(`fork-${size.width}x${size.height}-full`), fullPage: true });
+
+    // A third run: maxSurge 25%, dotted, in its own column.
+    await compare.getByRole('button', { name: 'Add another alternative' }).click();
+    await form.locator('input[name="maxSurge"]').fill('25%');
+    await form.locator('button[data-mode="fork"]').click();
+    await expect(compare.locator('table.whatif-summary thead th')).toHaveText(['', 'A', 'B', 'C']);
+    await expect(row('Time to complete (from the fork)').locator('td')).toHaveText(['15s', '6s', '9s']);
+    await expect(compare.locator('svg path.run-2[stroke-dasharray="2 3"]')).toHaveCount(3);
+    await compare.getByRole('button', { name: 'Close comparison' }).click();
+    await expect(compare).toBeHidden();
+    await expect(page.locator('#chart path.overlay')).toHaveCount(0);
+    expect(problems).toEqual([]);
+  });
+}
+
+test('an action error is shown next to its form and cleared when the form changes', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openLibrary(page, 'compare-max-surge');
+  await page.locator('#settle-btn').click();
+  const room = page.locator('#whatif-room');
+  await room.locator('.whatif-form-pick').selectOption('setRollingUpdate');
+  const form = room.locator('form[data-form="setRollingUpdate"]');
+  // Both 0: the API server refuses it, and says why, inside this form.
+  await form.locator('input[name="maxSurge"]').fill('0');
+  await form.locator('input[name="maxUnavailable"]').fill('0');
+  await form.locator('button[data-mode="apply"]').click();
+  const err = form.locator('.form-error');
+  await expect(err).toContainText('may not be 0 when `maxSurge` is 0');
+  await expect(err).toBeInViewport();
+  await expect(page.locator('#banner')).toBeHidden();
+  await page.screenshot({ path: shot('action-error-1280x720') });
+  // Editing the form clears the stale message; a good value then succeeds.
+  await form.locator('input[name="maxUnavailable"]').fill('1');
+  await expect(err).toBeEmpty();
+  await form.locator('button[data-mode="apply"]').click();
+  await expect(form.locator('.form-message')).toContainText('deployment.apps/web patched');
+  await expect(err).toBeEmpty();
+  // A form-level check (no value given) also lands in the form.
+  await form.locator('input[name="maxSurge"]').fill('');
+  await form.locator('input[name="maxUnavailable"]').fill('');
+  await form.locator('button[data-mode="fork"]').click();
+  await expect(err).toHaveText('Give maxSurge, maxUnavailable or both (a number or a percentage).');
+  // Set image: the container picker lists the Deployment's containers.
+  await room.locator('.whatif-form-pick').selectOption('setImage');
+  const img = room.locator('form[data-form="setImage"]');
+  await expect(img.locator('select[name="container"] option')).toHaveText(['web · nginx:1.25']);
+});
+
+test("the editor's text survives a reload and a failed load", async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await page.locator('#edit-btn').click();
+  const content = page.locator('#editor-host .cm-content');
+  await expect(content).toBeVisible();
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText('apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: mine\nspec:\n  replicas: banana\n');
+  await page.locator('#load-btn').click();
+  await expect(page.locator('#load-status')).toContainText('previous simulation is kept');
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(page.locator('#editor-host .cm-content')).toContainText('replicas: banana');
+  await expect(page.locator('#load-status')).toContainText('Your edited YAML from last time is in the editor.');
+  // Choosing a library scenario over it asks first; declining keeps it.
+  page.once('dialog', (d) => void d.dismiss());
+  await page.locator('#scenario-picker').selectOption('adoption');
+  await expect(page.locator('#editor-host .cm-content')).toContainText('replicas: banana');
+  page.once('dialog', (d) => void d.accept());
+  await page.locator('#scenario-picker').selectOption('adoption');
+  await expect(page.locator('#editor-host .cm-content')).toContainText('kind: Scenario');
+});
+
+test('export: the scenario with my action in its timeline, the timeline, the chart as SVG and PNG', async ({ page }) => {
+  await openLibrary(page, 'compare-max-surge');
+  await stepTo(page, 2);
+  const room = page.locator('#whatif-room');
+  await room.locator('.whatif-form-pick').selectOption('scale');
+  const form = room.locator('form[data-form="scale"]');
+  await form.locator('input[name="replicas"]').fill('5');
+  await form.locator('button[data-mode="apply"]').click();
+  await expect(form.locator('.form-message')).toContainText('scaled');
+  const save = async (label: string) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), room.getByRole('button', { name: label }).click()]);
+    const path = await d.path();
+    const { readFileSync } = await import('node:fs');
+    return { name: d.suggestedFilename(), body: readFileSync(path) };
+  };
+  const yaml = await save('Scenario + my actions (YAML)');
+  expect(yaml.name).toBe('compare-max-surge.yaml');
+  expect(yaml.body.toString()).toContain('    - {"action":"scale","replicas":5,"target":"deployment/web","when":{"step":2}}\n    - when: {rolloutComplete: deployment/web}');
+  const timeline = await save('Timeline (text)');
+  expect(timeline.body.toString()).toMatch(/^# rolloutlab timeline: compare-max-surge, 2 steps\n\+0\.000s step 1 /);
+  const svg = await save('Chart (SVG)');
+  expect(svg.name).toBe('compare-max-surge-chart.svg');
+  expect(svg.body.toString()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  const png = await save('Chart (PNG)');
+  expect(png.body.subarray(1, 4).toString()).toBe('PNG');
+  const trace = await save('Trace (JSON)');
+  expect(JSON.parse(trace.body.toString()).records.length).toBeGreaterThan(10);
+});

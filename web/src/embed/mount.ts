@@ -1,0 +1,41 @@
+// Mounts a Player into a host element's shadow root. Every player on a page
+// shares the one compiled engine module (engine.ts compileEngine) and runs
+// its own engine Worker.
+import '../i18n/embed';
+import { compileEngine, startEngine } from '../engine';
+import { parseLocale, setLocale } from '../i18n';
+import { encodeShare } from '../share/codec';
+import appCSS from '../style.css?inline';
+import type { EmbedOptions } from './options';
+import { Player } from './player';
+import playerCSS from './player.css?inline';
+
+let sheet: CSSStyleSheet | null = null;
+
+/** One constructable stylesheet for every player (not subject to the host's style-src CSP). */
+function styles(): CSSStyleSheet {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    // The app's variables are declared on :root; inside a shadow root that is :host.
+    sheet.replaceSync(`${appCSS.replaceAll(':root', ':host')}\n${playerCSS}`);
+  }
+  return sheet;
+}
+
+/** The app's origin: where this code was loaded from. */
+const appBase = new URL(/* @vite-ignore */ '/', import.meta.url);
+
+export function mountPlayer(host: HTMLElement, opts: EmbedOptions): Player {
+  const lang = parseLocale(opts.lang ?? document.documentElement.lang);
+  if (lang) setLocale(lang);
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  shadow.adoptedStyleSheets = [styles()];
+  const module = compileEngine({ wasmURL: new URL(__WASM_URL__, import.meta.url).href, buildBytes: __WASM_BYTES__ });
+  const player = new Player(startEngine(module), opts, async (source, step) => {
+    const hash = await encodeShare({ source, actions: [], step, ...(lang ? { lang } : {}) });
+    return new URL(hash, appBase).href;
+  });
+  shadow.replaceChildren(player.root);
+  void player.start();
+  return player;
+}

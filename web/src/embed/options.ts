@@ -1,0 +1,82 @@
+// What an embedded player shows and how it starts, read from an element's
+// attributes (`<rollout-lab scenario="rollback" panels="cluster,math">`,
+// `<div data-rollout-lab data-scenario="...">`) or from the /embed page's
+// query string (`/embed?scenario=rollback&step=12&autoplay=1`).
+
+/** The panels a player can show, in display order. */
+export const PANELS = ['cluster', 'math', 'chart', 'trace', 'queues', 'expectations'] as const;
+export type PanelName = (typeof PANELS)[number];
+
+/** Shown when the embedder does not choose. */
+export const DEFAULT_PANELS: readonly PanelName[] = ['cluster', 'math', 'chart'];
+
+export interface EmbedOptions {
+  /** Inline scenario YAML (element content or a `source` attribute/parameter). */
+  source: string | null;
+  /** A built-in scenario id ("rollback") or a same-origin URL of a YAML file. */
+  scenario: string | null;
+  panels: PanelName[];
+  /** Step to show first (0 = the start). */
+  step: number;
+  autoplay: boolean;
+  /** Read-only (the default) hides everything that changes the simulation beyond stepping. */
+  readonly: boolean;
+  /** Play speed in steps per second. */
+  speed: number;
+  /** UI language tag, e.g. "zh-CN"; null follows the host page. */
+  lang: string | null;
+}
+
+/** A lookup of option names: attribute or query parameter values, null when absent. */
+export type OptionSource = (name: string) => string | null;
+
+function flag(v: string | null, dflt: boolean): boolean {
+  if (v === null) return dflt;
+  return !/^(0|false|no|off)$/i.test(v.trim());
+}
+
+function whole(v: string | null, dflt: number, min: number, max: number): number {
+  if (v === null || !/^\s*\d+\s*$/.test(v)) return dflt;
+  return Math.min(max, Math.max(min, Number(v)));
+}
+
+/**
+ * Parses the options. Unknown panel names are ignored; an empty or fully
+ * unknown list falls back to DEFAULT_PANELS.
+ *
+ *   parseOptions(n => ({ scenario: 'rollback', panels: 'math, chart', step: '7' })[n] ?? null)
+ *     → { scenario: 'rollback', panels: ['math', 'chart'], step: 7, autoplay: false, readonly: true, … }
+ */
+export function parseOptions(get: OptionSource): EmbedOptions {
+  const panels = (get('panels') ?? '')
+    .split(/[\s,]+/)
+    .map((p) => p.trim().toLowerCase())
+    .filter((p): p is PanelName => (PANELS as readonly string[]).includes(p));
+  const source = get('source');
+  return {
+    source: source && source.trim() ? source : null,
+    scenario: get('scenario')?.trim() || null,
+    panels: panels.length ? [...new Set(panels)] : [...DEFAULT_PANELS],
+    step: whole(get('step'), 0, 0, 1_000_000),
+    autoplay: flag(get('autoplay'), false),
+    readonly: flag(get('readonly'), true),
+    speed: whole(get('speed'), 5, 1, 240),
+    lang: get('lang')?.trim() || null,
+  };
+}
+
+/** Options from an element: `name` or `data-name` attributes. */
+export function elementOptions(el: Element): OptionSource {
+  return (name) => el.getAttribute(name) ?? el.getAttribute(`data-${name}`);
+}
+
+/** Options from a query string. */
+export function queryOptions(search: string): OptionSource {
+  const q = new URLSearchParams(search);
+  return (name) => q.get(name);
+}
+
+/** Whether a scenario reference is a built-in id rather than a URL. */
+export function isLibraryID(ref: string): boolean {
+  return /^[a-z0-9][a-z0-9-]*$/.test(ref);
+}

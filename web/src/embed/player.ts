@@ -1,0 +1,373 @@
+// The embedded player: a compact, read-only stepper built from the app's own
+// panels (panels.ts, chart.ts), mounted in a shadow root so that neither the
+// host page's styles nor ours leak across. It owns one engine (its own Worker)
+// started from the page's one compiled module (engine.ts).
+//
+// Host-page manners: it never calls focus() or scrollIntoView, keyboard
+// shortcuts only act while focus is inside the player, and the keys it
+// handles never scroll the host.
+
+import { claimsOf } from '../diff';
+import { formatOffset, h, setText } from '../dom';
+import type { EngineClient } from '../engine';
+import { t } from '../i18n';
+import { type MathBlock, mathOf } from '../math';
+import { ChartPanel, ClusterPanel, renderExpectations, renderMath, renderQueues, renderTrace } from '../panels';
+import type { LibraryEntry, Sample, Snapshot, TraceRecord, View } from '../types';
+import { list } from '../types';
+import { type EmbedOptions, isLibraryID, type PanelName } from './options';
+
+/** Pods listed per view, as in the app (app.ts MAX_PODS). */
+const MAX_PODS = 150;
+
+/** Where to send "Open in Rollout Lab" (the app at the player's origin). */
+export type OpenLink = (source: string, step: number) => Promise<string>;
+
+export class Player {
+  readonly root: HTMLElement;
+  private view: View | null = null;
+  private samples: Sample[] = [];
+  private mathByStep = new Map<number, MathBlock[]>();
+  private source = '';
+  private playing = false;
+  private playTimer = 0;
+  private frame = 0;
+  private busy = false;
+  private samplesTimer = 0;
+  private readonly els: Record<string, HTMLElement> = {};
+  private cluster: ClusterPanel | null = null;
+  private chart: ChartPanel | null = null;
+
+  constructor(
+    private readonly engine: Promise<EngineClient>,
+    private readonly opts: EmbedOptions,
+    private readonly openLink?: OpenLink,
+  ) {
+    this.root = this.build();
+  }
+
+  // ------------------------------------------------------------ DOM
+
+  private build(): HTMLElement {
+    const btn = (id: string, label: string, onClick: () => void, keys?: string) => {
+      const b = h('button', { type: 'button', class: `pl-${id}`, text: label, disabled: true, 'aria-keyshortcuts': keys });
+      b.addEventListener('click', onClick);
+      this.els[id] = b;
+      return b;
+    };
+    const scrub = h('input', { type: 'range', class: 'pl-scrub', min: 0, max: 0, value: 0, 'aria-label': t('embed.scrubber'), disabled: true });
+    scrub.addEventListener('change', () => void this.exclusive(() => this.seek(Number(scrub.value))));
+    this.els.scrub = scrub;
+    const label = h('output', { class: 'pl-label', 'aria-live': 'polite' });
+    this.els.label = label;
+    const status = h('p', { class: 'pl-status', role: 'status', text: t('embed.loading') });
+    this.els.status = status;
+    const title = h('span', { class: 'pl-title', text: 'Rollout Lab' });
+    this.els.title = title;
+    const open = h('a', { class: 'pl-open', href: '#', target: '_blank', rel: 'noopener', text: t('embed.open'), hidden: true });
+    open.addEventListener('click', (e) => void this.openInApp(e));
+    this.els.open = open;
+    const controls = h(
+      'div',
+      { class: 'pl-controls', role: 'toolbar', 'aria-label': t('embed.controls'), title: t('embed.keys') },
+      btn('back', t('embed.back'), () => void this.exclusive(() => this.back()), 'ArrowLeft'),
+      btn('step', t('embed.step'), () => void this.exclusive(() => this.advance()), 'ArrowRight'),
+      btn('play', t('embed.play'), () => this.togglePlay(), 'Space'),
+      btn('reset', t('embed.reset'), () => void this.exclusive(() => this.seek(0))),
+      scrub,
+      label,
+    );
+    const panels = h('div', { class: `pl-panels n${this.opts.panels.length}` }, ...this.opts.panels.map((p) => this.panel(p)));
+    const root = h('div', { class: 'player', tabindex: 0, 'aria-label': 'Rollout Lab' }, h('div', { class: 'pl-head' }, title, open), controls, status, panels);
+    root.addEventListener('keydown', (e) => this.onKey(e));
+    return root;
+  }
+
+  private panel(name: PanelName): HTMLElement {
+    const body = h('div', { class: `pl-body pl-body-${name}` });
+    const section = h('section', { class: `panel pl-panel pl-${name}`, 'aria-label': t(`embed.panel.${name}`) }, h('h3', { text: t(`embed.panel.${name}`) }), body);
+    switch (name) {
+      case 'cluster': {
+        const cluster = h('div', { class: 'cluster' });
+        const nodes = h('div', { class: 'nodes' });
+        body.append(cluster, nodes);
+        this.cluster = new ClusterPanel(cluster, nodes);
+        break;
+      }
+      case 'chart': {
+        const chart = h('div', { class: 'chart' });
+        const legend = h('ul', { class: 'legend' });
+        body.append(chart, legend);
+        this.chart = new ChartPanel(chart, legend, (n) => void this.exclusive(() => this.seek(n)));
+        break;
+      }
+      case 'trace': {
+        const label = h('p', { class: 'muted' });
+        const ol = h('ol', { class: 'trace' });
+        body.append(label, ol);
+        this.els.traceLabel = label;
+        this.els.trace = ol;
+        break;
+      }
+      default: {
+        const inner = h('div', { class: name === 'math' ? 'math' : name });
+        body.append(inner);
+        this.els[name] = inner;
+      }
+    }
+    return section;
+  }
+
+  // ------------------------------------------------------------ start
+
+  /** Resolves the scenario, loads it, goes to the start step and maybe plays. */
+  async start(): Promise<void> {
+    try {
+      const engine = await this.engine;
+      setText(this.els.status!, t('embed.loadingScenario'));
+      const { source, name } = await this.resolveSource(engine);
+      const r = await engine.call<Snapshot>('load', { source, name, maxPods: MAX_PODS });
+      if (!r.ok) throw new Error(t('embed.invalid', { message: r.error.message }));
+      this.source = source;
+      setText(this.els.title!, r.value.view.scenario);
+      this.root.setAttribute('aria-label', t('embed.player', { name: r.value.view.scenario }));
+      this.samples = r.value.samples ?? [];
+      this.apply(r.value);
+      if (this.opts.step > 0) {
+        await this.seek(this.opts.step);
+        await this.recallMath();
+      }
+      this.els.status!.hidden = true;
+      for (const id of ['back', 'step', 'play', 'reset', 'scrub']) (this.els[id] as HTMLButtonElement).disabled = false;
+      this.els.open!.hidden = this.opts.readonly || !this.openLink;
+      this.root.dataset.ready = 'true';
+      // Autoplay, unless the reader asked for less motion.
+      if (this.opts.autoplay && !matchMedia('(prefers-reduced-motion: reduce)').matches) this.play();
+    } catch (e) {
+      this.fail(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  private async resolveSource(engine: EngineClient): Promise<{ source: string; name: string }> {
+    if (this.opts.source) return { source: this.opts.source, name: 'scenario.yaml' };
+    const ref = this.opts.scenario;
+    if (!ref) throw new Error(t('embed.noScenario'));
+    if (isLibraryID(ref)) {
+      const lib = await engine.call<LibraryEntry[]>('library');
+      const entry = lib.ok ? lib.value.find((e) => e.id === ref) : undefined;
+      if (!entry) throw new Error(t('embed.unknownScenario', { id: ref }));
+      return { source: entry.source, name: `${entry.id}.yaml` };
+    }
+    const url = new URL(ref, document.baseURI);
+    if (url.origin !== location.origin) throw new Error(t('embed.crossOrigin', { url: url.href }));
+    let res: Response;
+    try {
+      res = await fetch(url, { credentials: 'same-origin' });
+    } catch (e) {
+      throw new Error(t('embed.fetchFailed', { url: url.href, message: (e as Error).message }));
+    }
+    if (!res.ok) throw new Error(t('embed.fetchFailed', { url: url.href, message: `HTTP ${res.status}` }));
+    return { source: await res.text(), name: url.pathname.split('/').pop() || 'scenario.yaml' };
+  }
+
+  private fail(message: string): void {
+    this.pause();
+    const s = this.els.status!;
+    s.hidden = false;
+    s.dataset.kind = 'error';
+    setText(s, t('embed.failed', { message }));
+    this.root.dataset.ready = 'error';
+  }
+
+  // ------------------------------------------------------------ engine
+
+  private async call<T>(method: string, args?: unknown): Promise<T | null> {
+    const r = await (await this.engine).call<T>(method, args);
+    if (r.ok) return r.value;
+    this.pause();
+    const s = this.els.status!;
+    s.hidden = false;
+    s.dataset.kind = 'error';
+    setText(s, `${method}: ${r.error.message}`);
+    return null;
+  }
+
+  /** Runs one engine operation at a time (held keys and clicks do not pile up). */
+  private async exclusive(fn: () => Promise<unknown>): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      await fn();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private apply(s: Snapshot): void {
+    this.view = s.view;
+    if (s.samples) this.samples = s.samples;
+    const blocks = mathOf(list(s.view.records));
+    if (blocks.length) this.mathByStep.set(s.view.step, blocks);
+    if (this.chart && this.samples.length < s.view.maxStep + 1) this.samplesSoon();
+    this.schedule();
+  }
+
+  /**
+   * After jumping to a start step, the math panel has seen no step yet: find
+   * the latest decision records up to here, as if the run had been watched.
+   */
+  private async recallMath(): Promise<void> {
+    const v = this.view;
+    if (!this.els.math || !v?.lastStep) return;
+    const r = await (await this.engine).call<{ records: TraceRecord[]; total: number }>('records', { to: v.lastStep.lastSeq, kinds: ['decision'], limit: 2000 });
+    if (!r.ok || r.value.records.length < r.value.total) return;
+    for (let i = r.value.records.length - 1; i >= 0; i--) {
+      const step = r.value.records[i]!.step;
+      const blocks = mathOf(r.value.records.filter((x) => x.step === step));
+      if (blocks.length) {
+        this.mathByStep.set(step, blocks);
+        this.schedule();
+        return;
+      }
+    }
+  }
+
+  private samplesSoon(): void {
+    if (this.samplesTimer) return;
+    this.samplesTimer = window.setTimeout(
+      () => {
+        this.samplesTimer = 0;
+        void this.call<Sample[]>('samples').then((s) => {
+          if (s) {
+            this.samples = s;
+            this.schedule();
+          }
+        });
+      },
+      this.playing ? 500 : 0,
+    );
+  }
+
+  async advance(count = 1): Promise<number> {
+    if (!this.view) return 0;
+    const s = await this.call<Snapshot>('advance', { by: 'event', count, maxPods: MAX_PODS });
+    if (!s) return 0;
+    this.apply(s);
+    return s.steps?.length ?? 0;
+  }
+
+  async seek(step: number): Promise<void> {
+    if (!this.view) return;
+    const s = await this.call<Snapshot>('seek', { step: Math.max(0, step), maxPods: MAX_PODS });
+    if (s) this.apply(s);
+  }
+
+  private async back(): Promise<void> {
+    this.pause();
+    if (this.view && this.view.step > 0) await this.seek(this.view.step - 1);
+  }
+
+  play(): void {
+    if (this.playing || !this.view) return;
+    this.playing = true;
+    this.updatePlay();
+    const perTick = Math.max(1, Math.round(this.opts.speed / 30));
+    const tick = async () => {
+      if (!this.playing) return;
+      const taken = await this.advance(perTick);
+      if (taken === 0) return this.pause();
+      this.playTimer = window.setTimeout(tick, (1000 * perTick) / this.opts.speed);
+    };
+    void tick();
+  }
+
+  pause(): void {
+    if (!this.playing) return;
+    this.playing = false;
+    clearTimeout(this.playTimer);
+    this.updatePlay();
+  }
+
+  private togglePlay(): void {
+    if (this.playing) this.pause();
+    else this.play();
+  }
+
+  private updatePlay(): void {
+    const b = this.els.play!;
+    setText(b, this.playing ? t('embed.pause') : t('embed.play'));
+    b.setAttribute('aria-pressed', String(this.playing));
+  }
+
+  /** Keys act only while focus is inside the player; handled keys never scroll the host. */
+  private onKey(e: KeyboardEvent): void {
+    if (e.ctrlKey || e.metaKey || e.altKey || !this.view) return;
+    const target = e.composedPath()[0] as HTMLElement | undefined;
+    const tag = target?.tagName ?? '';
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    if (e.key === 'ArrowRight' || e.key === 'n') {
+      e.preventDefault();
+      void this.exclusive(() => this.advance());
+    } else if (e.key === 'ArrowLeft') {
+      e.preventDefault();
+      void this.exclusive(() => this.back());
+    } else if (e.key === ' ' && tag !== 'BUTTON') {
+      e.preventDefault();
+      this.togglePlay();
+    }
+  }
+
+  private async openInApp(e: Event): Promise<void> {
+    if (!this.openLink || !this.view) return;
+    const a = this.els.open as HTMLAnchorElement;
+    if (a.getAttribute('href') !== '#') return; // already resolved: let the click through
+    e.preventDefault();
+    a.href = await this.openLink(this.source, this.view.step);
+    window.open(a.href, '_blank', 'noopener');
+  }
+
+  // ------------------------------------------------------------ render
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  render(): void {
+    const v = this.view;
+    if (!v) return;
+    const records = list(v.records);
+    this.cluster?.render(v, claimsOf(records), MAX_PODS);
+    this.chart?.render(this.samples, v.step);
+    if (this.els.math) {
+      let from = v.step;
+      while (from > 0 && !this.mathByStep.has(from)) from--;
+      renderMath(this.els.math, this.mathByStep.get(from) ?? [], from, v.step);
+    }
+    if (this.els.queues) renderQueues(this.els.queues, v);
+    if (this.els.expectations) renderExpectations(this.els.expectations, v);
+    if (this.els.trace) renderTrace(this.els.trace, this.els.traceLabel!, v);
+    const scrub = this.els.scrub as HTMLInputElement;
+    scrub.max = String(v.maxStep);
+    scrub.value = String(v.step);
+    const last = v.lastStep;
+    setText(this.els.label!, `${t('embed.stepLabel', { step: v.step, max: v.maxStep })} · ${formatOffset(v.atNs)}${last ? ` · ${last.kind} ${last.component}` : ''}`);
+    (this.els.back as HTMLButtonElement).disabled = v.step === 0;
+    (this.els.open as HTMLAnchorElement).href = '#';
+  }
+
+  /** Stops playing and the engine's Worker (the player left the page). */
+  dispose(): void {
+    this.pause();
+    clearTimeout(this.samplesTimer);
+    void this.engine.then((e) => e.close?.()).catch(() => {});
+  }
+
+  /** The current view (tests). */
+  current(): View | null {
+    return this.view;
+  }
+}

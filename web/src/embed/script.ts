@@ -1,0 +1,82 @@
+// /embed.js: turns `<rollout-lab ...>` and `<div data-rollout-lab ...>` into
+// live players. Options are attributes (see options.ts); the scenario is a
+// library id or same-origin URL (`scenario="rollback"`), or inline YAML in a
+// child `<script type="text/yaml">` (or `<template>`).
+//
+// On the app's own origin the players are mounted in the page (one wasm
+// download and compile for all of them). From another origin a Worker cannot
+// be started from our script, so each element gets an iframe of /embed.
+import { elementOptions, parseOptions } from './options';
+
+const scriptURL = new URL(import.meta.url);
+const sameOrigin = scriptURL.origin === location.origin;
+
+/** Inline scenario text inside the element, if any. */
+function inlineSource(el: Element): string | null {
+  const node = el.querySelector('script[type="text/yaml"], script[type="application/yaml"], script[type="application/x-yaml"], template');
+  if (!node) return null;
+  const text = node instanceof HTMLTemplateElement ? node.content.textContent : node.textContent;
+  return text && text.trim() ? dedent(text) : null;
+}
+
+/** Removes the indentation an HTML author gives the YAML block. */
+function dedent(text: string): string {
+  const lines = text.replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
+  return `${lines.map((l) => l.slice(indent)).join('\n')}\n`;
+}
+
+/** Mounted players by host element, so a removed element's engine is stopped. */
+const players = new Map<HTMLElement, { dispose(): void }>();
+
+async function upgrade(el: HTMLElement): Promise<void> {
+  if (el.dataset.rolloutLabMounted) return;
+  el.dataset.rolloutLabMounted = 'true';
+  const attrs = elementOptions(el);
+  const source = inlineSource(el);
+  const opts = parseOptions((name) => (name === 'source' && source ? source : attrs(name)));
+  if (sameOrigin) {
+    const { mountPlayer } = await import('./mount');
+    players.set(el, mountPlayer(el, opts));
+    return;
+  }
+  const q = new URLSearchParams();
+  for (const name of ['scenario', 'panels', 'step', 'autoplay', 'readonly', 'speed', 'lang']) {
+    const v = attrs(name);
+    if (v !== null) q.set(name, v);
+  }
+  if (source) q.set('source', source);
+  const frame = document.createElement('iframe');
+  frame.src = new URL(`/embed?${q}`, scriptURL).href;
+  frame.title = 'Rollout Lab';
+  frame.loading = 'lazy';
+  frame.style.cssText = 'width:100%;height:100%;border:0;display:block';
+  el.style.display ||= 'block';
+  el.style.height ||= '500px';
+  el.replaceChildren(frame);
+}
+
+class RolloutLabElement extends HTMLElement {
+  connectedCallback(): void {
+    void upgrade(this);
+  }
+}
+
+/** Stops the engines of players whose element left the document. */
+function reap(): void {
+  for (const [el, p] of players) {
+    if (el.isConnected) continue;
+    p.dispose();
+    players.delete(el);
+    delete el.dataset.rolloutLabMounted;
+  }
+}
+
+if (!customElements.get('rollout-lab')) customElements.define('rollout-lab', RolloutLabElement);
+const scan = () => document.querySelectorAll<HTMLElement>('[data-rollout-lab]').forEach((el) => void upgrade(el));
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scan, { once: true });
+else scan();
+new MutationObserver(() => {
+  reap();
+  scan();
+}).observe(document.documentElement, { childList: true, subtree: true });

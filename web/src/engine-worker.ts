@@ -1,0 +1,104 @@
+// The engine's Worker: receives the compiled WebAssembly.Module from the page
+// (engine.ts compiles it once per page), runs the Go program (wasm/) here and
+// answers bridge calls in order. Go's runtime shim (wasm_exec.js from GOROOT)
+// is bundled into this chunk by web/vite.config.ts.
+import 'virtual:wasm-exec';
+import type { FromWorker, ToWorker } from './engine';
+
+interface Bridge {
+  call(method: string, argsJSON: string): string;
+  ready: boolean;
+}
+const scope = globalThis as unknown as {
+  rolloutlab?: Bridge;
+  __rolloutlabOnReady?: () => void;
+  postMessage(m: FromWorker): void;
+  onmessage: ((e: MessageEvent<ToWorker>) => void) | null;
+};
+
+let bridge: Bridge | null = null;
+let failed: string | null = null;
+
+async function start(module: WebAssembly.Module): Promise<void> {
+  const go = new Go();
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  await new Promise<void>((resolve, reject) => {
+    scope.__rolloutlabOnReady = resolve;
+    go.run(instance).then(
+      () => reject(new Error('the engine exited')),
+      (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
+    );
+  });
+  delete scope.__rolloutlabOnReady;
+  if (!scope.rolloutlab?.ready) throw new Error('the engine did not install its bridge');
+  bridge = scope.rolloutlab;
+}
+
+function answer(method: string, args: string): string {
+  if (!bridge) return JSON.stringify({ ok: false, error: { message: failed ?? 'the engine is not running' } });
+  try {
+    return bridge.call(method, args);
+  } catch (e) {
+    return JSON.stringify({ ok: false, error: { message: `engine call "${method}" failed: ${(e as Error).message}` } });
+  }
+}
+
+/**
+ * The samples last sent, one JSON text per step. "samples" returns one entry
+ * per step of the whole run (megabytes at 10,000 replicas); past steps rarely
+ * change, so only the entries after the unchanged prefix cross to the page,
+ * which keeps the page's parse proportional to the new steps.
+ */
+let sentSamples: string[] = [];
+
+/** Samples per JSON chunk: the page parses one chunk per task (a few ms each). */
+const SAMPLES_PER_CHUNK = 2000;
+
+/** Array answers over this size (JSON characters) cross to the page in chunks. */
+const CHUNK_ABOVE = 256 << 10;
+
+/** Splits JSON texts into JSON arrays of at most SAMPLES_PER_CHUNK entries. */
+function chunks(texts: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < texts.length; i += SAMPLES_PER_CHUNK) out.push(`[${texts.slice(i, i + SAMPLES_PER_CHUNK).join(',')}]`);
+  return out;
+}
+
+/** A large array answer (e.g. "steps" after a long seek) in chunks the page parses one per task. */
+function chunked(id: number, raw: string): FromWorker {
+  if (raw.length <= CHUNK_ABOVE) return { type: 'result', id, result: raw };
+  const env = JSON.parse(raw) as { ok?: boolean; value?: unknown };
+  if (!env.ok || !Array.isArray(env.value)) return { type: 'result', id, result: raw };
+  return { type: 'array', id, delta: false, keep: 0, tail: chunks(env.value.map((v) => JSON.stringify(v))) };
+}
+
+function samplesDelta(id: number, raw: string): FromWorker {
+  let env: { ok?: boolean; value?: unknown };
+  try {
+    env = JSON.parse(raw) as typeof env;
+  } catch {
+    return { type: 'result', id, result: raw };
+  }
+  if (!env.ok || !Array.isArray(env.value)) return { type: 'result', id, result: raw };
+  const texts = env.value.map((v) => JSON.stringify(v));
+  let keep = 0;
+  while (keep < texts.length && keep < sentSamples.length && texts[keep] === sentSamples[keep]) keep++;
+  sentSamples = texts;
+  return { type: 'array', id, delta: true, keep, tail: chunks(texts.slice(keep)) };
+}
+
+scope.onmessage = (e) => {
+  const m = e.data;
+  if (m.type === 'start') {
+    start(m.module).then(
+      () => scope.postMessage({ type: 'ready' }),
+      (err: unknown) => {
+        failed = err instanceof Error ? err.message : String(err);
+        scope.postMessage({ type: 'failed', message: failed });
+      },
+    );
+    return;
+  }
+  const raw = answer(m.method, m.args);
+  scope.postMessage(m.method === 'samples' ? samplesDelta(m.id, raw) : m.method === 'steps' ? chunked(m.id, raw) : { type: 'result', id: m.id, result: raw });
+};

@@ -1,0 +1,41 @@
+// Strings of the share button and share links (web/src/share/*).
+import { register } from './index';
+
+register('share', {
+  en: {
+    'share.button': 'Share',
+    'share.title': 'Share this simulation',
+    'share.link': 'Link (scenario, seed, your actions and this step)',
+    'share.shortLink': 'Short link',
+    'share.copy': 'Copy',
+    'share.copied': 'Copied.',
+    'share.close': 'Close',
+    'share.making': 'Making the link…',
+    'share.shortFailed': 'No short link: {message}',
+    'share.tooLong': 'This link is long ({length} characters); some chat apps cut long links.',
+    'share.corrupt': 'This share link is damaged and cannot be opened ({reason}). The default scenario is shown instead.',
+    'share.newer': 'This share link was made by a newer version of Rollout Lab (format {version}); reload the page or update it. The default scenario is shown instead.',
+    'share.restoreFailed': 'The shared simulation could not be restored completely: {message}',
+    'share.fetchFailed': 'The shared scenario {id} could not be fetched: {message}',
+    'share.restored': 'Opened a shared simulation at step {step}.',
+    'share.unsupported': 'This browser cannot compress share links (CompressionStream is missing).',
+  },
+  'zh-CN': {
+    'share.button': '分享',
+    'share.title': '分享此模拟',
+    'share.link': '链接（场景、随机种子、你的操作和当前步骤）',
+    'share.shortLink': '短链接',
+    'share.copy': '复制',
+    'share.copied': '已复制。',
+    'share.close': '关闭',
+    'share.making': '正在生成链接…',
+    'share.shortFailed': '无法生成短链接：{message}',
+    'share.tooLong': '此链接较长（{length} 个字符），部分聊天应用会截断长链接。',
+    'share.corrupt': '此分享链接已损坏，无法打开（{reason}）。现在显示默认场景。',
+    'share.newer': '此分享链接由更新版本的 Rollout Lab 生成（格式 {version}），请刷新或更新页面。现在显示默认场景。',
+    'share.restoreFailed': '无法完整恢复分享的模拟：{message}',
+    'share.fetchFailed': '无法获取分享的场景 {id}：{message}',
+    'share.restored': '已打开分享的模拟，位于第 {step} 步。',
+    'share.unsupported': '此浏览器无法压缩分享链接（缺少 CompressionStream）。',
+  },
+});

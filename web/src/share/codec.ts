@@ -1,0 +1,118 @@
+// Share links: the simulation's state in the URL fragment.
+//
+//   #v1.<base64url(deflate-raw(JSON))>
+//
+// JSON = { source?: scenario YAML, id?: shared-scenario id (short links carry
+// the scenario in the Worker's store instead), name?, seed?, actions: [{step,
+// action}], step, lang? }. The version prefix lets a later format coexist: a
+// link with a higher version is reported as "newer", anything unreadable as
+// "corrupt"; decoding never throws.
+
+import type { UserAction } from '../types';
+
+/** The format this code writes (and the highest it reads). */
+export const SHARE_VERSION = 1;
+
+/** A user action and the step it was made at (replayed with seek + act). */
+export interface RecordedAction {
+  step: number;
+  action: UserAction;
+}
+
+export interface ShareState {
+  /** Scenario YAML; absent when `id` names a stored scenario. */
+  source?: string;
+  /** Id of a scenario stored by the share API (short links). */
+  id?: string;
+  /** File name the scenario was loaded as. */
+  name?: string;
+  seed?: number;
+  actions: RecordedAction[];
+  step: number;
+  lang?: string;
+}
+
+export type DecodeResult = { ok: true; state: ShareState } | { ok: false; kind: 'corrupt'; reason: string } | { ok: false; kind: 'newer'; version: number };
+
+/** Whether a fragment looks like a share link at all (any version). */
+export function isShareFragment(hash: string): boolean {
+  return /^#?v\d+\./.test(hash);
+}
+
+export async function encodeShare(state: ShareState): Promise<string> {
+  const json = new TextEncoder().encode(JSON.stringify(state));
+  const packed = await pipe(json, new CompressionStream('deflate-raw'));
+  return `#v${SHARE_VERSION}.${toBase64URL(packed)}`;
+}
+
+export async function decodeShare(hash: string): Promise<DecodeResult> {
+  const m = /^#?v(\d+)\.(.*)$/s.exec(hash);
+  if (!m) return { ok: false, kind: 'corrupt', reason: 'no version prefix' };
+  const version = Number(m[1]);
+  if (version > SHARE_VERSION) return { ok: false, kind: 'newer', version };
+  if (version < 1) return { ok: false, kind: 'corrupt', reason: `unknown version ${version}` };
+  const bytes = fromBase64URL(m[2]!);
+  if (!bytes) return { ok: false, kind: 'corrupt', reason: 'not base64url' };
+  let json: string;
+  try {
+    json = new TextDecoder('utf-8', { fatal: true }).decode(await pipe(bytes, new DecompressionStream('deflate-raw')));
+  } catch {
+    return { ok: false, kind: 'corrupt', reason: 'cannot decompress' };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch {
+    return { ok: false, kind: 'corrupt', reason: 'not JSON' };
+  }
+  const state = validate(data);
+  return state ? { ok: true, state } : { ok: false, kind: 'corrupt', reason: 'unexpected contents' };
+}
+
+function validate(d: unknown): ShareState | null {
+  if (typeof d !== 'object' || d === null) return null;
+  const o = d as Record<string, unknown>;
+  const isStep = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  if (typeof o.source !== 'string' && typeof o.id !== 'string') return null;
+  if (o.id !== undefined && (typeof o.id !== 'string' || !/^[0-9a-f]{32}$/.test(o.id))) return null;
+  if (!isStep(o.step) || !Array.isArray(o.actions)) return null;
+  if (o.seed !== undefined && !isStep(o.seed)) return null;
+  for (const k of ['name', 'lang'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') return null;
+  const actions: RecordedAction[] = [];
+  for (const a of o.actions) {
+    if (typeof a !== 'object' || a === null) return null;
+    const r = a as Record<string, unknown>;
+    if (!isStep(r.step) || typeof r.action !== 'object' || r.action === null || typeof (r.action as { type?: unknown }).type !== 'string') return null;
+    actions.push({ step: r.step, action: r.action as UserAction });
+  }
+  const s: ShareState = { actions, step: o.step };
+  if (typeof o.source === 'string') s.source = o.source;
+  if (typeof o.id === 'string') s.id = o.id;
+  if (typeof o.name === 'string') s.name = o.name;
+  if (typeof o.seed === 'number') s.seed = o.seed;
+  if (typeof o.lang === 'string') s.lang = o.lang;
+  return s;
+}
+
+async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  const out = new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream));
+  return new Uint8Array(await out.arrayBuffer());
+}
+
+export function toBase64URL(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function fromBase64URL(s: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(s)) return null;
+  try {
+    const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4));
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return null;
+  }
+}

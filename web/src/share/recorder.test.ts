@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineClient } from '../engine';
+import { ShareRecorder } from './recorder';
+
+/** A fake engine: every call answers a view at the step it is told. */
+function fakeEngine(log: unknown[]): { client: EngineClient; at: (n: number) => void } {
+  let step = 0;
+  return {
+    at: (n) => (step = n),
+    client: {
+      async call<T>(method: string, args?: unknown) {
+        log.push([method, args]);
+        if (method === 'load') step = 0;
+        return { ok: true as const, value: { view: { step, seed: 42 } } as T };
+      },
+    },
+  };
+}
+
+describe('ShareRecorder', () => {
+  it('records the scenario, seed, actions at their steps and the current step', async () => {
+    const log: unknown[] = [];
+    const e = fakeEngine(log);
+    const r = new ShareRecorder(e.client);
+    expect(r.state()).toBeNull();
+    await r.client.call('load', { source: 'yaml', name: 'a.yaml', maxPods: 150 });
+    e.at(4);
+    await r.client.call('advance', { by: 'event' });
+    await r.client.call('act', { action: { type: 'scale', target: 'deployment/web', replicas: 3 } });
+    e.at(9);
+    await r.client.call('seek', { step: 9 });
+    await r.client.call('act', { action: { type: 'pause', target: 'deployment/web' } });
+    expect(r.state('zh-CN')).toEqual({
+      source: 'yaml',
+      name: 'a.yaml',
+      seed: 42,
+      step: 9,
+      lang: 'zh-CN',
+      actions: [
+        { step: 4, action: { type: 'scale', target: 'deployment/web', replicas: 3 } },
+        { step: 9, action: { type: 'pause', target: 'deployment/web' } },
+      ],
+    });
+    // Acting after a rewind discards the actions recorded later in the run.
+    e.at(6);
+    await r.client.call('seek', { step: 6 });
+    await r.client.call('act', { action: { type: 'resume', target: 'deployment/web' } });
+    expect(r.state()?.actions.map((a) => [a.step, a.action.type])).toEqual([
+      [4, 'scale'],
+      [6, 'resume'],
+    ]);
+    // A new load starts over.
+    await r.client.call('load', { source: 'other' });
+    expect(r.state()).toEqual({ source: 'other', seed: 42, step: 0, actions: [] });
+  });
+
+  it('adds a restored seed to the next load only', async () => {
+    const log: unknown[] = [];
+    const r = new ShareRecorder(fakeEngine(log).client);
+    r.useSeed(7);
+    await r.client.call('load', { source: 'y' });
+    await r.client.call('load', { source: 'y' });
+    expect(log).toEqual([
+      ['load', { source: 'y', seed: 7 }],
+      ['load', { source: 'y' }],
+    ]);
+  });
+
+  it('does not record failed calls', async () => {
+    const r = new ShareRecorder({ call: async () => ({ ok: false as const, error: { message: 'x', line: 0, field: '', panic: false, errors: [] } }) });
+    await r.client.call('load', { source: 'y' });
+    expect(r.state()).toBeNull();
+  });
+});

@@ -1,0 +1,70 @@
+// Records what a share link must carry by watching the engine calls the app
+// makes: the scenario loaded (source, name, seed), the user actions and the
+// step each was made at, and the current step. It wraps an EngineClient, so
+// the app needs no change to be shareable.
+//
+// Actions follow the engine's rule (engine/session Apply): an action is made
+// at the current step, and it discards what was computed after that step,
+// including actions recorded later in the run.
+
+import type { EngineClient } from '../engine';
+import type { Result } from '../result';
+import type { Snapshot, UserAction } from '../types';
+import type { RecordedAction, ShareState } from './codec';
+
+export class ShareRecorder {
+  readonly client: EngineClient;
+  private source: string | null = null;
+  private name = '';
+  private seed: number | undefined;
+  private actions: RecordedAction[] = [];
+  private step = 0;
+  /** A seed to add to the next load (restoring a link made with another seed). */
+  private nextSeed: number | undefined;
+
+  constructor(inner: EngineClient) {
+    this.client = {
+      call: async <T>(method: string, args?: unknown): Promise<Result<T>> => {
+        let sent = args;
+        if (method === 'load' && this.nextSeed !== undefined && typeof args === 'object' && args !== null) {
+          sent = { ...args, seed: this.nextSeed };
+          this.nextSeed = undefined;
+        }
+        const before = this.step;
+        const r = await inner.call<T>(method, sent);
+        if (r.ok) this.observe(method, sent, r.value as unknown, before);
+        return r;
+      },
+    };
+  }
+
+  private observe(method: string, args: unknown, value: unknown, before: number): void {
+    const view = (value as Partial<Snapshot> | null)?.view;
+    const a = (args ?? {}) as { source?: string; name?: string; action?: UserAction };
+    if (method === 'load' && view) {
+      this.source = a.source ?? null;
+      this.name = a.name ?? '';
+      this.seed = view.seed;
+      this.actions = [];
+    } else if (method === 'act' && a.action) {
+      this.actions = this.actions.filter((x) => x.step <= before);
+      this.actions.push({ step: before, action: a.action });
+    }
+    if (view) this.step = view.step;
+  }
+
+  /** Makes the next load use this seed. */
+  useSeed(seed: number | undefined): void {
+    this.nextSeed = seed;
+  }
+
+  /** The state to share, or null before a scenario is loaded. */
+  state(lang?: string): ShareState | null {
+    if (this.source === null) return null;
+    const s: ShareState = { source: this.source, actions: this.actions.map((x) => ({ ...x })), step: this.step };
+    if (this.name) s.name = this.name;
+    if (this.seed !== undefined) s.seed = this.seed;
+    if (lang) s.lang = lang;
+    return s;
+  }
+}

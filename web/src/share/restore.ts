@@ -1,0 +1,71 @@
+// Opens a share link: `#v1.…` in the fragment, and/or `?s={id}` (a short
+// link, /s/{id}, redirected by the Worker) naming a scenario stored by the
+// share API. The scenario is loaded with its seed, the recorded actions are
+// replayed at their steps (seek + act) and the app ends at the shared step.
+// A damaged or newer link is reported in the app's banner; the page keeps
+// working with the default scenario.
+import '../i18n/share';
+import { parseLocale, setLocale, t } from '../i18n';
+import type { UserAction } from '../types';
+import { decodeShare, isShareFragment, type ShareState } from './codec';
+import type { ShareRecorder } from './recorder';
+
+/** What restoring needs from the app (web/src/app.ts has these). */
+export interface ShareableApp {
+  load(source: string, name: string): Promise<boolean>;
+  seek(step: number): Promise<void>;
+  act(action: UserAction): Promise<void>;
+  current(): { step: number } | null;
+  banner(text: string, kind: 'panic' | 'error' | 'info'): void;
+}
+
+/** Restores the shared simulation; resolves to whether it fully succeeded. */
+export async function restoreShare(app: ShareableApp, recorder: ShareRecorder, loc: Pick<Location, 'hash' | 'search'> = location): Promise<boolean> {
+  const id = new URLSearchParams(loc.search).get('s');
+  let state: ShareState;
+  if (isShareFragment(loc.hash)) {
+    const r = await decodeShare(loc.hash);
+    if (!r.ok) {
+      app.banner(r.kind === 'newer' ? t('share.newer', { version: `v${r.version}` }) : t('share.corrupt', { reason: r.reason }), 'error');
+      return false;
+    }
+    state = r.state;
+  } else if (id && /^[0-9a-f]{32}$/.test(id)) {
+    state = { id, actions: [], step: 0 };
+  } else {
+    return false;
+  }
+  if (state.lang) {
+    const l = parseLocale(state.lang);
+    if (l) setLocale(l);
+  }
+  let source = state.source;
+  if (source === undefined) {
+    const sid = state.id ?? id ?? '';
+    try {
+      const res = await fetch(`/api/scenarios/${sid}`);
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      source = await res.text();
+    } catch (e) {
+      app.banner(t('share.fetchFailed', { id: sid, message: (e as Error).message }), 'error');
+      return false;
+    }
+  }
+  recorder.useSeed(state.seed);
+  if (!(await app.load(source, state.name ?? 'shared.yaml'))) {
+    app.banner(t('share.restoreFailed', { message: 'the scenario did not load' }), 'error');
+    return false;
+  }
+  for (const a of state.actions) {
+    await app.seek(a.step);
+    await app.act(a.action);
+  }
+  await app.seek(state.step);
+  const at = app.current()?.step ?? 0;
+  if (at !== state.step) {
+    app.banner(t('share.restoreFailed', { message: `step ${state.step} was not reached (at ${at})` }), 'error');
+    return false;
+  }
+  app.banner(t('share.restored', { step: at }), 'info');
+  return true;
+}

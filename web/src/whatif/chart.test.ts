@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { Sample } from '../types';
+import { comparisonSVG, seriesColors } from './chart';
+
+const smp = (step: number, s: number, old: number, neu: number): Sample => ({
+  step, atNs: s * 1e9,
+  replicaSets: [{ name: 'web-old', desired: old, current: old, ready: old, available: old }, { name: 'web-new', desired: neu, current: neu, ready: neu, available: neu }],
+  deployments: [{ name: 'web', replicas: 20, updated: neu, available: 20 }],
+});
+
+describe('comparison chart', () => {
+  const a = [smp(0, 0, 20, 0), smp(1, 3, 15, 6), smp(2, 15, 0, 20)];
+  const b = [smp(0, 0, 20, 0), smp(1, 3, 15, 20), smp(2, 6, 0, 20)];
+  const svg = comparisonSVG([{ label: 'A: as recorded', samples: a }, { label: 'B: maxSurge=<100%>', samples: b }], 'title', 'virtual time (s)', 3e9);
+  it('draws every series of both runs, B dashed, on one time axis', () => {
+    expect(svg.match(/class="run-0"/g)).toHaveLength(3);
+    expect(svg.match(/class="run-1"[^>]*stroke-dasharray="6 4"/g)).toHaveLength(3);
+    // One x scale for both: 0s at 40 px, A's end (15s) at the right edge 708 px, so 3s is at
+    // 40 + 668 × 3/15 = 173.6 and B's end (6s) at 307.2. y: 0 at 232, 20 (the top) at 12, 6 at 166.
+    expect(svg).toContain('class="run-0" data-series="rs/web-new" d="M40.0,232.0H173.6V166.0H708.0V12.0"');
+    expect(svg).toContain('class="run-1" data-series="rs/web-new" d="M40.0,232.0H173.6V12.0H307.2V12.0"');
+  });
+  it('marks the fork and escapes labels', () => {
+    expect(svg).toContain('class="fork" x1="173.6"');
+    expect(svg).toContain('B: maxSurge=&lt;100%&gt;');
+  });
+  it('gives a series the same colour in every run', () => {
+    const c = seriesColors([a, b]);
+    expect([...c.keys()]).toEqual(['rs/web-old', 'rs/web-new', 'available/web']);
+    expect(c.get('available/web')?.color).toBe('#111827');
+  });
+});
+
+describe('cut time axis', () => {
+  it('stops at untilNs and draws a line still running to the edge', () => {
+    const a = [smp(0, 0, 20, 0), smp(1, 3, 15, 6), smp(2, 600, 0, 20)];
+    const svg = comparisonSVG([{ label: 'A', samples: a }], 't', 'x', 0, 6e9);
+    // 6s is the right edge (708); the point at 600s is left out, the line runs on to the edge.
+    expect(svg).toContain('data-series="rs/web-new" d="M40.0,232.0H374.0V166.0H708.0"');
+  });
+});

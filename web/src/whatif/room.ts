@@ -1,0 +1,485 @@
+// The what-if room: action forms (each with its own error line), "what if
+// at this step I had done X instead?" forks shown side by side, and export.
+// app.ts mounts it with mountWhatIf and calls update() after each render;
+// everything else goes through the host (the engine and the app's state).
+
+import { h, setText } from '../dom';
+import type { EngineError, Result } from '../result';
+import '../i18n/all';
+import { onLocaleChange, t } from '../i18n';
+import type { Sample, Snapshot, StepInfo, View } from '../types';
+import { type Action, type Built, describeAction, FORMS, type FormSpec, manifestOf, type Target, type Values } from './actions';
+import { comparisonSVG, DASHES, HEIGHT, seriesColors, WIDTH } from './chart';
+import { chartEnd, type Comparison, RUN_NAMES, seconds, summaryRows, type Summary } from './comparison';
+import { baseName, download, svgToPNG, timelineText } from './export';
+import './whatif.css';
+
+/** What the room needs from the app. */
+export interface WhatIfHost {
+  call<T>(method: string, args?: unknown): Promise<Result<T>>;
+  /** The scenario text loaded now. */
+  source(): string;
+  /** Applies an act snapshot to the player (view, chart, panels). */
+  applySnapshot(s: Snapshot): void;
+  /** Pods listed per view, as the app asks for. */
+  maxPods: number;
+  /** Draws a fork's run dashed over the player's replica chart; null removes it. */
+  overlay(samples: readonly Sample[] | null): void;
+}
+
+/** One run of the compare view. */
+interface Run {
+  name: string;
+  label: string;
+  summary: Summary;
+  samples: Sample[];
+}
+
+/** The fork/compare view's state: A and one or more alternatives. */
+interface Forks {
+  atStep: number;
+  runs: Run[];
+  /** Per alternative (B, C, ...): its comparison with A. */
+  pairs: Comparison[];
+}
+
+/** What the room's buttons do with a built action. */
+type Mode = 'apply' | 'fork';
+
+/** The most alternatives the compare view holds (B, C, D). */
+const MAX_ALTERNATIVES = 3;
+
+export class WhatIfRoom {
+  private view: View | null = null;
+  private targets: Target[] = [];
+  private targetsStep = -1;
+  private forks: Forks | null = null;
+  private readonly targetPick = h('select', { class: 'whatif-target', 'aria-label': t('whatif.deployment') });
+  private readonly formPick = h('select', { class: 'whatif-form-pick', 'aria-label': t('whatif.change') });
+  private readonly forms = new Map<string, { el: HTMLFormElement; error: HTMLElement; message: HTMLElement; containers: HTMLSelectElement[] }>();
+  private readonly compareEl = h('div', { class: 'whatif-compare', hidden: true, 'aria-live': 'polite' });
+  private readonly exportStatus = h('span', { class: 'whatif-export-status', role: 'status' });
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly host: WhatIfHost,
+  ) {
+    this.build();
+    // A language switch rebuilds the forms and the comparison in the new language.
+    onLocaleChange(() => {
+      const shown = this.formPick.value;
+      this.forms.clear();
+      this.formPick.replaceChildren();
+      this.build();
+      if (shown) this.showForm(shown);
+      this.targetPick.setAttribute('aria-label', t('whatif.deployment'));
+      this.formPick.setAttribute('aria-label', t('whatif.change'));
+      this.fillContainers();
+      if (this.view) this.fillObjects(this.view);
+      this.renderCompare();
+    });
+  }
+
+  // ---------------------------------------------------------------- layout
+
+  private build(): void {
+    for (const f of FORMS) this.formPick.append(h('option', { value: f.id, text: t(f.title) }));
+    this.formPick.addEventListener('change', () => this.showForm(this.formPick.value));
+    this.targetPick.addEventListener('change', () => this.fillContainers());
+    const formsEl = h('div', { class: 'whatif-forms' });
+    for (const f of FORMS) formsEl.append(this.buildForm(f));
+    this.root.replaceChildren(
+      h('h3', { id: 'whatif-heading', text: t('whatif.title') }),
+      h('p', { class: 'muted whatif-intro', text: t('whatif.intro') }),
+      h('div', { class: 'whatif-pickers' }, h('label', {}, t('whatif.deployment'), ' ', this.targetPick), h('label', {}, t('whatif.change'), ' ', this.formPick)),
+      formsEl,
+      this.compareEl,
+      this.buildExport(),
+    );
+    this.root.setAttribute('aria-labelledby', 'whatif-heading');
+    this.showForm(FORMS[0]!.id);
+  }
+
+  private buildForm(spec: FormSpec): HTMLFormElement {
+    const error = h('p', { class: 'form-error', role: 'alert', 'data-form-error': spec.id });
+    const message = h('p', { class: 'form-message', role: 'status' });
+    const containers: HTMLSelectElement[] = [];
+    const fields = spec.fields.map((f) => {
+      let control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+      switch (f.kind) {
+        case 'container': {
+          const sel = h('select', { name: f.name });
+          containers.push(sel);
+          control = sel;
+          break;
+        }
+        case 'pod':
+        case 'node': {
+          const sel = h('select', { name: f.name, 'data-fill': f.kind });
+          control = sel;
+          break;
+        }
+        case 'select':
+          control = h('select', { name: f.name }, ...(f.options ?? []).map((o) => h('option', { value: o, text: o })));
+          break;
+        case 'textarea':
+          control = h('textarea', { name: f.name, rows: 4, spellcheck: 'false', placeholder: f.placeholder ? t(f.placeholder) : undefined });
+          break;
+        default:
+          control = h('input', { name: f.name, autocomplete: 'off', inputmode: f.kind === 'int' ? 'numeric' : undefined, placeholder: f.placeholder ? t(f.placeholder) : undefined });
+      }
+      return h('label', { class: `field field-${f.kind}` }, h('span', { text: t(f.label) }), control);
+    });
+    const buttons = h('div', { class: 'whatif-buttons' });
+    const variants = spec.variants ?? [{ id: spec.id, label: '' }];
+    for (const v of variants) {
+      const suffix = v.label ? `${t(v.label)}: ` : '';
+      buttons.append(
+        h('button', { type: 'button', 'data-mode': 'apply', 'data-variant': v.id, text: `${suffix}${t('whatif.btn.apply')}`, onclick: () => void this.submit(spec, v.id, 'apply') }),
+        h('button', { type: 'button', class: 'fork-btn', 'data-mode': 'fork', 'data-variant': v.id, text: `${suffix}${t('whatif.btn.fork')}`, onclick: () => void this.submit(spec, v.id, 'fork') }),
+      );
+    }
+    const extra: HTMLElement[] = [];
+    if (spec.id === 'apply') {
+      extra.push(
+        h('button', {
+          type: 'button',
+          class: 'link',
+          text: t('whatif.btn.fillManifest'),
+          onclick: () => {
+            const ta = el.querySelector<HTMLTextAreaElement>('textarea[name=manifest]');
+            if (ta) ta.value = manifestOf(this.host.source());
+            this.clearFeedback(spec.id);
+          },
+        }),
+      );
+    }
+    const el = h('form', { class: 'whatif-form', 'data-form': spec.id, hidden: true }, ...fields, ...extra, buttons, error, message);
+    el.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.submit(spec, variants[0]!.id, 'apply');
+    });
+    // A stale message goes as soon as the form changes.
+    el.addEventListener('input', () => this.clearFeedback(spec.id));
+    el.addEventListener('change', () => this.clearFeedback(spec.id));
+    this.forms.set(spec.id, { el, error, message, containers });
+    return el;
+  }
+
+  private buildExport(): HTMLElement {
+    const b = (key: string, fn: () => Promise<void>) =>
+      h('button', {
+        type: 'button',
+        text: t(key),
+        onclick: () => {
+          setText(this.exportStatus, '');
+          fn().catch((e: unknown) => setText(this.exportStatus, t('whatif.export.failed', { reason: e instanceof Error ? e.message : String(e) })));
+        },
+      });
+    return h(
+      'div',
+      { class: 'whatif-export', role: 'group', 'aria-label': t('whatif.export.title') },
+      h('span', { class: 'muted', text: t('whatif.export.title') }),
+      b('whatif.export.scenario', () => this.exportScenario()),
+      b('whatif.export.trace', () => this.exportTrace()),
+      b('whatif.export.timeline', () => this.exportTimeline()),
+      b('whatif.export.svg', () => this.exportChart('svg')),
+      b('whatif.export.png', () => this.exportChart('png')),
+      this.exportStatus,
+    );
+  }
+
+  private showForm(id: string): void {
+    this.formPick.value = id;
+    for (const [fid, f] of this.forms) f.el.hidden = fid !== id;
+    const spec = FORMS.find((f) => f.id === id);
+    this.targetPick.disabled = !spec?.needsTarget;
+  }
+
+  // ---------------------------------------------------------------- state
+
+  /** Called by the app after every render; refreshes the pickers when the step changed. */
+  update(v: View): void {
+    const stepChanged = !this.view || this.view.step !== v.step || this.view.maxStep !== v.maxStep || this.view.scenario !== v.scenario;
+    this.view = v;
+    if (!stepChanged) return;
+    for (const b of this.root.querySelectorAll<HTMLButtonElement>('button.fork-btn')) b.title = t('whatif.forkTitle', { step: v.step });
+    if (this.targetsStep !== v.step) void this.refreshTargets(v.step);
+    this.fillObjects(v);
+  }
+
+  /** Forgets forks and messages (a new scenario was loaded). */
+  reset(): void {
+    if (this.forks) this.host.overlay(null);
+    this.forks = null;
+    this.compareEl.hidden = true;
+    this.compareEl.replaceChildren();
+    for (const id of this.forms.keys()) this.clearFeedback(id);
+  }
+
+  private async refreshTargets(step: number): Promise<void> {
+    this.targetsStep = step;
+    const r = await this.host.call<{ deployments: Target[] | null }>('targets');
+    if (!r.ok) return;
+    this.targets = r.value.deployments ?? [];
+    const cur = this.targetPick.value;
+    const keys = this.targets.map((d) => `${d.namespace}/${d.name}`);
+    if ([...this.targetPick.options].map((o) => o.value).join() !== keys.join()) {
+      this.targetPick.replaceChildren(...this.targets.map((d, i) => h('option', { value: keys[i], text: d.namespace === 'default' ? d.name : `${d.namespace}/${d.name}` })));
+      this.targetPick.value = keys.includes(cur) ? cur : (keys[0] ?? '');
+    }
+    this.fillContainers();
+  }
+
+  /** Fills the pod and node pickers from the view (the pods it lists). */
+  private fillObjects(v: View): void {
+    const names = { pod: (v.pods ?? []).map((p) => p.name), node: (v.nodes ?? []).map((n) => n.name) };
+    for (const sel of this.root.querySelectorAll<HTMLSelectElement>('select[data-fill]')) {
+      const want = names[sel.dataset.fill as 'pod' | 'node'] ?? [];
+      if ([...sel.options].map((o) => o.value).join() === want.join()) continue;
+      const cur = sel.value;
+      sel.replaceChildren(...want.map((n) => h('option', { value: n, text: n })));
+      sel.value = want.includes(cur) ? cur : (want[0] ?? '');
+    }
+  }
+
+  private target(): Target | undefined {
+    return this.targets.find((d) => `${d.namespace}/${d.name}` === this.targetPick.value);
+  }
+
+  private fillContainers(): void {
+    const tg = this.target();
+    const cs = tg?.containers ?? [];
+    for (const f of this.forms.values()) {
+      for (const sel of f.containers) {
+        const cur = sel.value;
+        const names = cs.map((c) => c.name);
+        if ([...sel.options].map((o) => o.value).join() === names.join()) continue;
+        sel.replaceChildren(...cs.map((c) => h('option', { value: c.name, text: `${c.name}${c.init ? ` (${t('whatif.init')})` : ''} · ${c.image}` })));
+        sel.value = names.includes(cur) ? cur : (cs.find((c) => !c.init)?.name ?? names[0] ?? '');
+      }
+    }
+  }
+
+  private values(id: string): Values {
+    const out: Values = {};
+    const f = this.forms.get(id);
+    if (!f) return out;
+    for (const c of f.el.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('[name]')) out[c.name] = c.value;
+    return out;
+  }
+
+  private clearFeedback(id: string): void {
+    const f = this.forms.get(id);
+    if (!f) return;
+    setText(f.error, '');
+    setText(f.message, '');
+    f.el.removeAttribute('data-state');
+  }
+
+  private fail(id: string, text: string): void {
+    const f = this.forms.get(id);
+    if (!f) return;
+    setText(f.message, '');
+    setText(f.error, text);
+    f.el.dataset.state = 'error';
+    f.error.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  private ok(id: string, text: string): void {
+    const f = this.forms.get(id);
+    if (!f) return;
+    setText(f.error, '');
+    setText(f.message, text);
+    f.el.dataset.state = 'ok';
+  }
+
+  // ---------------------------------------------------------------- actions
+
+  /** Builds the form's action and applies it now, or forks with it. */
+  async submit(spec: FormSpec, variant: string, mode: Mode): Promise<void> {
+    const built: Built = spec.build(this.values(spec.id), spec.needsTarget ? this.target() : undefined, variant);
+    if ('error' in built) {
+      this.fail(spec.id, t(built.error, built.params));
+      return;
+    }
+    if (spec.needsTarget && !this.target()) {
+      this.fail(spec.id, t('whatif.err.noDeployment'));
+      return;
+    }
+    if (mode === 'apply') await this.applyNow(spec.id, built.action);
+    else await this.fork(spec.id, built.action);
+  }
+
+  private errorText(e: EngineError): string {
+    return e.panic ? t('whatif.err.panic', { message: e.message }) : e.message;
+  }
+
+  private async applyNow(formId: string, action: Action): Promise<void> {
+    const r = await this.host.call<Snapshot>('act', { action, maxPods: this.host.maxPods });
+    if (!r.ok) return this.fail(formId, this.errorText(r.error));
+    this.ok(formId, r.value.message ?? t('whatif.done'));
+    this.host.applySnapshot(r.value);
+  }
+
+  /** Forks at the current step with action instead; after "add another", the alternatives shown so far stay. */
+  private async fork(formId: string, action: Action): Promise<void> {
+    const step = this.view?.step ?? 0;
+    this.ok(formId, t('whatif.forking', { step }));
+    // Let "playing both futures" paint before the engine is busy.
+    await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const r = await this.host.call<Comparison>('fork', { atStep: step, action });
+    if (!r.ok) return this.fail(formId, this.errorText(r.error));
+    const c = r.value;
+    const add = this.addNext && this.forks !== null && this.forks.atStep === step && this.forks.runs.length - 1 < MAX_ALTERNATIVES;
+    this.addNext = false;
+    if (!add || !this.forks) {
+      this.forks = { atStep: step, runs: [{ name: 'A', label: t('whatif.run.recorded'), summary: c.a, samples: c.samplesA }], pairs: [] };
+    }
+    const name = RUN_NAMES[this.forks.runs.length] ?? '?';
+    this.forks.runs.push({ name, label: describeAction(action), summary: c.b, samples: c.samplesB });
+    this.forks.pairs.push(c);
+    this.ok(formId, t('whatif.forked', { name, step }));
+    this.host.overlay(c.samplesB);
+    this.renderCompare();
+  }
+
+  /** Set by the "add another" button: the next fork adds a run instead of replacing B. */
+  private addNext = false;
+
+  // ---------------------------------------------------------------- compare view
+
+  private renderCompare(): void {
+    const f = this.forks;
+    if (!f) return;
+    const el = this.compareEl;
+    el.hidden = false;
+    const runs = f.runs;
+    const svg = this.chartSVG();
+    const chart = h('div', { class: 'whatif-chart' });
+    chart.innerHTML = svg; // built by comparisonSVG, every text escaped
+    const colors = seriesColors(runs.map((r) => r.samples));
+    const legend = h(
+      'div',
+      { class: 'whatif-legend' },
+      ...runs.map((r, i) => h('span', { class: 'run-key', 'data-dash': DASHES[i] ?? '' }, h('b', { text: r.name }), ` ${r.label}`)),
+      ...[...colors.values()].map((c) => h('span', { class: 'series-key', style: `--c:${c.color}`, text: c.label })),
+    );
+    const rows = summaryRows(runs.map((r) => r.summary));
+    const table = h(
+      'table',
+      { class: 'whatif-summary' },
+      h('thead', {}, h('tr', {}, h('th', { text: '' }), ...runs.map((r) => h('th', { scope: 'col', title: r.label }, `${r.name}`)))),
+      h(
+        'tbody',
+        {},
+        ...rows.map((row) => h('tr', {}, h('th', { scope: 'row', text: row.label }), ...row.cells.map((c, i) => h('td', { class: row.best === i ? 'best' : '', text: c })))),
+      ),
+    );
+    const pairs = f.pairs.map((c, i) => {
+      const name = runs[i + 1]!.name;
+      const d = c.divergence;
+      const onlyA = c.events.onlyA ?? [];
+      const onlyB = c.events.onlyB ?? [];
+      const evList = (lines: typeof onlyA) => h('ol', { class: 'event-lines' }, ...lines.slice(0, 200).map((l) => h('li', {}, h('span', { class: 'muted', text: `+${seconds(l.atNs)} ` }), l.line)));
+      return h(
+        'section',
+        { class: 'whatif-pair' },
+        h('h4', { text: t('whatif.pair', { b: name }) }),
+        h('p', { class: 'divergence', text: d ? d.words : t('whatif.same') }),
+        d && (d.recordA || d.recordB) ? h('pre', { class: 'divergence-records', text: `A: ${d.recordA || '—'}\n${name}: ${d.recordB || '—'}` }) : null,
+        h(
+          'div',
+          { class: 'event-diff' },
+          h('div', {}, h('h5', { text: t('whatif.onlyIn', { name: 'A', n: onlyA.length }) }), evList(onlyA)),
+          h('div', {}, h('h5', { text: t('whatif.onlyIn', { name, n: onlyB.length }) }), evList(onlyB)),
+        ),
+        h('p', { class: 'muted', text: t('whatif.common', { n: c.events.common }) }),
+      );
+    });
+    const addBtn = h('button', {
+      type: 'button',
+      text: t('whatif.btn.addAnother'),
+      disabled: runs.length - 1 >= MAX_ALTERNATIVES,
+      onclick: () => {
+        this.addNext = true;
+        setText(addBtn, t('whatif.addHint'));
+      },
+    });
+    el.replaceChildren(
+      h(
+        'div',
+        { class: 'whatif-compare-head' },
+        h('h3', { text: t('whatif.compareTitle', { step: f.atStep }) }),
+        addBtn,
+        h('button', { type: 'button', text: t('whatif.btn.close'), onclick: () => this.reset() }),
+      ),
+      chart,
+      legend,
+      table,
+      ...pairs,
+    );
+  }
+
+  private chartSVG(): string {
+    const f = this.forks;
+    if (!f) return '';
+    const forkAt = f.runs[0]?.summary.forkAtNs ?? 0;
+    return comparisonSVG(
+      f.runs.map((r) => ({ label: `${r.name}: ${r.label.length > 32 ? `${r.label.slice(0, 31)}…` : r.label}`, samples: r.samples })),
+      t('whatif.chartTitle', { step: f.atStep }),
+      t('whatif.axis'),
+      forkAt,
+      chartEnd(f.runs.map((r) => r.summary)),
+    );
+  }
+
+  // ---------------------------------------------------------------- export
+
+  private name(): string {
+    return baseName(this.view?.scenario ?? 'scenario');
+  }
+
+  private async exportScenario(): Promise<void> {
+    const r = await this.host.call<{ yaml: string }>('exportScenario');
+    if (!r.ok) throw new Error(r.error.message);
+    download(`${this.name()}.yaml`, new Blob([r.value.yaml], { type: 'application/yaml' }));
+  }
+
+  private async exportTrace(): Promise<void> {
+    const records: unknown[] = [];
+    for (let from = 1; ; ) {
+      const r = await this.host.call<{ records: { seq: number }[]; total: number }>('records', { from, limit: 10000 });
+      if (!r.ok) throw new Error(r.error.message);
+      records.push(...r.value.records);
+      const last = r.value.records.at(-1);
+      if (!last || r.value.records.length >= r.value.total) break;
+      from = last.seq + 1;
+    }
+    const body = JSON.stringify({ scenario: this.view?.scenario, seed: this.view?.seed, step: this.view?.step, records }, null, 1);
+    download(`${this.name()}-trace.json`, new Blob([body], { type: 'application/json' }));
+  }
+
+  private async exportTimeline(): Promise<void> {
+    const r = await this.host.call<StepInfo[]>('steps', {});
+    if (!r.ok) throw new Error(r.error.message);
+    download(`${this.name()}-timeline.txt`, new Blob([timelineText(r.value, this.view?.scenario ?? '')], { type: 'text/plain' }));
+  }
+
+  private async exportChart(kind: 'svg' | 'png'): Promise<void> {
+    let svg = this.chartSVG();
+    if (!svg) {
+      // No fork yet: the run as it stands.
+      const r = await this.host.call<Sample[]>('samples');
+      if (!r.ok) throw new Error(r.error.message);
+      svg = comparisonSVG([{ label: this.view?.scenario ?? '', samples: r.value }], t('whatif.chartTitleRun'), t('whatif.axis'), 0);
+    }
+    if (kind === 'svg') download(`${this.name()}-chart.svg`, new Blob([svg], { type: 'image/svg+xml' }));
+    else download(`${this.name()}-chart.png`, await svgToPNG(svg, WIDTH, HEIGHT));
+  }
+}
+
+/** Mounts the room into root (an empty section of the page). */
+export function mountWhatIf(root: HTMLElement, host: WhatIfHost): WhatIfRoom {
+  return new WhatIfRoom(root, host);
+}
