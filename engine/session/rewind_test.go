@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -53,6 +54,14 @@ func rewindCases(t *testing.T) []rewindCase {
 			}
 			cases = append(cases, rewindCase{id + "/turnOrder=" + policy, []byte(text)})
 		}
+	}
+	// Pasted cluster output: restored pods that the kubelet resumes.
+	for _, name := range []string{"stuck-rollout", "three-of-ten"} {
+		src, err := os.ReadFile("../scenario/testdata/live/" + name + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, rewindCase{"live/" + name, src})
 	}
 	return cases
 }
