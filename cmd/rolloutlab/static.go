@@ -34,7 +34,7 @@ var contentTypes = map[string]string{
 // both say the same). The CSP allows only the app's own scripts, workers and
 // wasm; frame-ancestors is open because embedding is a feature.
 var securityHeaders = map[string]string{
-	"Content-Security-Policy": "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors *",
+	"Content-Security-Policy": "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors *",
 	"X-Content-Type-Options":  "nosniff",
 	"Referrer-Policy":         "strict-origin-when-cross-origin",
 }
