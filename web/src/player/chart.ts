@@ -50,20 +50,7 @@ export interface Series {
  * Deployment (its available pods) from the samples, in first-seen order.
  */
 export function buildSeries(samples: readonly Sample[]): Series[] {
-  const byId = new Map<string, Series>();
-  const get = (id: string, label: string): Series => {
-    let s = byId.get(id);
-    if (!s) {
-      s = { id, label, points: [] };
-      byId.set(id, s);
-    }
-    return s;
-  };
-  for (const smp of samples) {
-    for (const rs of list(smp.replicaSets)) get(`rs/${rs.name}`, rs.name).points.push([smp.atNs, rs.desired, smp.step]);
-    for (const d of list(smp.deployments)) get(`available/${d.name}`, `${d.name} available`).points.push([smp.atNs, d.available, smp.step]);
-  }
-  return [...byId.values()];
+  return new SeriesCache().update(samples).map(({ id, label, points }) => ({ id, label, points }));
 }
 
 /**
@@ -122,4 +109,175 @@ export function lineStyle(i: number, available: boolean): { color: string; dash:
   const dashes = ['', '7 4', '2 3', '10 3 2 3'];
   // (i mod 6, i mod 4) differs for every i below 12.
   return { color: `c${i % 6}`, dash: dashes[i % 4]! };
+}
+
+/** Points per summary block of a cached series (its min and max are kept per block). */
+export const BLOCK = 32;
+
+/** A series kept by SeriesCache: its points plus the min and max value of every BLOCK points. */
+export interface CachedSeries extends Series {
+  /** mins[b] / maxs[b]: the smallest / largest value of points[b*BLOCK .. b*BLOCK+BLOCK-1]. */
+  mins: number[];
+  maxs: number[];
+}
+
+/** True when two samples give the chart the same points (the fields the series read). */
+function sameSample(a: Sample, b: Sample): boolean {
+  if (a.step !== b.step || a.atNs !== b.atNs) return false;
+  const ra = list(a.replicaSets);
+  const rb = list(b.replicaSets);
+  const da = list(a.deployments);
+  const db = list(b.deployments);
+  if (ra.length !== rb.length || da.length !== db.length) return false;
+  for (let i = 0; i < ra.length; i++) if (ra[i]!.name !== rb[i]!.name || ra[i]!.desired !== rb[i]!.desired) return false;
+  for (let i = 0; i < da.length; i++) if (da[i]!.name !== db[i]!.name || da[i]!.available !== db[i]!.available) return false;
+  return true;
+}
+
+/**
+ * The chart's series, kept between renders: update() appends only the
+ * samples it has not seen (a played step costs O(1)); a sample list that
+ * was cut back (an action discarded the future) or replaced by a fetched
+ * copy is compared with what was seen and only the part after the first
+ * difference is redone. Samples belong to the run, so a seek changes nothing.
+ */
+export class SeriesCache {
+  /** The samples the series were built from, in order (references, compared on update). */
+  private seen: Sample[] = [];
+  private readonly byId = new Map<string, CachedSeries>();
+  /** The series in first-seen order. */
+  private order: CachedSeries[] = [];
+
+  update(samples: readonly Sample[]): CachedSeries[] {
+    const keep = this.commonPrefix(samples);
+    if (keep < this.seen.length) this.truncate(keep);
+    for (let i = keep; i < samples.length; i++) this.add(samples[i]!);
+    return this.order;
+  }
+
+  /** How many leading samples are the ones already built (same object, or equal where the series look). */
+  private commonPrefix(samples: readonly Sample[]): number {
+    const n = this.seen.length;
+    if (n === 0) return 0;
+    if (samples.length >= n && samples[n - 1] === this.seen[n - 1]) return n;
+    const m = Math.min(n, samples.length);
+    let i = 0;
+    for (; i < m; i++) {
+      if (samples[i] !== this.seen[i] && !sameSample(samples[i]!, this.seen[i]!)) break;
+      this.seen[i] = samples[i]!;
+    }
+    return i;
+  }
+
+  private truncate(keep: number): void {
+    const lastStep = keep > 0 ? this.seen[keep - 1]!.step : -Infinity;
+    this.seen.length = keep;
+    for (const s of this.order) {
+      while (s.points.length && s.points[s.points.length - 1]![2] > lastStep) s.points.pop();
+      const blocks = Math.ceil(s.points.length / BLOCK);
+      s.mins.length = blocks;
+      s.maxs.length = blocks;
+      if (blocks > 0) {
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (let i = (blocks - 1) * BLOCK; i < s.points.length; i++) (lo = Math.min(lo, s.points[i]![1])), (hi = Math.max(hi, s.points[i]![1]));
+        s.mins[blocks - 1] = lo;
+        s.maxs[blocks - 1] = hi;
+      }
+    }
+    this.order = this.order.filter((s) => s.points.length > 0 || (this.byId.delete(s.id), false));
+  }
+
+  private push(id: string, label: string, p: [number, number, number]): void {
+    let s = this.byId.get(id);
+    if (!s) {
+      s = { id, label, points: [], mins: [], maxs: [] };
+      this.byId.set(id, s);
+      this.order.push(s);
+    }
+    const i = s.points.push(p) - 1;
+    const b = Math.floor(i / BLOCK);
+    if (i % BLOCK === 0) (s.mins[b] = p[1]), (s.maxs[b] = p[1]);
+    else (s.mins[b] = Math.min(s.mins[b]!, p[1])), (s.maxs[b] = Math.max(s.maxs[b]!, p[1]));
+  }
+
+  private add(smp: Sample): void {
+    this.seen.push(smp);
+    for (const rs of list(smp.replicaSets)) this.push(`rs/${rs.name}`, rs.name, [smp.atNs, rs.desired, smp.step]);
+    for (const d of list(smp.deployments)) this.push(`available/${d.name}`, `${d.name} available`, [smp.atNs, d.available, smp.step]);
+  }
+}
+
+/** The smallest and largest value of points[a..b] (inclusive), whole blocks read from the summaries. */
+function rangeMinMax(s: CachedSeries, a: number, b: number): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let i = a;
+  for (; i <= b && i % BLOCK !== 0; i++) (lo = Math.min(lo, s.points[i]![1])), (hi = Math.max(hi, s.points[i]![1]));
+  for (; i + BLOCK - 1 <= b; i += BLOCK) (lo = Math.min(lo, s.mins[i / BLOCK]!)), (hi = Math.max(hi, s.maxs[i / BLOCK]!));
+  for (; i <= b; i++) (lo = Math.min(lo, s.points[i]![1])), (hi = Math.max(hi, s.points[i]![1]));
+  return [lo, hi];
+}
+
+/** First index in [from, to) whose point's position (p[k]) makes pred false; positions are nondecreasing. */
+function firstNot(points: [number, number, number][], k: number, from: number, to: number, pred: (v: number) => boolean): number {
+  let a = from;
+  let b = to;
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if (pred(points[m]![k]!)) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
+/** A step line drawn through pixel columns: where it starts, then its vertices. */
+export interface StepLine {
+  /** [x px, value] vertices: the line goes M v[0], then for each next vertex H x V value. */
+  vertices: [number, number][];
+  /** The largest value of the points inside the range (the y axis covers it). */
+  max: number;
+}
+
+/**
+ * Downsamples a series to at most a few vertices per pixel column of the
+ * range [lo, hi] (axis: 'step' or 'time'), so drawing costs the chart's
+ * width, not the run's length: per column its smallest, largest and last
+ * value (peaks stay visible), at the x of the column's first point. A point
+ * before the range starts the line at the left edge with the value then in
+ * effect; a point after it extends the line to the right edge. toPx maps an
+ * axis position to x; x0/x1 are the plot's edges.
+ *
+ *   points at steps 0..3 with values 1, 5, 2, 2 in one column → [[x, 1], [x, 5], [x, 2]]
+ */
+export function stepLine(s: CachedSeries, byStep: boolean, lo: number, hi: number, toPx: (v: number) => number, x0: number, x1: number): StepLine {
+  const k = byStep ? 2 : 0;
+  const pts = s.points;
+  const i0 = firstNot(pts, k, 0, pts.length, (v) => v < lo);
+  const end = firstNot(pts, k, i0, pts.length, (v) => v <= hi);
+  const out: [number, number][] = [];
+  const put = (x: number, v: number) => {
+    const last = out[out.length - 1];
+    if (!last || last[0] !== x || last[1] !== v) out.push([x, v]);
+  };
+  if (i0 > 0) out.push([x0, pts[i0 - 1]![1]]);
+  let max = -Infinity;
+  for (let i = i0; i < end; ) {
+    const x = toPx(pts[i]![k]!);
+    const col = Math.floor(x);
+    const j = firstNot(pts, k, i + 1, end, (v) => toPx(v) < col + 1);
+    const [mn, mx] = rangeMinMax(s, i, j - 1);
+    const lastV = pts[j - 1]![1];
+    max = Math.max(max, mx);
+    if (out.length === 0) out.push([x, pts[i]![1]]);
+    // Through the column's extremes, ending on its last value.
+    const prev = out[out.length - 1]![1];
+    const [a, b] = Math.abs(prev - mn) <= Math.abs(prev - mx) ? [mn, mx] : [mx, mn];
+    if (a !== lastV) put(x, a);
+    if (b !== lastV) put(x, b);
+    put(x, lastV);
+    i = j;
+  }
+  if (end < pts.length && out.length > 0) put(x1, out[out.length - 1]![1]);
+  return { vertices: out, max };
 }

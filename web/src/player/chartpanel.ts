@@ -6,7 +6,7 @@
 import { formatOffset, h } from '../dom';
 import { t } from '../i18n';
 import type { Sample } from '../types';
-import { buildSeries, lineStyle, linear, nearestStep, niceMax, thin, ticks } from './chart';
+import { type CachedSeries, lineStyle, linear, nearestStep, niceMax, SeriesCache, stepLine, ticks } from './chart';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 600;
@@ -41,6 +41,9 @@ export class ChartPanel {
   lastActionStep = 0;
   /** A second run drawn faint and dotted on the same axes (the what-if room's fork); null for none. */
   private overlay: readonly Sample[] | null = null;
+  /** The series of the run and of the overlay, kept between renders (a step appends, a seek reuses). */
+  private readonly series = new SeriesCache();
+  private readonly overlaySeries = new SeriesCache();
 
   /** Draws another run's samples over this one from the next render on; null removes it. */
   setOverlay(samples: readonly Sample[] | null): void {
@@ -96,7 +99,8 @@ export class ChartPanel {
   render(samples: readonly Sample[], currentStep: number): void {
     this.samples = samples;
     this.svg.setAttribute('aria-label', t('player.chartLabel'));
-    const series = buildSeries(samples);
+    const series = this.series.update(samples);
+    const overlay = this.overlay ? this.overlaySeries.update(this.overlay) : [];
     const last = samples[samples.length - 1];
     const byStep = this.axis === 'step';
     const pos = (s: Sample | undefined) => (s ? (byStep ? s.step : s.atNs) : 0);
@@ -105,13 +109,24 @@ export class ChartPanel {
     if (this.zoom === 'action' && this.lastActionStep > 0) lo = pos(samples[Math.min(this.lastActionStep, samples.length - 1)]);
     else if (this.range) [lo, hi] = this.range;
     if (hi - lo < 1e-9) hi = lo + 1;
-    let vMax = 1;
-    for (const s of series) for (const p of s.points) if ((byStep ? p[2] : p[0]) >= lo && (byStep ? p[2] : p[0]) <= hi) vMax = Math.max(vMax, p[1]);
-    for (const s of this.overlay ? buildSeries(this.overlay) : []) for (const p of s.points) if ((byStep ? p[2] : p[0]) >= lo && (byStep ? p[2] : p[0]) <= hi) vMax = Math.max(vMax, p[1]);
-    const yMax = niceMax(vMax);
     this.x = linear(lo, hi, PAD.l, W - PAD.r);
+    // Each line downsampled to the plot's pixel columns: the cost is the chart's width, not the run's length.
+    const line = (s: CachedSeries) => stepLine(s, byStep, lo, hi, this.x, PAD.l, W - PAD.r);
+    const lines = series.map(line);
+    const overlayLines = overlay.map(line);
+    let vMax = 1;
+    for (const l of [...lines, ...overlayLines]) vMax = Math.max(vMax, l.max);
+    const yMax = niceMax(vMax);
     const y = linear(0, yMax, HGT - PAD.b, PAD.t);
-    const clampX = (v: number) => Math.min(W - PAD.r, Math.max(PAD.l, this.x(v)));
+    const pathOf = (vertices: [number, number][]) => {
+      let d = '';
+      for (const [x, val] of vertices) {
+        const px = x.toFixed(1);
+        const py = y(val).toFixed(1);
+        d += d ? `H${px}V${py}` : `M${px},${py}`;
+      }
+      return d;
+    };
     // ticks and grid
     const g: SVGElement[] = [];
     for (const v of ticks(0, yMax, 4)) {
@@ -129,7 +144,7 @@ export class ChartPanel {
     const seen = new Set<string>();
     let rsIndex = 0;
     const keys: HTMLElement[] = [];
-    for (const s of series) {
+    for (const [i, s] of series.entries()) {
       seen.add(s.id);
       const avail = s.id.startsWith('available/');
       const st = lineStyle(avail ? 0 : rsIndex++, avail);
@@ -139,14 +154,7 @@ export class ChartPanel {
         this.paths.set(s.id, path);
         this.svg.insertBefore(path, this.cursor);
       }
-      let d = '';
-      for (const [tm, val, step] of thin(s.points, 800)) {
-        const a = byStep ? step : tm;
-        const px = clampX(a).toFixed(1);
-        const py = y(val).toFixed(1);
-        d += d ? `H${px}V${py}` : `M${px},${py}`;
-      }
-      path.setAttribute('d', d);
+      path.setAttribute('d', pathOf(lines[i]!.vertices));
       path.setAttribute('class', `line ${st.color}`);
       if (st.dash) path.setAttribute('stroke-dasharray', st.dash);
       else path.removeAttribute('stroke-dasharray');
@@ -161,7 +169,7 @@ export class ChartPanel {
     const colorOf = new Map<string, string>();
     let oi = 0;
     for (const s of series) colorOf.set(s.id, lineStyle(s.id.startsWith('available/') ? 0 : oi++, s.id.startsWith('available/')).color);
-    for (const s of this.overlay ? buildSeries(this.overlay) : []) {
+    for (const [i, s] of overlay.entries()) {
       const id = `overlay:${s.id}`;
       seen.add(id);
       let path = this.paths.get(id);
@@ -170,13 +178,7 @@ export class ChartPanel {
         this.paths.set(id, path);
         this.svg.insertBefore(path, this.cursor);
       }
-      let d = '';
-      for (const [tm, val, step] of thin(s.points, 800)) {
-        const px = clampX(byStep ? step : tm).toFixed(1);
-        const py = y(val).toFixed(1);
-        d += d ? `H${px}V${py}` : `M${px},${py}`;
-      }
-      path.setAttribute('d', d);
+      path.setAttribute('d', pathOf(overlayLines[i]!.vertices));
       path.setAttribute('class', `line overlay ${colorOf.get(s.id) ?? lineStyle(oi++, s.id.startsWith('available/')).color}`);
       path.setAttribute('stroke-dasharray', '2 3');
       path.setAttribute('opacity', '0.7');

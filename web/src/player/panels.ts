@@ -160,13 +160,14 @@ export class ClusterPanel {
     // Every pod listed: one square each. Otherwise (large runs list only the
     // first pods) the squares are drawn from the ReplicaSet's status counts.
     const counted = this.truncated && rs !== null && x.pods.length < rs.current + (rs.terminating ?? 0);
-    const all = counted ? countedSquares(rs) : x.pods;
-    const shown = all.slice(0, MAX_SQUARES);
+    // Only the squares drawn are built: a 10,000-pod ReplicaSet costs MAX_SQUARES.
+    const shown = counted ? countedSquares(rs, MAX_SQUARES) : x.pods.slice(0, MAX_SQUARES);
+    const total = counted ? countedTotal(rs) : x.pods.length;
     // Few pods are drawn large: the cluster view is the page's main picture.
     setAttr(squares!, 'data-size', shown.length <= 30 ? 'l' : shown.length <= 80 ? 'm' : null);
     (el as unknown as { squares: KeyedList<PodView, HTMLSpanElement> }).squares.set(shown);
-    setAttr(squares!, 'aria-label', counted ? t('player.podsCounted', { count: all.length }) : t('player.podCount', { count: x.pods.length }));
-    const hidden = all.length - shown.length;
+    setAttr(squares!, 'aria-label', counted ? t('player.podsCounted', { count: total }) : t('player.podCount', { count: x.pods.length }));
+    const hidden = total - shown.length;
     setText(more!, `${hidden > 0 ? `${t('player.moreNotDrawn', { count: hidden })} ` : ''}${counted ? t('player.countedNote', { count: x.pods.length }) : ''}`);
     (details as unknown as { pods: PodView[] }).pods = x.pods;
     if ((details as HTMLDetailsElement).open) this.fillPodTable(details!.children[1] as HTMLElement, x.pods);
@@ -196,10 +197,10 @@ export class ClusterPanel {
  * Stand-in squares for a ReplicaSet whose pods are not all listed: available,
  * then ready, then not ready, then terminating, as its status counts them.
  */
-export function countedSquares(rs: ReplicaSetView): PodView[] {
+export function countedSquares(rs: ReplicaSetView, max = Infinity): PodView[] {
   const out: PodView[] = [];
   const add = (n: number, tag: string, over: Partial<PodView>) => {
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < n && out.length < max; i++) {
       out.push({ namespace: rs.namespace, name: `${rs.name}#${tag}${i}`, phase: 'Running', status: tag, ready: false, available: false, terminating: false, restarts: 0, image: '', ...over });
     }
   };
@@ -209,6 +210,11 @@ export function countedSquares(rs: ReplicaSetView): PodView[] {
   add(Math.max(0, rs.current - rs.ready), 'not ready', { phase: 'Pending' });
   add(terminating, 'terminating', { terminating: true });
   return out;
+}
+
+/** How many squares countedSquares(rs) gives without a cap (its status counts summed). */
+export function countedTotal(rs: ReplicaSetView): number {
+  return rs.available + Math.max(0, rs.ready - rs.available) + Math.max(0, rs.current - rs.ready) + (rs.terminating ?? 0);
 }
 
 // ---------------------------------------------------------------- queues

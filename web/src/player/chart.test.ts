@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { Sample } from '../types';
+import { buildSeries, SeriesCache, stepLine } from './chart';
+
+/** Samples of one ReplicaSet "a" whose spec.replicas takes the given values, one step each (atNs = step s). */
+function run(values: number[]): Sample[] {
+  return values.map((v, i) => ({ step: i, atNs: i * 1e9, replicaSets: [{ name: 'a', desired: v, current: 0, ready: 0, available: 0 }], deployments: null }));
+}
+
+describe('SeriesCache', () => {
+  it('appends new samples of the same list to the series it keeps', () => {
+    const samples = run([3, 4]);
+    const cache = new SeriesCache();
+    const first = cache.update(samples);
+    const pts = first[0]!.points;
+    samples.push(...run([3, 4, 6]).slice(2));
+    const s = cache.update(samples);
+    expect(s[0]!.points).toBe(pts);
+    expect(s[0]!.points).toEqual([
+      [0, 3, 0],
+      [1e9, 4, 1],
+      [2e9, 6, 2],
+    ]);
+    expect(s).toEqual(buildSeries(samples).map((x, i) => ({ ...x, mins: s[i]!.mins, maxs: s[i]!.maxs })));
+  });
+
+  it('redoes only what follows the first difference of a cut-back or replaced list', () => {
+    const cache = new SeriesCache();
+    const samples = run([1, 2, 3, 4]);
+    cache.update(samples);
+    // an action at step 1 discarded the future; the new step 2 differs
+    samples.length = 2;
+    samples.push(run([1, 2, 9])[2]!);
+    expect(cache.update(samples)[0]!.points.map((p) => p[1])).toEqual([1, 2, 9]);
+    // a fetched copy (new objects, equal values) changes nothing; its new tail is appended
+    const copy = run([1, 2, 9, 5]);
+    expect(cache.update(copy)[0]!.points.map((p) => p[1])).toEqual([1, 2, 9, 5]);
+    // a series that no longer has points is dropped
+    const other: Sample[] = [{ step: 0, atNs: 0, replicaSets: null, deployments: [{ name: 'web', replicas: 1, updated: 0, available: 1 }] }];
+    expect(cache.update(other).map((s) => s.id)).toEqual(['available/web']);
+  });
+
+  it('keeps the block minimum and maximum right across appends and cuts', () => {
+    const values = Array.from({ length: 100 }, (_, i) => (i === 70 ? 100 : i % 7));
+    const samples = run(values);
+    const cache = new SeriesCache();
+    const s = cache.update(samples)[0]!;
+    expect(s.mins).toEqual([0, 0, 0, 0]);
+    expect(s.maxs).toEqual([6, 6, 100, 6]);
+    samples.length = 66; // the spike at 70 is gone; block 2 now holds points 64 and 65
+    cache.update(samples);
+    expect(s.mins).toEqual([0, 0, 1]);
+    expect(s.maxs).toEqual([6, 6, 2]);
+  });
+});
+
+describe('stepLine', () => {
+  const series = (values: number[]) => new SeriesCache().update(run(values))[0]!;
+
+  it('draws each pixel column through its extremes, ending on its last value', () => {
+    // two steps per pixel column
+    const l = stepLine(series([1, 5, 2, 2, 3, 3, 3, 0]), true, 0, 7, (v) => v * 0.5, 0, 3.5);
+    expect(l.vertices).toEqual([
+      [0, 1],
+      [0, 5],
+      [1, 2],
+      [2, 3],
+      [3, 3],
+      [3, 0],
+    ]);
+    expect(l.max).toBe(5);
+  });
+
+  it('starts a zoomed range with the value in effect and runs on to the right edge', () => {
+    const l = stepLine(series([1, 5, 2, 2, 3, 3, 3, 0]), true, 2, 5, (v) => (v - 2) * 10, 0, 30);
+    expect(l.vertices).toEqual([
+      [0, 5],
+      [0, 2],
+      [10, 2],
+      [20, 3],
+      [30, 3],
+    ]);
+    expect(l.max).toBe(3);
+  });
+
+  it('keeps a one-point peak among many points of one column (time axis)', () => {
+    const values = Array.from({ length: 100 }, (_, i) => (i === 50 ? 100 : i % 7));
+    const l = stepLine(series(values), false, 0, 99e9, () => 0, 0, 10);
+    expect(l.vertices).toEqual([
+      [0, 0],
+      [0, 100],
+      [0, 1],
+    ]);
+    expect(l.max).toBe(100);
+  });
+});
