@@ -32,6 +32,8 @@ type snapshot struct {
 	Samples []session.Sample `json:"samples,omitempty"`
 	// Annotations are the scenario's spec.annotations (load only).
 	Annotations []scenario.Annotation `json:"annotations,omitempty"`
+	// Notices are the loaded file's notices (load only).
+	Notices []scenario.Notice `json:"notices,omitempty"`
 }
 
 type viewArgs struct {
@@ -121,6 +123,8 @@ func (b *bridge) load(args json.RawMessage) (any, error) {
 		Source string  `json:"source"`
 		Name   string  `json:"name"`
 		Seed   *uint64 `json:"seed"`
+		// SpecOnly starts pasted cluster output from its specs.
+		SpecOnly bool `json:"specOnly"`
 		viewArgs
 	}
 	if err := decodeArgs(args, &a); err != nil {
@@ -129,12 +133,12 @@ func (b *bridge) load(args json.RawMessage) (any, error) {
 	if a.Name == "" {
 		a.Name = "scenario.yaml"
 	}
-	s, err := session.LoadWithin(a.Name, []byte(a.Source), a.Seed, scenario.BrowserCeilings)
+	s, err := session.LoadWith(a.Name, []byte(a.Source), session.LoadOptions{Seed: a.Seed, SpecOnly: a.SpecOnly, Ceilings: &scenario.BrowserCeilings})
 	if err != nil {
 		return nil, err // the previous session stays
 	}
 	b.sess, b.goodStep = s, 0
-	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples(), Annotations: s.Scenario().Annotations}, nil
+	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples(), Annotations: s.Scenario().Annotations, Notices: s.Scenario().Notices}, nil
 }
 
 func (b *bridge) advance(args json.RawMessage) (any, error) {

@@ -6,7 +6,7 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/session"
 )
 
-const checkSynopsis = "check FILE..."
+const checkSynopsis = "check FILE... [--spec-only]"
 
 const checkHelpText = `Validates scenario files as the UI does when one is opened: the file is
 parsed (syntax, kinds, unknown fields, value types, the Scenario schema),
@@ -18,7 +18,14 @@ FILE is a path, library:ID for an embedded scenario, or - for stdin.
 
 Problems go to stderr, one per line, as the UI shows them:
   file:line: field: message
-then a count. A valid file prints "FILE: ok" and a summary to stdout.
+then a count. A valid file prints "FILE: ok" and a summary to stdout, then
+its notices, one per line (kinds that are not simulated, objects replaced
+by a later one of the same name, fields of pasted cluster output dropped
+or reinterpreted):
+  file:line: notice: Kind/name: message
+
+Pasted cluster output (kubectl get deploy,rs,pods -o yaml) is loaded as
+the initial state of the cluster; --spec-only starts from its specs.
 
 Exit codes: 0 every file is valid; 1 a file is invalid or unreadable;
 2 usage error.
@@ -28,6 +35,7 @@ Exit codes: 0 every file is valid; 1 a file is invalid or unreadable;
 func runCheck(e env, args []string) exitCode {
 	fs := newFlagSet(e, "check", checkSynopsis)
 	describe(fs, checkSynopsis, checkHelpText)
+	specOnly := fs.Bool("spec-only", false, "start pasted cluster output from its specs, not its state")
 	files, code, ok := parseArgs(e, fs, args)
 	if !ok {
 		return code
@@ -43,7 +51,7 @@ func runCheck(e env, args []string) exitCode {
 			result = max(result, sourceErrorCode(err))
 			continue
 		}
-		s, err := session.Load(src.name, src.data, nil)
+		s, err := session.LoadWith(src.name, src.data, session.LoadOptions{SpecOnly: *specOnly})
 		if err != nil {
 			lines := diagnostics(src.name, err)
 			for _, l := range lines {
@@ -56,6 +64,9 @@ func runCheck(e env, args []string) exitCode {
 		scen := s.Scenario()
 		fmt.Fprintf(e.stdout, "%s: ok (scenario %s, seed %d, %s, %s)\n", src.name, scen.Name, scen.Seed,
 			plural(len(scen.Objects), "object"), plural(len(scen.Timeline), "timeline action"))
+		for _, l := range noticeLines(src.name, scen.Notices) {
+			fmt.Fprintln(e.stdout, l)
+		}
 	}
 	return result
 }

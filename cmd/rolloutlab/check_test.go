@@ -34,7 +34,7 @@ func TestCheck(t *testing.T) {
 			name:     "object refused by the API server on the dry load",
 			args:     []string{"check", "testdata/refused.yaml"},
 			wantCode: exitRuntime,
-			wantStderr: "testdata/refused.yaml:1: ReplicaSet.apps \"web\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"other\"}: `selector` does not match template `labels`\n" +
+			wantStderr: "testdata/refused.yaml:11: spec.template.metadata.labels: Invalid value: {\"app\":\"other\"}: `selector` does not match template `labels` (API server: ReplicaSet.apps \"web\" is invalid)\n" +
 				"testdata/refused.yaml: 1 error\n",
 		},
 		{
@@ -68,13 +68,13 @@ func TestCheck(t *testing.T) {
 			name:       "no file",
 			args:       []string{"check"},
 			wantCode:   exitUsage,
-			wantStderr: "rolloutlab check: want at least one FILE\nUsage: rolloutlab check FILE...",
+			wantStderr: "rolloutlab check: want at least one FILE\nUsage: rolloutlab check FILE... [--spec-only]",
 		},
 		{
 			name:       "help",
 			args:       []string{"check", "--help"},
 			wantCode:   exitOK,
-			wantStdout: "Usage: rolloutlab check FILE...\n\nValidates scenario files",
+			wantStdout: "Usage: rolloutlab check FILE... [--spec-only]\n\nValidates scenario files",
 		},
 	}
 	for _, tc := range tests {

@@ -50,6 +50,19 @@ func diagnostic(name string, line int, field, message string) string {
 	return s + message
 }
 
+// noticeLines renders the notices of a loaded file, one per line:
+//
+//	file:line: notice: Kind/name: message
+func noticeLines(name string, notices []scenario.Notice) []string {
+	out := make([]string, 0, len(notices))
+	for _, n := range notices {
+		line := n.Line // the position goes in front
+		n.Doc, n.Line = 0, 0
+		out = append(out, diagnostic(name, line, "notice", scenario.NoticeText(n)))
+	}
+	return out
+}
+
 // plural renders n and a noun, with an "s" unless n is 1: "1 error",
 // "2 errors".
 func plural(n int, noun string) string {

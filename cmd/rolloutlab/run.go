@@ -9,7 +9,7 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/session"
 )
 
-const runSynopsis = "run FILE [--seed N] [--until settle|DURATION|step=N] [--format text|json|state] [--tables actions|end|none]"
+const runSynopsis = "run FILE [--seed N] [--spec-only] [--until settle|DURATION|step=N] [--format text|json|state] [--tables actions|end|none]"
 
 const runHelpText = `Plays a scenario headless and prints what the controllers did.
 
@@ -27,6 +27,11 @@ FILE is a scenario file, library:ID for an embedded scenario (see
   json   the trace in the versioned schema of docs/trace-schema.md
   state  every object at the end as a v1 List, like kubectl get -o json
 
+Pasted cluster output (kubectl get deploy,rs,pods -o yaml) starts as the
+initial state of the cluster; --spec-only starts from its specs. Notices
+about the file (ignored kinds, replaced objects, fields dropped) go to
+stderr.
+
 The same scenario and seed always print the same bytes.
 
 Exit codes: 0 ok; 1 the scenario is invalid, cannot be read, or the run was
@@ -39,6 +44,7 @@ func runRun(e env, args []string) exitCode {
 	describe(fs, runSynopsis, runHelpText)
 	seed := &seedFlag{}
 	fs.Var(seed, "seed", "seed to use instead of the scenario's `N`")
+	specOnly := fs.Bool("spec-only", false, "start pasted cluster output from its specs, not its state")
 	untilArg := fs.String("until", "settle", "where to stop: settle, a virtual `time` (90s), or step=N")
 	formatArg := fs.String("format", "text", "output: text, json or state")
 	tablesArg := fs.String("tables", "actions", "text only: kubectl tables after each timeline action and at the end (actions), at the end (end), or none")
@@ -67,7 +73,7 @@ func runRun(e env, args []string) exitCode {
 		fmt.Fprintf(e.stderr, "rolloutlab run: %v\n", err)
 		return sourceErrorCode(err)
 	}
-	s, err := session.Load(src.name, src.data, seed.value())
+	s, err := session.LoadWith(src.name, src.data, session.LoadOptions{Seed: seed.value(), SpecOnly: *specOnly})
 	if err != nil {
 		lines := diagnostics(src.name, err)
 		for _, l := range lines {
@@ -79,6 +85,9 @@ func runRun(e env, args []string) exitCode {
 	// A headless run plays forward and seeks back only to print tables at
 	// the actions: a few checkpoints do, and the memory goes to the run.
 	s.SetCheckpointBudget(runCheckpointBudget)
+	for _, l := range noticeLines(src.name, s.Scenario().Notices) {
+		fmt.Fprintln(e.stderr, l)
+	}
 	if err := stop.drive(s); err != nil {
 		fmt.Fprintf(e.stderr, "rolloutlab run: --until %s: %v\n", stop, err)
 		return exitRuntime

@@ -94,8 +94,8 @@ func TestRunTextAdoption(t *testing.T) {
 		t.Errorf("table after the apply:\n%s\nwant:\n%s", got, want)
 	}
 	// The RS is deleted at the end of the timeline and its pods are gone.
-	if got := tableAfter(t, out, "at the end"); got != noResources {
-		t.Errorf("end table %q, want %q", got, noResources)
+	if got := tableAfter(t, out, "at the end"); got != "No resources found in default namespace.\n" {
+		t.Errorf("end table %q, want the no-resources line", got)
 	}
 }
 

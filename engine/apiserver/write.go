@@ -54,7 +54,7 @@ func (s *Server) create(actor string, res Resource, in Object) (Object, error) {
 		s.record(actor, "create", res, "", "", "", nil, 0, err)
 		return nil, err
 	}
-	out, err := s.doCreate(res, in)
+	out, err := s.doCreate(res, in, false)
 	name := in.GetName()
 	if out != nil {
 		name = out.GetName()
@@ -72,7 +72,9 @@ func (s *Server) namespaceOf(res Resource, obj Object) string {
 	return obj.GetNamespace()
 }
 
-func (s *Server) doCreate(res Resource, in Object) (Object, error) {
+// doCreate stores a new object. restore keeps the state in carries (see
+// Restore) instead of resetting it as a create does.
+func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error) {
 	st := strategies[res]
 	obj := in.DeepCopyObject().(Object)
 	obj.SetNamespace(s.namespaceOf(res, obj))
@@ -99,6 +101,9 @@ func (s *Server) doCreate(res Resource, in Object) (Object, error) {
 			return nil, apierrors.NewAlreadyExists(res.GroupResource(), obj.GetName())
 		}
 		break
+	}
+	if restore {
+		restoreState(obj, in)
 	}
 	obj.SetUID(s.newUID())
 	obj.SetResourceVersion(formatRV(s.nextRV()))

@@ -11,4 +11,8 @@
 // due transition as an API write by "scheduler", "kubelet" or
 // "node-controller". Every delay comes from the scenario's per-image profile
 // plus seeded jitter from the "kubelet" random stream, so runs reproduce.
+//
+// A pod that appears already running (restored from pasted cluster output)
+// is taken over where it is: ready pods stay ready, others continue as their
+// image profile says (restore.go).
 package kubelet

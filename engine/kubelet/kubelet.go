@@ -218,6 +218,9 @@ func (k *Kubelet) podAdded(key string, pod *corev1.Pod) {
 		k.podTerminating(p, pod)
 		return
 	}
+	if k.resumeRestored(p, pod) {
+		return
+	}
 	if p.node != "" {
 		p.stage = stageBound
 		if n := k.nodes[p.node]; n != nil {

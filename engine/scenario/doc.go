@@ -5,7 +5,22 @@
 // the simulator applies at time zero in file order, or at most one
 // rolloutlab.dev/v1alpha1 Scenario document that names the scenario, seeds
 // the simulation, configures the simulated cluster, sets limits and lists a
-// timeline of kubectl-style actions.
+// timeline of kubectl-style actions. Without a Scenario document the file is
+// a scenario with defaults, named after its first Deployment.
+//
+// Files are taken as people write and paste them (see Notice):
+//
+//   - Documents of kinds the simulation does not run (Service, ConfigMap,
+//     HPA, Ingress, StatefulSet, CRDs...) are skipped with an "ignored"
+//     notice; a kind one typo away from a simulated one is an error.
+//   - A v1 List (`kubectl get -o yaml`) is unwrapped into its items.
+//   - A later object of the same kind, namespace and name configures the
+//     earlier one, as `kubectl apply -f` would; a notice names both lines.
+//   - Objects carrying what a cluster writes (uid, resourceVersion,
+//     creationTimestamp, generation, managedFields, status) are the initial
+//     state of the simulation (Object.Live; live.go says what is kept,
+//     dropped and rebased), or with Options.SpecOnly only their specs.
+//   - A file with nothing to simulate is an error.
 //
 // spec.annotations (optional) lists steps worth pausing at, for presenters:
 //
@@ -43,9 +58,15 @@
 //     into the real k8s.io/api types: a value of the wrong YAML type (a
 //     number where a string belongs, for example) is an error, as it is for
 //     kubectl.
-//   - Kubernetes semantics (selectors, required fields, name syntax) are not
-//     checked here: that is the API server's job. Parse checks syntax, kinds,
-//     unknown fields, value types and the Scenario schema.
+//   - Kubernetes semantics (selectors, required fields, name syntax, the
+//     format of maxSurge) are not checked here: that is the API server's job,
+//     so the user sees its message as kubectl would show it. Parse checks
+//     what kubectl itself would refuse to send (syntax, unknown fields,
+//     value types), kinds and the Scenario schema.
 //   - Inputs are bounded: MaxFileBytes, MaxDocuments, MaxErrors, and a node
-//     budget that stops YAML alias expansion bombs.
+//     budget that stops YAML alias expansion bombs; merge keys expand once
+//     per node.
+//   - Every decoded object records the line of each field it gives
+//     (Object.FieldLine), so that the API server's errors at set-up are
+//     placed at the field they name.
 package scenario

@@ -13,7 +13,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // kubeKind is one Kubernetes kind a scenario file may hold.
@@ -35,35 +34,177 @@ var kubeKinds = []kubeKind{
 // supportedKinds is the list of kinds given in messages.
 const supportedKinds = "Deployment (apps/v1), ReplicaSet (apps/v1), Pod (v1) and Scenario (" + scenarioAPIVersion + ")"
 
-// decodeKube decodes a Kubernetes document whose kind and apiVersion have
-// been read. It returns nil after reporting the problems it found.
-func (r *docReader) decodeKube(root *node, kindNode, apiNode *node) *Object {
-	var kk *kubeKind
-	for i := range kubeKinds {
-		if kubeKinds[i].name == kindNode.Value {
-			kk = &kubeKinds[i]
+// decodeObjects decodes a Kubernetes document whose kind and apiVersion have
+// been read and appends what it holds to objs: the object itself for a kind
+// the simulation runs, nothing but a notice for any other kind, and the
+// items of a v1 List (`kubectl get -o yaml` output) one by one. itemPath is
+// the field path of a List item ("" for a document). It returns how many
+// documents or items were ignored.
+func (r *docReader) decodeObjects(body, kindNode, apiNode *node, itemPath string, objs *[]Object) int {
+	if kindNode.Value == "List" && apiNode.Value == "v1" && itemPath == "" {
+		return r.decodeList(body, objs)
+	}
+	// A simulated kind, or one so close to it that it is surely a typo,
+	// is decoded (and reported); any other kind is listed as ignored.
+	if kubeKindByName(kindNode.Value) != nil || suggest(kindNode.Value, kubeKindNames()) != "" {
+		if obj := r.decodeKube(body, kindNode, apiNode, itemPath); obj != nil {
+			*objs = append(*objs, *obj)
+		}
+		return 0
+	}
+	name := ""
+	if md, ok := lookup(body, "metadata"); ok {
+		if n, ok := lookup(md, "name"); ok && resolve(n).Kind == scalarNode {
+			name = resolve(n).Value
 		}
 	}
+	r.p.notify(Notice{Doc: r.doc, Line: resolve(body).Line + r.lineOffset, Kind: kindNode.Value, Name: name, Code: NoticeIgnored,
+		Message: "ignored (not simulated): Rollout Lab simulates Deployments, ReplicaSets and Pods"})
+	return 1
+}
+
+// decodeList unwraps a v1 List: each item is read as a document of its own
+// (errors and notices name the item's line).
+func (r *docReader) decodeList(body *node, objs *[]Object) int {
+	m, ok := r.mapping(body, "", []string{"apiVersion", "kind", "metadata", "items"})
+	if !ok {
+		return 0
+	}
+	f, ok := m["items"]
+	if !ok {
+		return 0
+	}
+	items := resolve(f.value)
+	if items.Kind == scalarNode && items.Tag == tagNull {
+		return 0
+	}
+	if items.Kind != sequenceNode {
+		r.errorf(items, "items", "expected a list of objects, got "+describe(items))
+		return 0
+	}
+	ignored := 0
+	for i, item := range items.Content {
+		path := index("items", i)
+		sub := &docReader{p: r.p, doc: r.doc, lineOffset: r.lineOffset}
+		kindNode, apiNode, ok := sub.typeOfAt(item, path)
+		if !ok {
+			continue
+		}
+		if kindNode.Value == scenarioKind || kindNode.Value == "List" {
+			sub.errorf(kindNode, join(path, "kind"), "a List may hold only Kubernetes objects")
+			continue
+		}
+		ignored += sub.decodeObjects(item, kindNode, apiNode, path, objs)
+	}
+	return ignored
+}
+
+// lookup returns the value of key in mapping n.
+func lookup(n *node, key string) (*node, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != mappingNode {
+		return nil, false
+	}
+	c := mergedContent(n)
+	for i := 0; i+1 < len(c); i += 2 {
+		if k := resolve(c[i]); k.Kind == scalarNode && k.Value == key {
+			return c[i+1], true
+		}
+	}
+	return nil, false
+}
+
+func kubeKindByName(name string) *kubeKind {
+	for i := range kubeKinds {
+		if kubeKinds[i].name == name {
+			return &kubeKinds[i]
+		}
+	}
+	return nil
+}
+
+func kubeKindNames() []string {
+	out := make([]string, len(kubeKinds))
+	for i, k := range kubeKinds {
+		out[i] = k.name
+	}
+	return out
+}
+
+// kubeKindName is the Kubernetes kind of k ("Deployment").
+func kubeKindName(k Kind) string {
+	if int(k) >= 1 && int(k) <= len(kubeKinds) {
+		return kubeKinds[k-1].name
+	}
+	return ""
+}
+
+// kubectlName renders an object as kubectl's messages do:
+// "deployment.apps/web", "pod/web-1".
+func kubectlName(o Object) string {
+	res := o.Kind().String()
+	if o.Kind() != KindPod {
+		res += ".apps"
+	}
+	return res + "/" + objectName(o)
+}
+
+// objectName and objectNamespace read an object's metadata.
+func objectName(o Object) string {
+	if m, ok := o.Obj.(interface{ GetName() string }); ok {
+		return m.GetName()
+	}
+	return ""
+}
+
+func objectNamespace(o Object) string {
+	if m, ok := o.Obj.(interface{ GetNamespace() string }); ok {
+		return m.GetNamespace()
+	}
+	return ""
+}
+
+// decodeKube decodes a Kubernetes document of a simulated kind whose kind
+// and apiVersion have been read. It returns nil after reporting the problems
+// it found.
+// itemPath prefixes field paths in messages (a List item); "" for a
+// document.
+func (r *docReader) decodeKube(root *node, kindNode, apiNode *node, itemPath string) *Object {
+	kk := kubeKindByName(kindNode.Value)
 	if kk == nil {
-		r.errorf(kindNode, "kind", "unsupported kind "+strconv.Quote(kindNode.Value)+": supported kinds are "+supportedKinds)
+		r.errorf(kindNode, join(itemPath, "kind"), "unsupported kind "+strconv.Quote(kindNode.Value)+` (did you mean "`+suggest(kindNode.Value, kubeKindNames())+`"?)`)
 		return nil
 	}
 	if apiNode.Value != kk.apiVersion {
-		r.errorf(apiNode, "apiVersion", "invalid value "+strconv.Quote(apiNode.Value)+": kind "+kk.name+" must have apiVersion "+strconv.Quote(kk.apiVersion))
+		r.errorf(apiNode, join(itemPath, "apiVersion"), "invalid value "+strconv.Quote(apiNode.Value)+": kind "+kk.name+" must have apiVersion "+strconv.Quote(kk.apiVersion))
 		return nil
 	}
 	obj := kk.newObj()
 	before := r.p.count()
-	r.check(root, reflect.TypeOf(obj).Elem(), "")
+	r.lines = map[string]int{"": resolve(root).Line + r.lineOffset}
+	r.check(root, reflect.TypeOf(obj).Elem(), itemPath)
+	lines := r.lines
+	r.lines = nil
 	if r.p.count() != before {
 		return nil
+	}
+	if itemPath != "" { // the lines were recorded under the item's path
+		trimmed := make(map[string]int, len(lines))
+		for k, v := range lines {
+			if rest, ok := strings.CutPrefix(k, itemPath+"."); ok {
+				trimmed[rest] = v
+			} else if k == itemPath || k == "" {
+				trimmed[""] = v
+			}
+		}
+		lines = trimmed
 	}
 	var buf bytes.Buffer
 	writeJSON(&buf, root, 0)
 	if err := json.Unmarshal(buf.Bytes(), obj); err != nil {
 		// The walk above accepts only what the typed decode accepts; this is
 		// a safety net that still names the document.
-		r.errorf(root, "", "cannot decode "+kk.name+": "+err.Error())
+		r.errorf(root, itemPath, "cannot decode "+kk.name+": "+err.Error())
 		return nil
 	}
 	if m, ok := obj.(interface {
@@ -72,13 +213,10 @@ func (r *docReader) decodeKube(root *node, kindNode, apiNode *node) *Object {
 	}); ok && m.GetNamespace() == "" {
 		m.SetNamespace("default")
 	}
-	return &Object{Obj: obj, Doc: r.doc, Line: root.Line + r.lineOffset}
+	return &Object{Obj: obj, Doc: r.doc, Line: resolve(root).Line + r.lineOffset, Lines: lines}
 }
 
-var (
-	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-	intOrStringType = reflect.TypeFor[intstr.IntOrString]()
-)
+var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 
 // check walks node n against Go type t (as encoding/json with case-sensitive
 // names and unknown fields refused would decode it) and reports every
@@ -110,6 +248,7 @@ func (r *docReader) check(n *node, t reflect.Type, path string) {
 		}
 		for _, name := range fields.names {
 			if f, ok := m[name]; ok {
+				r.noteLine(join(path, name), f.key)
 				r.check(f.value, fields.types[name], join(path, name))
 			}
 		}
@@ -119,6 +258,7 @@ func (r *docReader) check(n *node, t reflect.Type, path string) {
 			return
 		}
 		for _, k := range sortedKeys(m) {
+			r.noteLine(path+"["+k+"]", m[k].key)
 			r.check(m[k].value, t.Elem(), join(path, k))
 		}
 	case reflect.Slice:
@@ -131,6 +271,7 @@ func (r *docReader) check(n *node, t reflect.Type, path string) {
 			return
 		}
 		for i, c := range n.Content {
+			r.noteLine(index(path, i), resolve(c))
 			r.check(c, t.Elem(), index(path, i))
 		}
 	case reflect.String:
@@ -187,26 +328,6 @@ func (r *docReader) checkCustom(n *node, t reflect.Type, path string) {
 		r.errorf(n, path, "invalid value "+valueText(n)+": "+msg)
 		return
 	}
-	if t == intOrStringType {
-		r.checkIntOrPercent(n, v.Interface().(*intstr.IntOrString), path)
-	}
-}
-
-// checkIntOrPercent checks maxSurge and maxUnavailable, which must be an
-// integer or a percentage: "3x" is refused here, with its line, rather than
-// later by the API server.
-func (r *docReader) checkIntOrPercent(n *node, v *intstr.IntOrString, path string) {
-	if !strings.HasSuffix(path, ".maxSurge") && !strings.HasSuffix(path, ".maxUnavailable") {
-		return
-	}
-	if v.Type != intstr.String {
-		return
-	}
-	s, ok := strings.CutSuffix(v.StrVal, "%")
-	if _, err := strconv.Atoi(s); ok && err == nil {
-		return
-	}
-	r.errorf(n, path, "invalid value "+strconv.Quote(v.StrVal)+`: must be an integer or a percentage like "25%"`)
 }
 
 // fieldTable is the JSON view of a struct type.
@@ -280,13 +401,14 @@ func writeJSON(b *bytes.Buffer, n *node, depth int) {
 		writeJSON(b, n.Content[0], depth+1)
 	case mappingNode:
 		b.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
+		content := mergedContent(n)
+		for i := 0; i+1 < len(content); i += 2 {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeString(b, resolve(n.Content[i]).Value)
+			writeString(b, resolve(content[i]).Value)
 			b.WriteByte(':')
-			writeJSON(b, n.Content[i+1], depth+1)
+			writeJSON(b, content[i+1], depth+1)
 		}
 		b.WriteByte('}')
 	case sequenceNode:

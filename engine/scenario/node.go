@@ -27,6 +27,21 @@ type docReader struct {
 	lineOffset int
 	// visits counts nodes visited, alias expansions included.
 	visits int
+	// lines, when set, collects the line of every field the typed check
+	// visits, by field path ("spec.template.spec.containers[0].image"; map
+	// keys as "metadata.labels[app]"), so that the API server's errors can
+	// be placed on the line of the field they name.
+	lines map[string]int
+}
+
+// noteLine records the line of the field at path (the first one wins).
+func (r *docReader) noteLine(path string, n *node) {
+	if r.lines == nil || n == nil {
+		return
+	}
+	if _, ok := r.lines[path]; !ok {
+		r.lines[path] = n.Line + r.lineOffset
+	}
 }
 
 // errorf records an error at node n (nil: the document start).
@@ -123,19 +138,25 @@ func (r *docReader) mapping(n *node, path string, known []string) (map[string]fi
 		r.errorf(n, path, "expected a mapping, got "+describe(n))
 		return nil, false
 	}
-	out := make(map[string]field, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := resolve(n.Content[i]), n.Content[i+1]
+		if k := resolve(n.Content[i]); k.Kind == scalarNode && k.Tag == "!!merge" && !mergeable(n.Content[i+1]) {
+			r.errorf(k, path, "a merge key (<<) needs a mapping or a list of mappings, got "+describe(resolve(n.Content[i+1])))
+		}
+	}
+	content := mergedContent(n)
+	if len(content) >= 2*maxMergedFields {
+		r.errorf(n, path, "merge keys (<<) give this mapping more than "+strconv.Itoa(maxMergedFields)+" fields")
+		return nil, false
+	}
+	out := make(map[string]field, len(content)/2)
+	for i := 0; i+1 < len(content); i += 2 {
+		k, v := resolve(content[i]), content[i+1]
 		if !r.visit() {
 			r.errorf(k, path, "document is too large or nests aliases too deeply")
 			return nil, false
 		}
 		if k.Kind != scalarNode {
 			r.errorf(k, path, "expected a field name, got "+describe(k))
-			continue
-		}
-		if k.Value == "<<" && k.Tag == "!!merge" {
-			r.errorf(k, path, "YAML merge keys (<<) are not supported")
 			continue
 		}
 		if known != nil && !contains(known, k.Value) {
@@ -231,4 +252,83 @@ func (r *docReader) duration(n *node, path string) (time.Duration, bool) {
 		return 0, false
 	}
 	return d, true
+}
+
+// mergedContent returns the keys and values of mapping n with YAML merge
+// keys ("<<: *base", "<<: [*a, *b]") expanded: the merged mappings' entries
+// follow n's own, an entry n gives itself wins over a merged one, and among
+// merged mappings the first listed wins. Other nodes are returned as is.
+func mergedContent(n *node) []*node {
+	if n == nil {
+		return nil
+	}
+	if n.Kind != mappingNode || !hasMergeKey(n) {
+		return n.Content
+	}
+	switch n.mergeState {
+	case 2:
+		return n.merged
+	case 1:
+		return n.Content // a cycle cannot be written in YAML; stay safe
+	}
+	n.mergeState = 1
+	var own, merged []*node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := resolve(n.Content[i])
+		if k.Kind == scalarNode && k.Tag == "!!merge" {
+			v := resolve(n.Content[i+1])
+			sources := []*node{v}
+			if v.Kind == sequenceNode {
+				sources = v.Content
+			}
+			for _, src := range sources {
+				if src = resolve(src); src != nil && src.Kind == mappingNode {
+					merged = append(merged, mergedContent(src)...)
+				}
+			}
+			continue
+		}
+		own = append(own, n.Content[i], n.Content[i+1])
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(own); i += 2 {
+		seen[resolve(own[i]).Value] = true
+	}
+	out := own
+	for i := 0; i+1 < len(merged) && len(out) < 2*maxMergedFields; i += 2 {
+		k := resolve(merged[i]).Value
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, merged[i], merged[i+1])
+		}
+	}
+	n.merged, n.mergeState = out, 2
+	return out
+}
+
+// maxMergedFields bounds the fields merge keys may give one mapping; a
+// mapping that reaches it is reported (see mapping).
+const maxMergedFields = 10000
+
+// mergeable reports whether v may follow "<<:".
+func mergeable(v *node) bool {
+	v = resolve(v)
+	if v.Kind == sequenceNode {
+		for _, c := range v.Content {
+			if resolve(c).Kind != mappingNode {
+				return false
+			}
+		}
+		return true
+	}
+	return v.Kind == mappingNode
+}
+
+func hasMergeKey(n *node) bool {
+	for i := 0; i < len(n.Content); i += 2 {
+		if k := resolve(n.Content[i]); k != nil && k.Kind == scalarNode && k.Tag == "!!merge" {
+			return true
+		}
+	}
+	return false
 }

@@ -21,6 +21,10 @@ type parser struct {
 	// found.
 	errs      ErrorList
 	truncated bool
+	// notices are the warnings of a successful parse, in file order.
+	notices []Notice
+	// nodesGiven is set when the Scenario names the cluster's nodes.
+	nodesGiven bool
 }
 
 func (p *parser) add(e *Error) {
@@ -54,17 +58,30 @@ func (p *parser) result() error {
 	return p.errs
 }
 
+// Options change how Parse reads a file.
+type Options struct {
+	// SpecOnly drops what a cluster wrote into pasted `kubectl get -o yaml`
+	// output (status, uid, resourceVersion, ownerReferences, the ReplicaSets
+	// and Pods a controller manages...) so that the simulation starts from
+	// the specs alone. A Scenario document's spec.specOnly: true does the
+	// same.
+	SpecOnly bool
+}
+
 // Parse reads the scenario file called name (used in messages only) from
-// data. On error the scenario is nil and the error is a *Error or an
-// ErrorList.
-func Parse(name string, data []byte) (*Scenario, error) {
+// data with default options. On error the scenario is nil and the error is
+// a *Error or an ErrorList.
+func Parse(name string, data []byte) (*Scenario, error) { return ParseWith(name, data, Options{}) }
+
+// ParseWith is Parse with options.
+func ParseWith(name string, data []byte, opts Options) (*Scenario, error) {
 	p := &parser{file: name}
 	if len(data) > MaxFileBytes {
 		p.add(&Error{File: name, Message: "file is " + strconv.Itoa(len(data)) + " bytes; the limit is 1 MiB (" + strconv.Itoa(MaxFileBytes) + " bytes)"})
 		return nil, p.result()
 	}
 	s := &Scenario{Name: name, Cluster: DefaultCluster(), Limits: Limits{MaxPods: DefaultMaxPods, MaxSteps: DefaultMaxSteps, MaxTraceRecords: DefaultMaxTraceRecords}}
-	var scenarioDoc int
+	var scenarioDoc, ignored int
 	p.documents(data, func(doc int, body *node) {
 		r := &docReader{p: p, doc: doc}
 		kindNode, apiNode, ok := r.typeOf(body)
@@ -84,14 +101,76 @@ func Parse(name string, data []byte) (*Scenario, error) {
 			r.decodeScenario(body, s)
 			return
 		}
-		if obj := r.decodeKube(body, kindNode, apiNode); obj != nil {
-			s.Objects = append(s.Objects, *obj)
-		}
+		ignored += r.decodeObjects(body, kindNode, apiNode, "", &s.Objects)
 	})
+	if p.count() == 0 {
+		p.finish(s, scenarioDoc != 0, ignored, opts.SpecOnly || s.SpecOnly)
+	}
 	if err := p.result(); err != nil {
 		return nil, err
 	}
+	s.Notices = p.notices
 	return s, nil
+}
+
+// finish checks the file as a whole once every document is read: there must
+// be something to simulate; a file without a Scenario document gets the
+// default one; later objects of the same name replace earlier ones; live
+// cluster output is turned into the initial state (or stripped).
+func (p *parser) finish(s *Scenario, hasScenario bool, ignored int, specOnly bool) {
+	if len(s.Objects) == 0 && len(s.Timeline) == 0 && !hasScenario {
+		// (A Scenario document alone is a valid, if idle, scenario.)
+		msg := "nothing to simulate: the file holds no Deployment, ReplicaSet or Pod"
+		if ignored > 0 {
+			msg += " (ignored: " + strconv.Itoa(ignored) + " object(s) of kinds it does not simulate)"
+		}
+		p.add(&Error{File: p.file, Message: msg})
+		return
+	}
+	if !hasScenario {
+		p.defaultScenario(s)
+	}
+	if len(s.Objects) == 0 {
+		return
+	}
+	p.noteReplaced(s.Objects)
+	p.prepareLive(s, specOnly)
+}
+
+// defaultScenario names a file without a Scenario document after its first
+// Deployment (else its first object) and says which defaults apply.
+func (p *parser) defaultScenario(s *Scenario) {
+	first := s.Objects[0]
+	for _, o := range s.Objects {
+		if o.Kind() == KindDeployment {
+			first = o
+			break
+		}
+	}
+	if name := objectName(first); name != "" {
+		s.Name = name
+	}
+	p.notify(Notice{Code: NoticeDefaultScenario, Message: "no " + scenarioAPIVersion + " Scenario document: scenario " + strconv.Quote(s.Name) +
+		" with the default cluster, seed 0 and no timeline; it runs until the cluster settles"})
+}
+
+// noteReplaced reports each object that a later one of the same kind,
+// namespace and name replaces. Both stay in Objects: set-up applies them in
+// order, so the later one configures the earlier, as `kubectl apply -f`
+// does with such a file.
+func (p *parser) noteReplaced(objs []Object) {
+	first := map[string]Object{}
+	for _, o := range objs {
+		key := o.Kind().String() + "/" + objectNamespace(o) + "/" + objectName(o)
+		prev, dup := first[key]
+		if !dup {
+			first[key] = o
+			continue
+		}
+		p.notify(Notice{Doc: o.Doc, Line: o.Line, Kind: kubeKindName(o.Kind()), Name: objectName(o), Code: NoticeReplaced,
+			Message: kubectlName(o) + " configured: line " + strconv.Itoa(o.Line) +
+				" replaces the object of the same name on line " + strconv.Itoa(prev.Line) + " (namespace " + objectNamespace(o) + ")"})
+	}
 }
 
 // documents calls visit with each non-empty document of data, numbered from
@@ -138,37 +217,43 @@ func decodeNode(dec *yamlDecoder, n *node) (err error) {
 // typeOf reads kind and apiVersion of a document, reporting when either is
 // missing or not a string.
 func (r *docReader) typeOf(body *node) (kindNode, apiNode *node, ok bool) {
+	return r.typeOfAt(body, "")
+}
+
+// typeOfAt is typeOf for a List item at path.
+func (r *docReader) typeOfAt(body *node, path string) (kindNode, apiNode *node, ok bool) {
 	body = resolve(body)
 	if body.Kind != mappingNode {
-		r.errorf(body, "", "expected a mapping (a Kubernetes object or a Scenario), got "+describe(body))
+		r.errorf(body, path, "expected a mapping (a Kubernetes object or a Scenario), got "+describe(body))
 		return nil, nil, false
 	}
 	// Read the first kind and apiVersion keys without reporting anything
 	// else: the full decode that follows reports the other problems once.
 	var kf, af field
 	var hasKind, hasAPI bool
-	for i := 0; i+1 < len(body.Content); i += 2 {
-		k := resolve(body.Content[i])
+	content := mergedContent(body)
+	for i := 0; i+1 < len(content); i += 2 {
+		k := resolve(content[i])
 		switch {
 		case k.Kind != scalarNode:
 		case k.Value == "kind" && !hasKind:
-			kf, hasKind = field{k, body.Content[i+1]}, true
+			kf, hasKind = field{k, content[i+1]}, true
 		case k.Value == "apiVersion" && !hasAPI:
-			af, hasAPI = field{k, body.Content[i+1]}, true
+			af, hasAPI = field{k, content[i+1]}, true
 		}
 	}
 	if !hasKind {
-		r.errorf(body, "kind", "required field is missing: expected one of "+supportedKinds)
+		r.errorf(body, join(path, "kind"), "required field is missing: expected one of "+supportedKinds)
 		return nil, nil, false
 	}
-	if kindNode, ok = r.scalar(kf.value, "kind", "a kind"); !ok {
+	if kindNode, ok = r.scalar(kf.value, join(path, "kind"), "a kind"); !ok {
 		return nil, nil, false
 	}
 	if !hasAPI {
-		r.errorf(body, "apiVersion", "required field is missing")
+		r.errorf(body, join(path, "apiVersion"), "required field is missing")
 		return nil, nil, false
 	}
-	if apiNode, ok = r.scalar(af.value, "apiVersion", "an apiVersion"); !ok {
+	if apiNode, ok = r.scalar(af.value, join(path, "apiVersion"), "an apiVersion"); !ok {
 		return nil, nil, false
 	}
 	return kindNode, apiNode, true

@@ -104,5 +104,8 @@ func summarize(s *Scenario) string {
 		}
 		b.WriteByte('\n')
 	}
+	for _, n := range s.Notices {
+		fmt.Fprintf(&b, "notice %s: %s\n", n.Code, NoticeText(n))
+	}
 	return b.String()
 }

@@ -109,7 +109,7 @@ func TestOnlyKubernetesDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "web.yaml" || s.Limits.MaxPods != DefaultMaxPods || s.Limits.MaxSteps != DefaultMaxSteps ||
+	if s.Name != "web" || len(s.Notices) != 1 || s.Notices[0].Code != NoticeDefaultScenario || s.Limits.MaxPods != DefaultMaxPods || s.Limits.MaxSteps != DefaultMaxSteps ||
 		s.Cluster.Workers != (Workers{5, 5}) || len(s.Cluster.Nodes) != 3 || len(s.Timeline) != 0 || len(s.Objects) != 1 {
 		t.Fatalf("%+v", s)
 	}
@@ -120,11 +120,14 @@ func TestOnlyKubernetesDocuments(t *testing.T) {
 
 // FuzzParse: Parse never panics, and every error honours the contract.
 func FuzzParse(f *testing.F) {
-	if data, err := os.ReadFile("testdata/full.yaml"); err == nil {
-		f.Add(data)
+	for _, seed := range []string{"testdata/full.yaml", "testdata/live/three-of-ten.yaml", "testdata/helm/coredns.yaml", "testdata/helm/traefik.yaml"} {
+		if data, err := os.ReadFile(seed); err == nil {
+			f.Add(data)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Parse("fuzz.yaml", data)
+		// Odd-length inputs also exercise spec-only mode.
+		s, err := ParseWith("fuzz.yaml", data, Options{SpecOnly: len(data)%2 == 1})
 		if err != nil {
 			if s != nil {
 				t.Fatal("scenario returned with an error")

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -29,6 +30,13 @@ type Scenario struct {
 	Objects []Object `json:"objects"`
 	// Timeline is spec.timeline in file order.
 	Timeline []Action `json:"timeline"`
+	// SpecOnly is spec.specOnly: start from the specs of pasted cluster
+	// output, not from its state (see Options.SpecOnly).
+	SpecOnly bool `json:"specOnly,omitempty"`
+	// Notices are what the user should know about a file that loaded:
+	// ignored kinds, replaced objects, fields of live cluster output dropped
+	// or reinterpreted. In file order, whole-file notices last.
+	Notices []Notice `json:"notices,omitempty"`
 	// Annotations are spec.annotations in file order: notes for a presenter
 	// at steps worth pausing at. They never change the simulation.
 	Annotations []Annotation `json:"annotations,omitempty"`
@@ -44,6 +52,36 @@ type Object struct {
 	// first key.
 	Doc  int `json:"doc"`
 	Line int `json:"line"`
+	// Lines maps the field paths the file gives to their line
+	// ("spec.selector", "spec.template.spec.containers[0].image", map keys
+	// as "metadata.labels[app]"; "" is the object's own line). FieldLine
+	// reads it.
+	Lines map[string]int `json:"-"`
+	// Live is set for an object pasted from a cluster whose state (status,
+	// creation time, generation) is the initial state of the simulation;
+	// set-up restores it rather than applying it (see prepareLive).
+	Live bool `json:"live,omitempty"`
+}
+
+// FieldLine returns the line of the field at path, an API field path as the
+// API server's errors give it ("spec.template.spec.containers[0].image",
+// "metadata.labels[app]"). A field the file does not give is placed at its
+// closest enclosing field that it does give, else at the object's line.
+func (o Object) FieldLine(path string) int {
+	for {
+		if l, ok := o.Lines[path]; ok {
+			return l
+		}
+		if path == "" {
+			return o.Line
+		}
+		cut := strings.LastIndexAny(path, ".[")
+		if cut < 0 {
+			path = ""
+		} else {
+			path = path[:cut]
+		}
+	}
 }
 
 // Kind returns the object's kind: KindDeployment, KindReplicaSet or KindPod.

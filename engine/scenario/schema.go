@@ -16,7 +16,7 @@ import (
 var (
 	rootFields     = []string{"apiVersion", "kind", "metadata", "spec"}
 	metadataFields = []string{"name", "description"}
-	specFields     = []string{"seed", "cluster", "limits", "timeline", "annotations"}
+	specFields     = []string{"seed", "cluster", "limits", "timeline", "annotations", "specOnly"}
 	clusterFields  = []string{"nodes", "informerLag", "workers", "scheduleDelay", "shutdownDelay",
 		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images", "turnOrder"}
 	workersFields = []string{"replicaset", "deployment"}
@@ -109,6 +109,9 @@ func (r *docReader) decodeScenario(body *node, s *Scenario) {
 	if f, ok := spec["cluster"]; ok {
 		r.decodeCluster(f.value, "spec.cluster", &s.Cluster)
 	}
+	if f, ok := spec["specOnly"]; ok {
+		s.SpecOnly, _ = r.boolean(f.value, "spec.specOnly")
+	}
 	if f, ok := spec["limits"]; ok {
 		if m, ok := r.mapping(f.value, "spec.limits", limitsFields); ok {
 			s.Limits.At.Doc = r.doc
@@ -140,6 +143,7 @@ func (r *docReader) decodeCluster(n *node, path string, c *ClusterSpec) {
 	}
 	if f, ok := m["nodes"]; ok {
 		r.decodeNodes(f.value, join(path, "nodes"), c)
+		r.p.nodesGiven = true
 	}
 	for _, d := range []struct {
 		key string
@@ -671,10 +675,16 @@ func (r *docReader) decodeManifest(n *node, path string) []Object {
 			inner.errorf(kindNode, "kind", "a manifest may hold only Kubernetes objects: "+supportedKinds[:strings.Index(supportedKinds, " and ")])
 			return
 		}
-		if obj := inner.decodeKube(body, kindNode, apiNode); obj != nil {
-			objs = append(objs, *obj)
-		}
+		inner.decodeObjects(body, kindNode, apiNode, "", &objs)
 	})
+	for _, nt := range sub.notices {
+		nt.Doc = r.doc
+		if nt.Line > 0 {
+			nt.Line += offset
+		}
+		nt.Message = "(" + path + ") " + nt.Message
+		r.p.notify(nt)
+	}
 	for i := range objs {
 		objs[i].Doc, objs[i].Line = r.doc, objs[i].Line+offset
 	}

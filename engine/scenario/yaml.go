@@ -13,8 +13,8 @@ import (
 // node tree with positions and core-schema tags, as yaml.v3's Node API gives.
 // It reads block and flow collections, plain, quoted, literal and folded
 // scalars, anchors, aliases and tags, and several documents per stream.
-// Syntax errors use libyaml's wording and line numbering (see syntaxErr) so
-// that messages stay the same as before.
+// Syntax errors use libyaml's wording, but name the line where the problem
+// is (see syntaxErr), which libyaml often does not.
 
 // nodeKind is the shape of a YAML node.
 type nodeKind uint8
@@ -89,6 +89,11 @@ type node struct {
 	// Line and Column are 1-based; a node with an anchor or tag starts at
 	// its first property.
 	Line, Column int
+	// merged caches mergedContent of a mapping with merge keys, so that a
+	// chain of anchors merging each other twice costs linear, not
+	// exponential, time; mergeState is 0 (not computed), 1 (computing) or 2.
+	merged     []*node
+	mergeState uint8
 }
 
 // maxYAMLDepth bounds collection nesting.
@@ -119,12 +124,20 @@ type yamlDecoder struct {
 	// nested block mapping may not start.
 	inlineValue bool
 	anchors     map[string]*node
-	started     bool // a document was read or "---" seen
-	done        bool
+	// continuing is set while reading a continuation line of a flow plain
+	// scalar, which may start with an indicator such as '%'.
+	continuing bool
+	started    bool // a document was read or "---" seen
+	done       bool
 }
 
 func newYAMLDecoder(data []byte) *yamlDecoder {
-	return &yamlDecoder{src: data, line: 1}
+	// A byte order mark may start the stream (editors on Windows write one).
+	d := &yamlDecoder{src: data, line: 1}
+	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		d.pos, d.lineBeg = 3, 3
+	}
+	return d
 }
 
 // bail aborts decoding with a syntax error; Decode recovers it.
@@ -134,31 +147,37 @@ type bail struct{ err *yamlError }
 func (d *yamlDecoder) scanErr(msg string) { d.scanErrAt(0, msg) }
 
 // scanErrAt reports a scanner problem found while reading a token that
-// started on ctxLine (0: the current line). libyaml names the token's line,
-// else the problem's, and no line at all when that is the first one.
+// started on ctxLine (0: the current line): an unterminated quoted scalar is
+// reported where it opens, anything else where it was found.
 func (d *yamlDecoder) scanErrAt(ctxLine int, msg string) {
-	line := 0
-	if ctxLine > 1 {
+	line := d.line
+	if ctxLine > 0 {
 		line = ctxLine
-	} else if d.line > 1 {
-		line = d.line
 	}
 	panic(bail{&yamlError{line: line, msg: msg}})
 }
 
-// syntaxErr reports a parser-level problem. libyaml numbers these with the
-// 0-based line of the enclosing collection's start, or of the offending
-// token when the collection starts on the first line; line numbers are
-// reproduced from that rule.
+// syntaxErr reports a parser-level problem at the line of the token that
+// does not fit (libyaml would name the line before the enclosing
+// collection's start, which is rarely where the indentation went wrong), or
+// at the last line with content when the stream ended early. ctxLine is
+// unused but documents which collection was being read.
 func (d *yamlDecoder) syntaxErr(ctxLine int, msg string) {
-	line := ctxLine - 1
-	if line <= 0 {
-		line = d.line - 1
-		if d.pos >= len(d.src) {
-			line = d.eofLine()
-		}
+	_ = ctxLine
+	line := d.line
+	if d.pos >= len(d.src) {
+		line = d.lastContentLine()
 	}
 	panic(bail{&yamlError{line: line, msg: msg}})
+}
+
+// lastContentLine is the 1-based line of the last non-blank character.
+func (d *yamlDecoder) lastContentLine() int {
+	end := len(d.src)
+	for end > 0 && strings.IndexByte(" \t\r\n", d.src[end-1]) >= 0 {
+		end--
+	}
+	return 1 + strings.Count(string(d.src[:end]), "\n")
 }
 
 // eofLine is libyaml's 0-based line of the end of the stream, which always
@@ -227,6 +246,18 @@ func (d *yamlDecoder) skipBlank() bool {
 		}
 		d.newline()
 		crossed = true
+	}
+}
+
+// checkIndent refuses a line of block structure whose indentation holds a
+// tab, as libyaml does: YAML indents with spaces only, and a tab would make
+// the nesting depend on the editor's tab width. d is at the line's content.
+func (d *yamlDecoder) checkIndent() {
+	if d.eof() || d.pos-d.lineBeg == 0 {
+		return
+	}
+	if strings.IndexByte(string(d.src[d.lineBeg:d.pos]), '\t') >= 0 {
+		d.scanErr("found a tab character that violates indentation (indent with spaces)")
 	}
 }
 
@@ -416,6 +447,8 @@ func (d *yamlDecoder) blockNode(parent int, inSeq bool) *node {
 	}
 	col := d.col()
 	switch c := d.peek(0); {
+	case c == '?' && d.blankAt(d.pos+1):
+		d.scanErr("explicit mapping keys (\"? key\") are not supported: write \"key: value\"")
 	case c == '-' && d.blankAt(d.pos+1):
 		if p.set {
 			d.scanErr("block sequence entries are not allowed in this context")
@@ -524,7 +557,9 @@ func (d *yamlDecoder) blockMapping(ind int, key *node, p props) *node {
 		}
 		d.pos++
 		m.Content = append(m.Content, key, d.mappingValue(ind))
-		d.skipBlank()
+		if d.skipBlank() {
+			d.checkIndent()
+		}
 		if d.eof() || d.atMarker() || d.col() < ind {
 			break
 		}
@@ -558,6 +593,7 @@ func (d *yamlDecoder) mappingValue(ind int) *node {
 	here := d.emptyScalar()
 	save, saveLine, saveBeg := d.pos, d.line, d.lineBeg
 	d.skipBlank()
+	d.checkIndent()
 	if !d.eof() && !d.atMarker() && (d.col() > ind || d.col() == ind && d.isSeqEntry()) {
 		return d.blockNode(ind, false)
 	}
@@ -585,7 +621,9 @@ func (d *yamlDecoder) blockSequence(ind int) *node {
 			}
 		}
 		s.Content = append(s.Content, item)
-		d.skipBlank()
+		if d.skipBlank() {
+			d.checkIndent()
+		}
 		if d.eof() || d.atMarker() || d.col() < ind {
 			return s
 		}
@@ -700,7 +738,9 @@ func (d *yamlDecoder) flowPlainRest(n *node) {
 			d.pos, d.line, d.lineBeg = save, saveLine, saveBeg
 			return
 		}
+		d.continuing = true
 		more := d.plain(-1, true)
+		d.continuing = false
 		n.Value += " " + more.Value
 		n.Tag, _ = resolvePlain(n.Value)
 	}
@@ -714,7 +754,7 @@ func (d *yamlDecoder) plain(parent int, inFlow bool) *node {
 	if strings.IndexByte("]}", c) >= 0 || (c == ',' && inFlow) {
 		d.syntaxErr(0, "did not find expected node content")
 	}
-	if c == '#' || c == '@' || c == '`' || c == '%' || c == '\t' {
+	if c == '#' || !d.continuing && (c == '@' || c == '`' || c == '%' || c == '\t') {
 		d.scanErr("found character that cannot start any token")
 	}
 	var text strings.Builder
@@ -825,15 +865,24 @@ func (d *yamlDecoder) quoted(parent int) *node {
 func (d *yamlDecoder) escape(b *strings.Builder) {
 	d.pos++
 	c := d.peek(0)
-	simple := map[byte]string{'0': "\x00", 'a': "\a", 'b': "\b", 't': "\t", '\t': "\t", 'n': "\n", 'v': "\v",
-		'f': "\f", 'r': "\r", 'e': "\x1b", ' ': " ", '"': "\"", '/': "/", '\\': "\\",
-		'N': "\u0085", '_': "\u00a0", 'L': "\u2028", 'P': "\u2029"}
-	if s, ok := simple[c]; ok {
-		b.WriteString(s)
+	// The one-character escapes: each byte of from stands for the rune at
+	// the same index of to.
+	const from = "0abt\tnvfre \"/\\N_LP"
+	to := [...]rune{0, '\a', '\b', '\t', '\t', '\n', '\v', '\f', '\r', 0x1b, ' ', '"', '/', '\\', 0x85, 0xa0, 0x2028, 0x2029}
+	if i := strings.IndexByte(from, c); i >= 0 && c != 0 {
+		b.WriteRune(to[i])
 		d.pos++
 		return
 	}
-	width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+	width := 0
+	switch c {
+	case 'x':
+		width = 2
+	case 'u':
+		width = 4
+	case 'U':
+		width = 8
+	}
 	if c == '\n' || c == '\r' { // an escaped line break joins the lines
 		d.newline()
 		for d.peek(0) == ' ' || d.peek(0) == '\t' {

@@ -47,17 +47,20 @@ func renderNode(n *node) string {
 	return s
 }
 
-// Syntax errors carry libyaml's wording and line numbers.
+// Syntax errors carry libyaml's wording and the line where the problem is
+// (the line whose indentation went wrong; where an unclosed quote opened).
 func TestYAMLErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"a:\n  b: 1\n c: 2", "yaml: line 2: did not find expected key"},
+		{"a:\n  b: 1\n c: 2", "yaml: line 3: did not find expected key"},
+		{"spec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: a\n     image: x\n", "yaml: line 7: did not find expected key"},
+		{"a: 1\nb: \"open\nc: 2\n", "yaml: line 2: found unexpected end of stream"},
 		{"a: [", "yaml: line 1: did not find expected node content"},
 		{"x: [1, 2", "yaml: line 1: did not find expected ',' or ']'"},
-		{"a: b: c", "yaml: mapping values are not allowed in this context"},
+		{"a: b: c", "yaml: line 1: mapping values are not allowed in this context"},
 		{"a: 1\nb: c\n d: e", "yaml: line 3: mapping values are not allowed in this context"},
-		{"a: -", "yaml: block sequence entries are not allowed in this context"},
+		{"a: -", "yaml: line 1: block sequence entries are not allowed in this context"},
 		{"a: *nope", "yaml: unknown anchor 'nope' referenced"},
-		{"a: 'open", "yaml: found unexpected end of stream"},
+		{"a: 'open", "yaml: line 1: found unexpected end of stream"},
 	} {
 		var n node
 		err := newYAMLDecoder([]byte(c.in)).Decode(&n)

@@ -3,7 +3,9 @@
 // it, with rewind.
 //
 // A Session parses a scenario file, builds a sim.Sim from it (objects applied
-// at time zero, the timeline armed), and steps it at three granularities:
+// at time zero, or, for pasted cluster output, restored as they were with
+// owners first and owner references pointed at the owners' simulated UIDs;
+// the timeline armed), and steps it at three granularities:
 // one event, one controller sync, or settle. Every step's StepInfo and a chart
 // sample are kept, so the UI can list and plot the run.
 //
@@ -15,6 +17,9 @@
 // and at most maxCheckpoints are kept. A user action made after a
 // rewind discards the old future (the actions recorded after that point), as
 // an editor's undo history does.
+//
+// An object the API server refuses at set-up is a *SetupError whose problems
+// (one per cause the server gave) sit at the lines of the fields they name.
 //
 // User actions (ParseUserAction, Apply) use the scenario timeline's
 // vocabulary; an action whose object is missing from its namespace fails

@@ -67,7 +67,7 @@ func TestExportPlacement(t *testing.T) {
 	mustApply(t, s, scenario.Action{Type: scenario.ActionScale, Target: web, Replicas: 3})
 	s.RunToEnd()
 	out := s.ExportScenario()
-	if !strings.HasPrefix(string(out), "apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nmetadata: {name: \"tiny.yaml\"}\nspec:\n  timeline:\n  - {\"action\":\"scale\",\"replicas\":3,\"target\":\"deployment/web\",\"when\":{\"step\":4}}\n---\n"+tinyDeployment) {
+	if !strings.HasPrefix(string(out), "apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nmetadata: {name: \"web\"}\nspec:\n  timeline:\n  - {\"action\":\"scale\",\"replicas\":3,\"target\":\"deployment/web\",\"when\":{\"step\":4}}\n---\n"+tinyDeployment) {
 		t.Fatalf("exported:\n%s", out)
 	}
 	if got, want := finalState(t, replay(t, out)), finalState(t, s); got != want {

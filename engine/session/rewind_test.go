@@ -3,6 +3,8 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/rolloutlab/rolloutlab/engine/kubelet"
@@ -34,6 +36,33 @@ func rewindCases(t *testing.T) []rewindCase {
 	}
 	// A larger run: 150 pods created, then replaced by a rolling update.
 	cases = append(cases, rewindCase{"rollout-150", benchScenario(150)})
+	// The non-default turn-order policies keep state of their own (the
+	// seeded stream of the random policy, whether a controller has synced).
+	for _, policy := range []string{"random", "drainQueue"} {
+		for _, id := range []string{"rolling-update-10-3-2", "informer-lag"} {
+			src, _ := scenarios.Source(id)
+			// Both files have "  seed: 1"; informer-lag has a cluster
+			// block of its own, the other none.
+			text := string(src)
+			if strings.Contains(text, "\n  cluster:\n") {
+				text = strings.Replace(text, "\n  cluster:\n", "\n  cluster:\n    turnOrder: "+policy+"\n", 1)
+			} else {
+				text = strings.Replace(text, "  seed: 1\n", "  seed: 1\n  cluster: {turnOrder: "+policy+"}\n", 1)
+			}
+			if text == string(src) {
+				t.Fatalf("%s: no seed line to add the turn order after", id)
+			}
+			cases = append(cases, rewindCase{id + "/turnOrder=" + policy, []byte(text)})
+		}
+	}
+	// Pasted cluster output: restored pods that the kubelet resumes.
+	for _, name := range []string{"stuck-rollout", "three-of-ten"} {
+		src, err := os.ReadFile("../scenario/testdata/live/" + name + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, rewindCase{"live/" + name, src})
+	}
 	return cases
 }
 

@@ -52,7 +52,19 @@ func (s *Session) SetStepObserver(fn func(sim.StepInfo)) { s.observer = fn }
 // overrides the file's seed. Errors are *scenario.Error / scenario.ErrorList
 // for file problems and *SetupError for objects the API server refused.
 func Load(name string, source []byte, seed *uint64) (*Session, error) {
-	return LoadWithin(name, source, seed, scenario.CLICeilings)
+	return LoadWith(name, source, LoadOptions{Seed: seed})
+}
+
+// LoadOptions change how Load reads a scenario.
+type LoadOptions struct {
+	// Seed, when set, overrides the file's seed.
+	Seed *uint64
+	// SpecOnly starts pasted cluster output from its specs rather than its
+	// state (scenario.Options.SpecOnly).
+	SpecOnly bool
+	// Ceilings are the front end's ceilings on the file's limits;
+	// scenario.CLICeilings when nil (see LoadWithin).
+	Ceilings *scenario.Ceilings
 }
 
 // LoadWithin is Load with the front end's ceilings on the file's limits
@@ -60,7 +72,17 @@ func Load(name string, source []byte, seed *uint64) (*Session, error) {
 // replicas than its pod limit allows, is refused before anything runs
 // (scenario.CheckLimits).
 func LoadWithin(name string, source []byte, seed *uint64, c scenario.Ceilings) (*Session, error) {
-	scen, err := scenario.Parse(name, source)
+	return LoadWith(name, source, LoadOptions{Seed: seed, Ceilings: &c})
+}
+
+// LoadWith is Load with options.
+func LoadWith(name string, source []byte, opts LoadOptions) (*Session, error) {
+	seed := opts.Seed
+	c := scenario.CLICeilings
+	if opts.Ceilings != nil {
+		c = *opts.Ceilings
+	}
+	scen, err := scenario.ParseWith(name, source, scenario.Options{SpecOnly: opts.SpecOnly})
 	if err != nil {
 		return nil, err
 	}
@@ -134,32 +156,54 @@ func objectRef(obj scenario.Object) string {
 }
 
 // SetupError is an object of the scenario the API server refused at time
-// zero; Message is the API server's message.
+// zero; Message is the API server's message. Problems has one entry per
+// cause the API server gave, each at the line of the field it names; errors
+// unwrap to them, so scenario.Errors lists them.
 type SetupError struct {
 	Doc, Row int
 	Message  string
+	Problems []*scenario.Error
 }
 
-// Line returns the line of the refused object, for the UI.
-func (e *SetupError) Line() int { return e.Row }
+// Line returns the line of the first problem, for the UI.
+func (e *SetupError) Line() int {
+	if len(e.Problems) > 0 && e.Problems[0].Line > 0 {
+		return e.Problems[0].Line
+	}
+	return e.Row
+}
 
 func (e *SetupError) Error() string {
 	return fmt.Sprintf("document %d, line %d: %s", e.Doc, e.Row, e.Message)
 }
 
-// rebuild creates a fresh simulation at step 0: objects applied, timeline
-// armed, the first checkpoint taken. The chart keeps only the set-up
-// sample.
+// Unwrap returns the problems as a *scenario.Error or scenario.ErrorList.
+func (e *SetupError) Unwrap() error {
+	switch len(e.Problems) {
+	case 0:
+		return nil
+	case 1:
+		return e.Problems[0]
+	}
+	return scenario.ErrorList(e.Problems)
+}
+
+// rebuild creates a fresh simulation at step 0: objects applied (or, for
+// pasted cluster state, restored), timeline armed, the first checkpoint
+// taken. The chart keeps only the set-up sample.
 func (s *Session) rebuild() error {
 	sm, err := sim.New(s.options())
 	if err != nil {
 		return err
 	}
-	for _, obj := range s.scen.Objects {
+	for _, obj := range setupOrder(s.scen.Objects) {
 		obj := obj
-		err := sm.Do(&sim.Action{Name: "apply " + objectRef(obj), Do: func(sm *sim.Sim) (string, error) { return apply(sm, obj) }})
-		if err != nil {
-			return &SetupError{Doc: obj.Doc, Row: obj.Line, Message: err.Error()}
+		act := &sim.Action{Name: "apply " + objectRef(obj), Do: func(sm *sim.Sim) (string, error) { return apply(sm, obj) }}
+		if obj.Live {
+			act = &sim.Action{Name: "restore " + objectRef(obj), Do: func(sm *sim.Sim) (string, error) { return restore(sm, obj) }}
+		}
+		if err := sm.Do(act); err != nil {
+			return &SetupError{Doc: obj.Doc, Row: obj.Line, Message: err.Error(), Problems: setupProblems(s.name, obj, err)}
 		}
 	}
 	s.sim = sm

@@ -140,8 +140,12 @@ func TestLoadErrors(t *testing.T) {
 	src := strings.Replace(tinyDeployment, "labels: {app: web}", "labels: {app: other}", 1)
 	_, err = Load("refused.yaml", []byte(src), nil)
 	var setup *SetupError
-	if !errors.As(err, &setup) || setup.Line() != 1 || !strings.Contains(setup.Message, "`selector` does not match template `labels`") {
+	if !errors.As(err, &setup) || !strings.Contains(setup.Message, "`selector` does not match template `labels`") {
 		t.Fatalf("setup error = %v", err)
+	}
+	// The problem is placed at the line of the field the API server names.
+	if errs := scenario.Errors(err); len(errs) != 1 || setup.Line() != 11 || errs[0].Line != 11 || errs[0].Field != "spec.template.metadata.labels" {
+		t.Fatalf("setup problems = %v (line %d)", errs, setup.Line())
 	}
 }
 

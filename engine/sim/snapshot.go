@@ -15,8 +15,8 @@ import (
 )
 
 // Checkpoint is the whole simulation at one moment, from which Restore
-// continues exactly as the simulation did: the clock, the random streams,
-// the trace length, the API server, the garbage collector, the informers,
+// continues exactly as the simulation did: the clock, the random streams
+// (the turn-order one too), the trace length, the API server, the garbage collector, the informers,
 // both controllers, the pod lifecycle model, the pending actions and the
 // simulator's own counters. Each component checkpoints itself (its
 // snapshot.go); immutable things (stored objects, trace records, actions)
@@ -35,11 +35,14 @@ type Checkpoint struct {
 	dc         *deployment.Checkpoint
 	kubelet    *kubelet.Checkpoint
 	lastSynced int
-	timeline   []*Action
-	actionSeq  int
-	podCount   int
-	logCursor  int
-	err        error
+	turnTaken  bool
+	// turns is the turn-order stream's state (TurnRandom only).
+	turns     *rng.Checkpoint
+	timeline  []*Action
+	actionSeq int
+	podCount  int
+	logCursor int
+	err       error
 	// objects is the number of objects stored, for ApproxBytes.
 	objects int
 }
@@ -68,6 +71,7 @@ func (s *Sim) Checkpoint() *Checkpoint {
 		dc:         s.dc.Checkpoint(),
 		kubelet:    s.kubelet.Checkpoint(),
 		lastSynced: s.lastSynced,
+		turnTaken:  s.turnTaken,
 		timeline:   slices.Clone(s.timeline),
 		actionSeq:  s.actionSeq,
 		podCount:   s.podCount,
@@ -80,6 +84,10 @@ func (s *Sim) Checkpoint() *Checkpoint {
 	}
 	for _, inf := range s.informers {
 		cp.informers = append(cp.informers, inf.Checkpoint())
+	}
+	if s.turns != nil {
+		t := s.turns.Checkpoint()
+		cp.turns = &t
 	}
 	return cp
 }
@@ -105,6 +113,10 @@ func (s *Sim) Restore(cp *Checkpoint) {
 	s.dc.Restore(cp.dc)
 	s.kubelet.Restore(cp.kubelet)
 	s.lastSynced = cp.lastSynced
+	s.turnTaken = cp.turnTaken
+	if s.turns != nil {
+		s.turns.Restore(*cp.turns)
+	}
 	s.timeline = slices.Clone(cp.timeline)
 	s.actionSeq = cp.actionSeq
 	s.podCount = cp.podCount

@@ -163,6 +163,19 @@ export interface Snapshot {
   steps?: StepInfo[];
   message?: string;
   samples?: Sample[];
+  /** Notices of the loaded file (load only; docs/bridge-api.md). */
+  notices?: Notice[];
+}
+
+/** Something a file that loaded should tell its user (engine/scenario Notice). */
+export interface Notice {
+  doc?: number;
+  line?: number;
+  kind?: string;
+  name?: string;
+  /** ignored | replaced | default-scenario | live | stripped */
+  code: string;
+  message: string;
 }
 
 /** One built-in scenario. */

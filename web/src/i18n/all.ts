@@ -6,3 +6,4 @@ import './math';
 import './embed';
 import './share';
 import './whatif';
+import './input';

@@ -8,6 +8,7 @@ import type { EngineClient } from '../engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
 import { MATH_TYPES, mathOf } from '../math';
 import { t } from '../i18n';
+import { loadedStatus, noticeItems } from '../notices';
 import { ChartPanel, ClusterPanel, renderExpectations, renderExplanations, renderMath, renderPodLegend, renderQueues, renderSteps, renderTrace, wireRoving } from './panels';
 import type { EngineError } from '../result';
 import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
@@ -185,9 +186,9 @@ export class Player {
       if (r.error.panic) this.showError(r.error, 'load');
       return false;
     }
-    errList.replaceChildren();
+    errList.replaceChildren(...noticeItems(r.value.notices ?? [], (l) => this.editor?.gotoLine(l)));
     this.editor?.setErrors([]);
-    setText($('load-status'), t('player.loaded', { name: r.value.view.scenario }));
+    setText($('load-status'), loadedStatus(r.value.view.scenario, r.value.notices ?? []));
     this.whatif?.reset();
     this.source = source;
     this.sourceName = name;

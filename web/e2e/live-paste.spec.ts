@@ -1,0 +1,43 @@
+// Pasting what a cluster prints: a `kubectl get deploy,rs,pods -o yaml` List
+// of a rollout stuck at 5 of 10 new pods (namespace shop, 2 ReplicaSets,
+// 8 ready old pods, 5 unready new ones). At step 0 the panels show the
+// pasted numbers, the notices say how the cluster output was taken, and the
+// controller's next decision is upstream's: no room to surge (13 = 10 + 3).
+import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/input-${name}.png`, import.meta.url));
+const live = readFileSync(fileURLToPath(new URL('../../engine/scenario/testdata/live/stuck-rollout.yaml', import.meta.url)), 'utf8');
+
+test('pasted kubectl get -o yaml List: step 0 shows the cluster as it was', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await page.locator('#edit-btn').click();
+  const content = page.locator('#editor-host .cm-content');
+  await expect(content).toBeVisible();
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(live);
+  await page.locator('#load-btn').click();
+
+  await expect(page.locator('#load-status')).toContainText('Loaded web');
+  await expect(page.locator('#load-errors li[data-code="live"]').first()).toContainText('cluster output is the initial state');
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);
+  const deploy = page.locator('.deploy[data-name="web"] .deploy-meta');
+  await expect(deploy).toContainText('status: total 13, updated 5, ready 8, available 8');
+  await expect(page.locator('.rs .rs-counts[data-desired="8"]')).toHaveCount(1);
+  await expect(page.locator('.rs .rs-counts[data-desired="5"]')).toHaveCount(1);
+  await page.screenshot({ path: shot('live-step0'), fullPage: true });
+
+  // Sync until the deployment controller has decided: the new RS stays at 5.
+  const math = page.locator('#math .math-block[data-type="ReconcileNewMath"]');
+  for (let i = 0; i < 5 && (await math.count()) === 0; i++) {
+    await page.locator('#sync-btn').click();
+    await page.waitForTimeout(300);
+  }
+  await expect(math).toContainText('13');
+  await page.screenshot({ path: shot('live-decision'), fullPage: true });
+});
