@@ -8,3 +8,4 @@ import './math';
 import './embed';
 import './share';
 import './whatif';
+import './input';
