@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { mathStrings } from '../src/i18n/math';
 import { playerStrings } from '../src/i18n/player';
 import { presentStrings } from '../src/i18n/present';
+import { zh as mathZh } from '../src/i18n/zh-CN/math';
+import { zh as playerZh } from '../src/i18n/zh-CN/player';
+import { zh as presentZh } from '../src/i18n/zh-CN/present';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/layout-${name}.png`, import.meta.url));
 
@@ -185,7 +188,12 @@ test('zh-CN: no English UI string stays visible, and the choice is remembered', 
   });
   const joined = texts.join('\n');
   const english: string[] = [];
-  for (const dict of [playerStrings, presentStrings, mathStrings]) {
+  const dicts = [
+    { en: playerStrings.en, 'zh-CN': playerZh },
+    { en: presentStrings.en, 'zh-CN': presentZh },
+    { en: mathStrings.en, 'zh-CN': mathZh },
+  ];
+  for (const dict of dicts) {
     for (const [key, en] of Object.entries(dict.en)) {
       if (dict['zh-CN'][key] === en) continue; // the same in both (names, symbols)
       for (const part of en.split(/\{[\w:]+\}/)) {

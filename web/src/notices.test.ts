@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import './i18n/all';
+import './i18n/zh-CN/all'; // loaded lazily in the app
 import { setLocale } from './i18n';
 import { loadedStatus } from './notices';
 

@@ -4,6 +4,9 @@
 import '../i18n/embed';
 import { compileEngine, startEngine } from '../engine';
 import { parseLocale, setLocale } from '../i18n';
+// The embedded player renders once, in its page's language: it carries both
+// languages (the app loads zh-CN lazily, see i18n/index.ts).
+import '../i18n/zh-CN/all';
 import { encodeShare } from '../share/codec';
 import appCSS from '../style.css?inline';
 import type { EmbedOptions } from './options';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import './all';
+import './zh-CN/all';
 import { missingKeys } from './index';
 
 describe('every room is translated', () => {

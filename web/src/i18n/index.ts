@@ -1,7 +1,10 @@
 // Every user-visible string of the UI goes through t(key, params). Strings
 // live in one dictionary file per room (web/src/i18n/<room>.ts), each giving
-// the same keys in English and Simplified Chinese; i18n.test.ts fails on a key
-// that one language lacks. Keys are namespaced by room: "player.step",
+// the same keys in English and Simplified Chinese; all.test.ts fails on a key
+// that one language lacks. English is registered at start (./all.ts); the
+// Simplified Chinese strings (./zh-CN/*.ts) are one lazy chunk, loaded the
+// first time the locale becomes zh-CN (t() shows English until it arrives,
+// then the listeners re-render). Keys are namespaced by room: "player.step",
 // "embed.loading", "whatif.fork".
 
 /** The languages the UI speaks. */
@@ -9,8 +12,8 @@ export type Locale = 'en' | 'zh-CN';
 
 export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 
-/** A room's strings: the same keys in every locale. */
-export type Dictionary = Record<Locale, Record<string, string>>;
+/** A room's strings in some locales (a room registers each locale once). */
+export type Dictionary = Partial<Record<Locale, Record<string, string>>>;
 
 const tables: Record<Locale, Map<string, string>> = { en: new Map(), 'zh-CN': new Map() };
 const rooms: string[] = [];
@@ -21,7 +24,7 @@ const listeners = new Set<(l: Locale) => void>();
 export function register(room: string, dict: Dictionary): void {
   rooms.push(room);
   for (const locale of LOCALES) {
-    for (const [k, v] of Object.entries(dict[locale])) {
+    for (const [k, v] of Object.entries(dict[locale] ?? {})) {
       if (tables[locale].has(k)) throw new Error(`i18n: key ${k} registered twice (room ${room})`);
       tables[locale].set(k, v);
     }
@@ -62,12 +65,29 @@ export function parseLocale(tag: string | null | undefined): Locale | null {
   return null;
 }
 
-/** setLocale switches the language and tells every listener (which re-render). */
+/** Loads the Simplified Chinese dictionaries once; resolves when registered. */
+let zhLoad: Promise<void> | null = null;
+export function loadZh(): Promise<void> {
+  zhLoad ??= import('./zh-CN/all').then(() => undefined);
+  return zhLoad;
+}
+
+/** setLocale switches the language and tells every listener (which re-render).
+ *  The first switch to zh-CN also loads its strings and tells the listeners
+ *  again once they are there. */
 export function setLocale(l: Locale): void {
   if (l === current) return;
   current = l;
   if (typeof document !== 'undefined') document.documentElement.lang = l;
   for (const fn of listeners) fn(l);
+  if (l === 'zh-CN' && zhLoad === null) {
+    void loadZh().then(
+      () => {
+        if (current === 'zh-CN') for (const fn of listeners) fn('zh-CN');
+      },
+      (e: unknown) => console.error('i18n: cannot load the zh-CN strings', e),
+    );
+  }
 }
 
 /** onLocaleChange calls fn after every switch; returns the unsubscribe function. */

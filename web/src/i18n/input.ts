@@ -7,9 +7,4 @@ register('input', {
     'input.notice.file': 'file',
     'input.loaded.notices': 'Loaded {name} ({count} notice(s) below).',
   },
-  'zh-CN': {
-    'input.notice.line': '第 {line} 行',
-    'input.notice.file': '文件',
-    'input.loaded.notices': '已加载 {name}（下方有 {count} 条提示）。',
-  },
 });

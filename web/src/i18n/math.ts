@@ -42,45 +42,5 @@ const en: Record<string, string> = {
   "math.noScalingEvent": "→ no scaling event",
 };
 
-const zh: Record<string, string> = {
-  "math.expLine": "{key}：期望创建 {add}、删除 {del}（{reason}）",
-  "math.diff": "差值 = 活跃 {active} − 期望 {desired} = {diff}",
-  "math.action.create": "创建",
-  "math.action.delete": "删除",
-  "math.action.nothing": "不操作",
-  "math.action.skipped": "跳过",
-  "math.batches": "（慢启动批次 {list}）",
-  "math.strategyNewRS": "策略 {strategy}：新 RS = replicas {replicas}",
-  "math.currentPods": "当前 Pod 数 {n}",
-  "math.atCapacity": "当前 {current} ≥ maxTotalPods {max} → 新 RS 保持 {result}",
-  "math.scaleUp": "扩容数 = min({max} − {current}, {replicas} − {rs}) = {n}",
-  "math.newRS": "新 RS = {rs} + {n} = {result}",
-  "math.percentUp": "{name} = {replicas} 的 {input} = {raw}，向上取整 → {value}",
-  "math.percentDown": "{name} = {replicas} 的 {input} = {raw}，向下取整 → {value}",
-  "math.unset": "{name} 未设置 → 0",
-  "math.absolute": "{name} = {value}（绝对值，不取整）",
-  "math.noFenceposts": "策略 {strategy}：没有 maxSurge / maxUnavailable",
-  "math.rounding": "maxSurge 向上取整，maxUnavailable 向下取整",
-  "math.fencepostRule": "栅栏规则：两者都算得 0，因此 maxUnavailable = {n}（滚动更新必须能够推进）",
-  "math.zeroReplicas": "replicas 为 0 时 maxUnavailable 必为 0",
-  "math.clamped": "maxUnavailable 被限制为 replicas {replicas}",
-  "math.noOldPods": "旧 Pod 为 0 → 无需缩容",
-  "math.newUnavailable": "新 RS 不可用数 = {rs} − 可用 {avail} = {n}",
-  "math.maxScaledDown": "maxScaledDown = 全部 Pod {all} − minAvailable {min} − 新 RS 不可用 {un} = {n}",
-  "math.cleanup": "清理不健康的副本（移除 {n} 个）",
-  "math.scaleDown": "缩容数 = 可用 {avail} − minAvailable {min} = {n}",
-  "math.scaledDown": "已缩容（最旧的优先）",
-  "math.totalScaledDown": "共缩容 {n}",
-  "math.stopped": "停止原因：{why}",
-  "math.fractionNote": "比例按四舍五入（远离零）取整；余数分给顺序中的第一个 RS",
-  "math.nothingToScale": "有多个活跃 RS 且策略不是 RollingUpdate → 不做任何事",
-  "math.expSatisfied": "→ 已满足：执行 manageReplicas",
-  "math.expNotSatisfied": "→ 未满足：本次同步跳过 manageReplicas",
-  "math.pendingDeletes": "待删除：{list}",
-  "math.ranked": "排序结果，被删除者在前",
-  "math.scalingEvent": "→ 伸缩事件（{what} 不同）",
-  "math.noScalingEvent": "→ 不是伸缩事件",
-};
-
-export const mathStrings = { en, 'zh-CN': zh };
+export const mathStrings = { en };
 register('math', mathStrings);
