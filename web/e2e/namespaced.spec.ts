@@ -121,6 +121,9 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await expect(page.locator('#scenario-picker option:checked')).toHaveText('Edited: web');
   await expect(page.locator('#scenario-name')).toHaveText('— web');
   await expect(page.locator('#scenario-desc')).toContainText('"web", loaded from the editor');
+  // Straight after the paste (still step 0, as before it), the what-if target is the pasted Deployment.
+  const room = page.locator('#whatif-room');
+  await expect(room.locator('select.whatif-target option')).toHaveText(['shop/web']);
   await page.locator('#settle-btn').click();
   await expect(page.locator('#step-what')).toContainText('idle');
 
@@ -140,7 +143,6 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await expect(out).not.toContainText('No resources found');
 
   // The what-if room: target shop/web, the container picker lists both containers.
-  const room = page.locator('#whatif-room');
   await expect(room.locator('select.whatif-target option:checked')).toHaveText('shop/web');
   await room.locator('.whatif-form-pick').selectOption('setImage');
   const form = room.locator('form[data-form="setImage"]');
@@ -156,6 +158,8 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await expect(page.locator('#step-what')).toContainText('idle');
   await cmd.selectOption('rollout status deployment/web -n shop');
   await expect(out).toContainText('deployment "web" successfully rolled out');
+  // The container picker shows the images as they are now.
+  await expect(form.locator('select[name="container"] option')).toHaveText(['app · registry.example.com/shop/web:1.5.0', 'sidecar · fluent/fluent-bit:3.0.4']);
   // Only app's image changed; sidecar kept its own.
   await cmd.selectOption('describe deployment web -n shop');
   await expect(out).toContainText('Namespace:              shop');
