@@ -124,6 +124,9 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   // Straight after the paste (still step 0, as before it), the what-if target is the pasted Deployment.
   const room = page.locator('#whatif-room');
   await expect(room.locator('select.whatif-target option')).toHaveText(['shop/web']);
+  await page.locator('#load-errors').scrollIntoViewIfNeeded();
+  await expect(notices.filter({ hasText: 'Service/web' })).toBeInViewport();
+  await page.screenshot({ path: shot('notices-light') });
   await page.locator('#settle-btn').click();
   await expect(page.locator('#step-what')).toContainText('idle');
 
