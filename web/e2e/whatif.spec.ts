@@ -107,7 +107,7 @@ test('an action error is shown next to its form and cleared when the form change
   // Set image: the container picker lists the Deployment's containers.
   await room.locator('.whatif-form-pick').selectOption('setImage');
   const img = room.locator('form[data-form="setImage"]');
-  await expect(img.locator('select[name="container"] option')).toHaveText(['web · nginx:1.25']);
+  await expect(img.locator('select[name="container"] option')).toHaveText(['web · nginx:1.26']); // the image the timeline set, as it is now
 });
 
 test("the editor's text survives a reload and a failed load", async ({ page }) => {

@@ -3,6 +3,8 @@ import { lineStyle, ticks } from './chart';
 import { move, PANELS, parseLayout } from './layout';
 import { initialLocale } from './locale';
 import { sourceURL } from './sources';
+import { kubectlCommands } from './player';
+import type { View } from '../types';
 
 describe('panel layout', () => {
   it('keeps a saved order, drops unknown ids and appends missing panels', () => {
@@ -62,5 +64,36 @@ describe('every string the page uses is translated', () => {
       }
     }
     expect(keys.filter((k) => !has(k))).toEqual([]);
+  });
+});
+
+describe('kubectl panel commands', () => {
+  const obj = (namespace: string, name: string) => ({ namespace, name });
+  const view = (deps: { namespace: string; name: string }[], rss: { namespace: string; name: string }[]) =>
+    ({ deployments: deps, replicaSets: rss }) as unknown as View;
+  it('adds -n for objects outside default, and none inside it', () => {
+    expect(kubectlCommands(view([obj('shop', 'web')], [obj('shop', 'web-5d4f')]))).toEqual([
+      'get deploy -o wide -n shop',
+      'get rs -o wide -n shop',
+      'get pods -o wide -n shop',
+      'describe deployment web -n shop',
+      'rollout status deployment/web -n shop',
+      'rollout history deployment/web -n shop',
+      'describe rs web-5d4f -n shop',
+    ]);
+    expect(kubectlCommands(view([obj('default', 'web')], null as never))).toEqual([
+      'get deploy -o wide',
+      'get rs -o wide',
+      'get pods -o wide',
+      'describe deployment web',
+      'rollout status deployment/web',
+      'rollout history deployment/web',
+    ]);
+  });
+  it('lists across namespaces with -A when the objects span several', () => {
+    const cmds = kubectlCommands(view([obj('default', 'api'), obj('shop', 'web')], []));
+    expect(cmds.slice(0, 3)).toEqual(['get deploy -o wide -A', 'get rs -o wide -A', 'get pods -o wide -A']);
+    expect(cmds).toContain('describe deployment api');
+    expect(cmds).toContain('rollout status deployment/web -n shop');
   });
 });

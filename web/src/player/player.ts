@@ -147,6 +147,7 @@ export class Player {
   }
 
   private describe(e: LibraryEntry): void {
+    $('scenario-picker').querySelector('option[data-edited]')?.remove();
     setText($('scenario-desc'), e.description || e.name);
     setText($('scenario-name'), `— ${e.name}`);
   }
@@ -405,10 +406,8 @@ export class Player {
       comp.value = comps.includes(cur) ? cur : '';
     }
     const kc = $<HTMLSelectElement>('kubectl-cmd');
-    const cmds = ['get deploy -o wide', 'get rs -o wide', 'get pods -o wide'];
-    for (const d of list(v.deployments)) cmds.push(`describe deployment ${d.name}`, `rollout status deployment/${d.name}`, `rollout history deployment/${d.name}`);
-    for (const r of list(v.replicaSets)) cmds.push(`describe rs ${r.name}`);
-    if (kc.options.length !== cmds.length) {
+    const cmds = kubectlCommands(v);
+    if ([...kc.options].map((o) => o.value).join('\n') !== cmds.join('\n')) {
       const cur = kc.value;
       kc.replaceChildren(...cmds.map((c) => h('option', { value: c, text: `kubectl ${c}` })));
       kc.value = cmds.includes(cur) ? cur : cmds[0]!;
@@ -511,7 +510,23 @@ export class Player {
 
   private async loadFromEditor(): Promise<void> {
     if (!this.editor) return;
-    await this.load(this.editor.getText(), 'scenario.yaml');
+    const text = this.editor.getText();
+    if (!(await this.load(text, 'scenario.yaml')) || !this.view) return;
+    // The picker and the title follow what was loaded: the library entry
+    // when the text is one, else the pasted scenario under its own name.
+    const picker = $<HTMLSelectElement>('scenario-picker');
+    const entry = this.library.find((e) => e.source === text);
+    if (entry) {
+      picker.value = entry.id;
+      this.describe(entry);
+      return;
+    }
+    const name = this.view.scenario;
+    picker.querySelector('option[data-edited]')?.remove();
+    picker.prepend(h('option', { value: '', 'data-edited': '', text: t('whatif.editedOption', { name }) }));
+    picker.value = '';
+    setText($('scenario-name'), `— ${name}`);
+    setText($('scenario-desc'), t('whatif.editedDesc', { name }));
   }
 
   /** Starts fetching CodeMirror when the browser is idle. */
@@ -566,6 +581,25 @@ export class Player {
   current(): View | null {
     return this.view;
   }
+}
+
+/** ` -n NS` for an object outside the default namespace, as kubectl needs it. */
+const nsFlag = (ns: string): string => (ns && ns !== 'default' ? ` -n ${ns}` : '');
+
+/**
+ * The kubectl panel's commands for a view: the lists in the namespace the
+ * objects are in (`-A` when they span several), and per object its own `-n`.
+ */
+export function kubectlCommands(v: View): string[] {
+  const namespaces = [...new Set([...list(v.deployments), ...list(v.replicaSets)].map((o) => o.namespace || 'default'))];
+  const where = namespaces.length > 1 ? ' -A' : nsFlag(namespaces[0] ?? '');
+  const cmds = ['deploy', 'rs', 'pods'].map((k) => `get ${k} -o wide${where}`);
+  for (const d of list(v.deployments)) {
+    const n = nsFlag(d.namespace);
+    cmds.push(`describe deployment ${d.name}${n}`, `rollout status deployment/${d.name}${n}`, `rollout history deployment/${d.name}${n}`);
+  }
+  for (const r of list(v.replicaSets)) cmds.push(`describe rs ${r.name}${nsFlag(r.namespace)}`);
+  return cmds;
 }
 
 /** A chart sample read from a view (the same numbers the engine samples). */

@@ -215,6 +215,7 @@ export class WhatIfRoom {
     this.compareEl.hidden = true;
     this.compareEl.replaceChildren();
     for (const id of this.forms.keys()) this.clearFeedback(id);
+    this.targetsStep = -1; // the new scenario's Deployments, even at the same step number
   }
 
   private async refreshTargets(step: number): Promise<void> {
@@ -254,8 +255,10 @@ export class WhatIfRoom {
       for (const sel of f.containers) {
         const cur = sel.value;
         const names = cs.map((c) => c.name);
-        if ([...sel.options].map((o) => o.value).join() === names.join()) continue;
-        sel.replaceChildren(...cs.map((c) => h('option', { value: c.name, text: `${c.name}${c.init ? ` (${t('whatif.init')})` : ''} · ${c.image}` })));
+        // Labels carry the current image: refill when an image changed too.
+        const labels = cs.map((c) => `${c.name}${c.init ? ` (${t('whatif.init')})` : ''} · ${c.image}`);
+        if ([...sel.options].map((o) => o.text).join('\n') === labels.join('\n')) continue;
+        sel.replaceChildren(...cs.map((c, i) => h('option', { value: c.name, text: labels[i] })));
         sel.value = names.includes(cur) ? cur : (cs.find((c) => !c.init)?.name ?? names[0] ?? '');
       }
     }

@@ -1,0 +1,192 @@
+// Issue #11's first must-show, as an SRE does it: paste a Helm-rendered
+// manifest (Deployment `web` in namespace `shop` with containers `app` and
+// `sidecar`, a Service and a ConfigMap), load it, set the image of one
+// container in the what-if room, settle, and ask kubectl (with `-n shop`)
+// whether the rollout finished. Screenshots (1280x720, light and dark) go
+// to test-artifacts/.
+import { expect, test } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+
+const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/namespaced-${name}.png`, import.meta.url));
+
+const manifest = `---
+# Source: shop/templates/configmap.yaml
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: web-config
+  namespace: shop
+  labels:
+    app.kubernetes.io/name: web
+    app.kubernetes.io/instance: shop
+    helm.sh/chart: web-1.4.2
+data:
+  nginx.conf: |
+    server {
+      listen 8080;
+    }
+---
+# Source: shop/templates/service.yaml
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: shop
+  labels:
+    app.kubernetes.io/name: web
+    app.kubernetes.io/instance: shop
+spec:
+  type: ClusterIP
+  selector:
+    app.kubernetes.io/name: web
+    app.kubernetes.io/instance: shop
+  ports:
+    - name: http
+      port: 80
+      targetPort: http
+---
+# Source: shop/templates/deployment.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+  labels:
+    app.kubernetes.io/name: web
+    app.kubernetes.io/instance: shop
+    app.kubernetes.io/managed-by: Helm
+  annotations:
+    description: >-
+      Storefront web tier with
+      a log-shipping sidecar.
+spec:
+  replicas: 4
+  revisionHistoryLimit: 5
+  selector:
+    matchLabels:
+      app.kubernetes.io/name: web
+      app.kubernetes.io/instance: shop
+  strategy:
+    type: RollingUpdate
+    rollingUpdate:
+      maxSurge: 25%
+      maxUnavailable: 0
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: web
+        app.kubernetes.io/instance: shop
+    spec:
+      containers:
+        - name: app
+          image: "registry.example.com/shop/web:1.4.2"
+          imagePullPolicy: IfNotPresent
+          ports:
+            - name: http
+              containerPort: 8080
+              protocol: TCP
+          resources:
+            requests:
+              cpu: 100m
+              memory: 128Mi
+        - name: sidecar
+          image: "fluent/fluent-bit:3.0.4"
+          args:
+            - --config=/fluent-bit/etc/fluent-bit.conf
+`;
+
+test('Helm-style namespaced Deployment: set one container image, settle, rollout status -n shop succeeds', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const problems: string[] = [];
+  page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(page.locator('#scenario-picker')).toBeEnabled();
+
+  // Paste and load.
+  await page.locator('#edit-btn').click();
+  const content = page.locator('#editor-host .cm-content');
+  await expect(content).toBeVisible();
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(manifest);
+  await page.locator('#load-btn').click();
+  await expect(page.locator('#load-status')).toContainText('Loaded web');
+  const notices = page.locator('#load-errors li');
+  await expect(notices.filter({ hasText: 'ConfigMap/web-config' })).toContainText('ignored (not simulated)');
+  await expect(notices.filter({ hasText: 'Service/web' })).toContainText('ignored (not simulated)');
+  await expect(notices.filter({ hasText: 'ignored (not simulated)' }).first()).toBeVisible();
+  // The picker and the title follow the paste, not the scenario shown before.
+  await expect(page.locator('#scenario-picker option:checked')).toHaveText('Edited: web');
+  await expect(page.locator('#scenario-name')).toHaveText('— web');
+  await expect(page.locator('#scenario-desc')).toContainText('"web", loaded from the editor');
+  // Straight after the paste (still step 0, as before it), the what-if target is the pasted Deployment.
+  const room = page.locator('#whatif-room');
+  await expect(room.locator('select.whatif-target option')).toHaveText(['shop/web']);
+  await page.locator('#load-errors').scrollIntoViewIfNeeded();
+  await expect(notices.filter({ hasText: 'Service/web' })).toBeInViewport();
+  await page.screenshot({ path: shot('notices-light') });
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('#step-what')).toContainText('idle');
+
+  // kubectl: every command names the namespace, and sees the objects.
+  const cmd = page.locator('#kubectl-cmd');
+  const out = page.locator('#kubectl-out');
+  await expect(cmd.locator('option')).toContainText([
+    'kubectl get deploy -o wide -n shop',
+    'kubectl get rs -o wide -n shop',
+    'kubectl get pods -o wide -n shop',
+    'kubectl describe deployment web -n shop',
+    'kubectl rollout status deployment/web -n shop',
+    'kubectl rollout history deployment/web -n shop',
+  ]);
+  await cmd.selectOption('get pods -o wide -n shop');
+  await expect(out).toContainText(/web-[a-z0-9]+-[a-z0-9]+ +2\/2 +Running/);
+  await expect(out).not.toContainText('No resources found');
+
+  // The what-if room: target shop/web, the container picker lists both containers.
+  await expect(room.locator('select.whatif-target option:checked')).toHaveText('shop/web');
+  await room.locator('.whatif-form-pick').selectOption('setImage');
+  const form = room.locator('form[data-form="setImage"]');
+  await expect(form.locator('select[name="container"] option')).toHaveText(['app · registry.example.com/shop/web:1.4.2', 'sidecar · fluent/fluent-bit:3.0.4']);
+  await form.locator('select[name="container"]').selectOption('app');
+  await form.locator('input[name="image"]').fill('registry.example.com/shop/web:1.5.0');
+  await form.locator('button[data-mode="apply"]').click();
+  await expect(form.locator('.form-error')).toBeEmpty();
+  await expect(page.locator('#banner')).toBeHidden();
+
+  // Step to completion.
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('#step-what')).toContainText('idle');
+  await cmd.selectOption('rollout status deployment/web -n shop');
+  await expect(out).toContainText('deployment "web" successfully rolled out');
+  // The container picker shows the images as they are now.
+  await expect(form.locator('select[name="container"] option')).toHaveText(['app · registry.example.com/shop/web:1.5.0', 'sidecar · fluent/fluent-bit:3.0.4']);
+  // Only app's image changed; sidecar kept its own.
+  await cmd.selectOption('describe deployment web -n shop');
+  await expect(out).toContainText('Namespace:              shop');
+  await expect(out).toContainText(/app:\n(.*\n)*? +Image: +registry\.example\.com\/shop\/web:1\.5\.0/);
+  await expect(out).toContainText(/sidecar:\n(.*\n)*? +Image: +fluent\/fluent-bit:3\.0\.4/);
+  await expect(out).not.toContainText('web:1.4.2');
+  await expect(out).toContainText(/NewReplicaSet: +web-[a-z0-9]+ \(4\/4 replicas created\)/);
+  await cmd.selectOption('get rs -o wide -n shop');
+  await expect(out).toContainText(/web-[a-z0-9]+ +4 +4 +4 .*app,sidecar +registry\.example\.com\/shop\/web:1\.5\.0,fluent\/fluent-bit:3\.0\.4/);
+  await expect(out).toContainText(/web-[a-z0-9]+ +0 +0 +0 .*registry\.example\.com\/shop\/web:1\.4\.2,fluent\/fluent-bit:3\.0\.4/);
+  await cmd.selectOption('rollout status deployment/web -n shop');
+  await expect(out).toContainText('successfully rolled out');
+
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.locator('#kubectl-out').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot('kubectl-light') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: shot('kubectl-dark') });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: shot('top-light') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: shot('top-dark') });
+  await form.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot('whatif-dark') });
+  expect(problems).toEqual([]);
+});
