@@ -4,11 +4,23 @@
 
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
+import { tags } from '@lezer/highlight';
 import type { EditorHandle, LineError } from './editor';
+
+// YAML colours from the page's CSS variables (style.css, --syn-*), so the
+// editor follows the light and dark themes; CodeMirror's default style is
+// for light backgrounds only (dark blue keys on a dark page).
+const yamlColours = HighlightStyle.define([
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: 'var(--syn-key)' },
+  { tag: [tags.string, tags.special(tags.string), tags.content], color: 'var(--syn-str)' },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: 'var(--syn-num)' },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: 'var(--syn-comment)', fontStyle: 'italic' },
+  { tag: [tags.meta, tags.labelName, tags.typeName, tags.keyword], color: 'var(--syn-meta)' },
+]);
 
 /** Mounts an editor in parent; Mod-Enter runs onRun. */
 export function mountEditor(parent: HTMLElement, doc: string, onRun: () => void): EditorHandle {
@@ -22,7 +34,7 @@ export function mountEditor(parent: HTMLElement, doc: string, onRun: () => void)
         highlightActiveLine(),
         lintGutter(),
         yaml(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(yamlColours),
         keymap.of([{ key: 'Mod-Enter', run: () => (onRun(), true) }, ...defaultKeymap, ...historyKeymap]),
         EditorView.contentAttributes.of({ 'aria-label': 'Scenario YAML' }),
       ],
