@@ -64,7 +64,6 @@ func (s *Server) ListPods(ns string, sel labels.Selector) []*corev1.Pod {
 	return list[*corev1.Pod](s, Pods, ns, sel)
 }
 
-// UpdatePod writes spec and metadata; the status sent is ignored.
 // PodCount returns the number of stored pods.
 func (s *Server) PodCount() int { return len(s.tables[Pods].objs) }
 
@@ -78,6 +77,7 @@ func (s *Server) EachPod(fn func(p *corev1.Pod) bool) {
 // PodsOnNode returns the number of stored pods bound to node.
 func (s *Server) PodsOnNode(node string) int { return s.nodePods[node] }
 
+// UpdatePod writes spec and metadata; the status sent is ignored.
 func (s *Server) UpdatePod(actor string, p *corev1.Pod) (*corev1.Pod, error) {
 	return typed[*corev1.Pod](s.update(actor, Pods, p, modeUpdate))
 }

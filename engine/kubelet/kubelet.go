@@ -113,10 +113,8 @@ func (k *Kubelet) SetImageProfile(image string, p ImageProfile) {
 		k.cfg.Images = map[string]ImageProfile{}
 	}
 	k.cfg.Images[image] = p
-	k.emit(Transition{Image: image, What: "image-profile", Detail: profileText(p)})
+	k.emit(Transition{Image: image, What: "image-profile", Detail: p.Summary()})
 }
-
-func profileText(p ImageProfile) string { return p.Summary() }
 
 func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64) {
 	k.seq++

@@ -184,14 +184,19 @@ func (k *Kubelet) start(p *podState, pod *corev1.Pod, restart bool) {
 		what = "restarted"
 	}
 	k.emit(Transition{Pod: p.key, Node: p.node, What: what, Detail: fmt.Sprintf("restarts %d", p.restarts)})
+	k.planRun(p, now)
+}
+
+// planRun schedules what happens next in a container run that begins at
+// now: a crash for a crash-looping image, else the probes' outcomes.
+func (k *Kubelet) planRun(p *podState, now time.Time) {
 	prof := k.cfg.Profile(p.image)
-	switch {
-	case prof.CrashLoop:
+	if prof.CrashLoop {
 		k.schedulePod(p, k.rand.Jitter(prof.CrashAfter, prof.Jitter), actCrash)
-	default:
-		k.planProbes(p, prof, now)
-		k.scheduleProbeOutcome(p)
+		return
 	}
+	k.planProbes(p, prof, now)
+	k.scheduleProbeOutcome(p)
 }
 
 func (k *Kubelet) ready(p *podState, pod *corev1.Pod) {

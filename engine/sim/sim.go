@@ -121,6 +121,7 @@ func New(opts Options) (*Sim, error) {
 	s.lastSynced = len(s.controllers) - 1
 	if opts.TurnOrder == TurnRandom {
 		s.turns = root.Stream("turn-order")
+		s.streams = append(s.streams, s.turns) // checkpointed with the others
 	}
 	s.gc = gc.New(s.server, c, rec)
 

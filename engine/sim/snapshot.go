@@ -15,8 +15,8 @@ import (
 )
 
 // Checkpoint is the whole simulation at one moment, from which Restore
-// continues exactly as the simulation did: the clock, the random streams
-// (the turn-order one too), the trace length, the API server, the garbage collector, the informers,
+// continues exactly as the simulation did: the clock, the random streams,
+// the trace length, the API server, the garbage collector, the informers,
 // both controllers, the pod lifecycle model, the pending actions and the
 // simulator's own counters. Each component checkpoints itself (its
 // snapshot.go); immutable things (stored objects, trace records, actions)
@@ -85,10 +85,6 @@ func (s *Sim) Checkpoint() *Checkpoint {
 	for _, inf := range s.informers {
 		cp.informers = append(cp.informers, inf.Checkpoint())
 	}
-	if s.turns != nil {
-		t := s.turns.Checkpoint()
-		cp.turns = &t
-	}
 	return cp
 }
 
@@ -114,9 +110,6 @@ func (s *Sim) Restore(cp *Checkpoint) {
 	s.kubelet.Restore(cp.kubelet)
 	s.lastSynced = cp.lastSynced
 	s.turnTaken = cp.turnTaken
-	if s.turns != nil {
-		s.turns.Restore(*cp.turns)
-	}
 	s.timeline = slices.Clone(cp.timeline)
 	s.actionSeq = cp.actionSeq
 	s.podCount = cp.podCount
