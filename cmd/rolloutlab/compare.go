@@ -239,13 +239,6 @@ func writeEvents(w io.Writer, side string, lines []compare.EventLine, limit int)
 	}
 }
 
-func at(lines []string, i int) string {
-	if i < len(lines) {
-		return lines[i]
-	}
-	return ""
-}
-
 func orNone(s string) string {
 	if s == "" {
 		return "(nothing)"

@@ -123,7 +123,7 @@ func Overridden(name string, src []byte, overrides []Override, seed *uint64) (*s
 	if err := ApplyOverrides(scen, overrides); err != nil {
 		return nil, err
 	}
-	b, err := session.FromScenario(name, src, scen, seed)
+	b, err := session.FromScenario(name, src, scen, seed, scenario.CLICeilings)
 	if err != nil {
 		return nil, fmt.Errorf("%s with --set: %w", name, err)
 	}

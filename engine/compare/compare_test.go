@@ -223,3 +223,16 @@ func TestOverrideErrors(t *testing.T) {
 		}
 	}
 }
+
+// An override is held to the same limits as the file: --set cannot raise
+// replicas past the pod limit (the run would otherwise go unchecked).
+func TestOverrideKeepsTheLimits(t *testing.T) {
+	o, err := ParseOverride("spec.replicas=100000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Overridden("web.yaml", surgeSource(t), []Override{o}, nil)
+	if err == nil || !strings.Contains(err.Error(), "spec.limits.maxPods") {
+		t.Fatalf("100,000 replicas through --set: got %v, want the pod limit refusal", err)
+	}
+}

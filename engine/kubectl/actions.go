@@ -49,11 +49,11 @@ func New(srv *apiserver.Server, c *clock.Clock) *Kubectl {
 
 // objectName renders kubectl's resource/name form, e.g. "deployment.apps/web".
 func objectName(res apiserver.Resource, name string) string {
-	return kindName(res) + "/" + name
+	return KindName(res) + "/" + name
 }
 
-// kindName is the lower-case group-qualified kind: "deployment.apps", "pod".
-func kindName(res apiserver.Resource) string {
+// KindName is the lower-case group-qualified kind: "deployment.apps", "pod".
+func KindName(res apiserver.Resource) string {
 	switch res {
 	case apiserver.Deployments:
 		return "deployment.apps"
@@ -254,7 +254,7 @@ func (k *Kubectl) Delete(res apiserver.Resource, ns, name string, policy metav1.
 	if err != nil {
 		return "", err
 	}
-	return kindName(res) + " " + fmt.Sprintf("%q", name) + " deleted", nil
+	return KindName(res) + " " + fmt.Sprintf("%q", name) + " deleted", nil
 }
 
 // DeletePod deletes a pod with its own grace period: `pod "x" deleted`.

@@ -151,7 +151,7 @@ func kindTable(res apiserver.Resource, objs Objects, now time.Time, wide bool) t
 	case apiserver.Pods:
 		return podTable(objs.Pods, now, wide)
 	}
-	return table{kind: kindName(res)}
+	return table{kind: KindName(res)}
 }
 
 // GetPods renders `kubectl get pods` (-o wide when wide) in the default

@@ -24,7 +24,7 @@ func deleteWithOptions(sm *sim.Sim, a scenario.Action) (string, error) {
 	if err := sm.Server().Delete(kubectl.Actor, res, a.Namespace, a.Target.Name, opts); err != nil {
 		return "", err
 	}
-	return kindName(res) + " " + strconv.Quote(a.Target.Name) + " deleted", nil
+	return kubectl.KindName(res) + " " + strconv.Quote(a.Target.Name) + " deleted", nil
 }
 
 // removeFinalizer patches one finalizer away: "pod/web-x patched", or
@@ -39,7 +39,7 @@ func removeFinalizer(sm *sim.Sim, a scenario.Action) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := kindName(res) + "/" + a.Target.Name
+	name := kubectl.KindName(res) + "/" + a.Target.Name
 	if after.GetResourceVersion() == before.GetResourceVersion() {
 		return name + " patched (no change)", nil
 	}
@@ -89,20 +89,11 @@ func writeStatus(sm *sim.Sim, a scenario.Action) (string, error) {
 	default:
 		return "", fmt.Errorf("writeStatus: unsupported kind %s", a.Target.Kind)
 	}
-	obj := kindName(resourceOf(a.Target.Kind)) + "/" + name
+	obj := kubectl.KindName(resourceOf(a.Target.Kind)) + "/" + name
 	if stored != a.Replicas {
 		return fmt.Sprintf("%s replaced; status.replicas %d ignored (status is written only through /status; it stays %d)", obj, a.Replicas, stored), nil
 	}
 	return fmt.Sprintf("%s status replaced (status.replicas %d)", obj, stored), nil
-}
-
-// kindName is kubectl's group-qualified kind: "deployment.apps", "pod".
-func kindName(res apiserver.Resource) string {
-	name := strings.ToLower(res.Kind())
-	if g := res.GroupResource().Group; g != "" {
-		name += "." + g
-	}
-	return name
 }
 
 // describeDelete renders a delete entry: kubectl's --cascade flag for a

@@ -45,8 +45,12 @@ func (s *Session) ForkAt(n int, keepLater bool) (*Session, error) {
 // FromScenario builds a session at step 0 from an already parsed scenario,
 // for callers that change the parsed objects first (compare's --set
 // overrides). source is kept as the session's text; it is the file the
-// scenario was parsed from, before the caller's changes.
-func FromScenario(name string, source []byte, scen *scenario.Scenario, seed *uint64) (*Session, error) {
+// scenario was parsed from, before the caller's changes. The scenario as
+// changed is held to the ceilings c (scenario.CheckLimits), as Load does.
+func FromScenario(name string, source []byte, scen *scenario.Scenario, seed *uint64, c scenario.Ceilings) (*Session, error) {
+	if err := scen.CheckLimits(name, c); err != nil {
+		return nil, err
+	}
 	s := &Session{name: name, source: append([]byte(nil), source...), scen: scen, seed: scen.Seed}
 	if seed != nil {
 		s.seed = *seed

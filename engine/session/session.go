@@ -48,7 +48,7 @@ type Session struct {
 func (s *Session) SetStepObserver(fn func(sim.StepInfo)) { s.observer = fn }
 
 // Load parses source and builds the simulation at step 0, with the
-// command line's ceilings on the file's limits (LoadWithin). A non-nil seed
+// command line's ceilings on the file's limits. A non-nil seed
 // overrides the file's seed. Errors are *scenario.Error / scenario.ErrorList
 // for file problems and *SetupError for objects the API server refused.
 func Load(name string, source []byte, seed *uint64) (*Session, error) {
@@ -62,17 +62,11 @@ type LoadOptions struct {
 	// SpecOnly starts pasted cluster output from its specs rather than its
 	// state (scenario.Options.SpecOnly).
 	SpecOnly bool
-	// Ceilings are the front end's ceilings on the file's limits;
-	// scenario.CLICeilings when nil (see LoadWithin).
+	// Ceilings are the front end's ceilings on the file's limits
+	// (the browser's are stricter); scenario.CLICeilings when nil. A file
+	// that asks for more, or for more replicas than its pod limit allows,
+	// is refused before anything runs (scenario.CheckLimits).
 	Ceilings *scenario.Ceilings
-}
-
-// LoadWithin is Load with the front end's ceilings on the file's limits
-// (the browser's are stricter): a file that asks for more, or for more
-// replicas than its pod limit allows, is refused before anything runs
-// (scenario.CheckLimits).
-func LoadWithin(name string, source []byte, seed *uint64, c scenario.Ceilings) (*Session, error) {
-	return LoadWith(name, source, LoadOptions{Seed: seed, Ceilings: &c})
 }
 
 // LoadWith is Load with options.
@@ -86,17 +80,7 @@ func LoadWith(name string, source []byte, opts LoadOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := scen.CheckLimits(name, c); err != nil {
-		return nil, err
-	}
-	s := &Session{name: name, source: append([]byte(nil), source...), scen: scen, seed: scen.Seed}
-	if seed != nil {
-		s.seed = *seed
-	}
-	if err := s.rebuild(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return FromScenario(name, source, scen, seed, c)
 }
 
 // Scenario returns the parsed scenario.
