@@ -239,11 +239,13 @@ func TestCheckScenario(t *testing.T) {
 	for body, want := range map[string]string{
 		"apiVersion: apps/v1\nkind: Deployment\n":                               "",
 		"---\n# comment\n---\napiVersion: \"apps/v1\"\nkind: ReplicaSet # rs\n": "",
-		"apiVersion: v1\nkind: Pod\n":                                           "no Scenario, Deployment or ReplicaSet in the file",
-		"apiVersion: v1\nkind: Secret\n":                                        "document 1: v1 Secret is not a kind Rollout Lab reads",
-		"apiVersion: apps/v1\nkind: Deployment\n---\nfoo: bar\n":                "document 2 has no top-level apiVersion and kind",
-		"apiVersion: apps/v1\nkind: Deployment\n# <SCRIPT src=x>\n":             "scenario contains markup (<script)",
-		"apiVersion: apps/v1\nkind: Deployment\n\x00":                           "scenario contains a NUL byte",
+		"apiVersion: v1\nkind: Pod\n":                                           "no Scenario, Deployment, ReplicaSet or List in the file",
+		"apiVersion: v1\nkind: Secret\n":                                        "no Scenario, Deployment, ReplicaSet or List in the file",
+		// A Helm chart's output: kinds the app does not simulate are kept (it lists them as notices).
+		"apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Service\n---\napiVersion: apps/v1\nkind: Deployment\n": "",
+		"apiVersion: apps/v1\nkind: Deployment\n---\nfoo: bar\n":                                                            "document 2 has no top-level apiVersion and kind",
+		"apiVersion: apps/v1\nkind: Deployment\n# <SCRIPT src=x>\n":                                                         "scenario contains markup (<script)",
+		"apiVersion: apps/v1\nkind: Deployment\n\x00":                                                                       "scenario contains a NUL byte",
 	} {
 		err := checkScenario([]byte(body))
 		got := ""

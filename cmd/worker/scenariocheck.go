@@ -7,19 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// acceptedKinds are the (apiVersion, kind) pairs a shared file may contain:
-// the ones Rollout Lab reads. Anything else means the body is not a scenario.
-var acceptedKinds = map[string]map[string]bool{
-	"rolloutlab.dev/v1alpha1": {"Scenario": true},
-	"apps/v1":                 {"Deployment": true, "ReplicaSet": true},
-	"v1":                      {"Pod": true, "Node": true, "List": true},
-}
-
 // checkScenario is the Worker's cheap structural check of a body before it is
 // stored. The Worker never links the engine, so this is not a parse: it
 // accepts UTF-8 YAML whose every non-empty document ("---" separated) has a
-// top-level apiVersion and kind from acceptedKinds, at least one of them a
-// Scenario, Deployment or ReplicaSet, and no markup that a browser could run
+// top-level apiVersion and kind, at least one of them a Scenario, Deployment,
+// ReplicaSet or List (other kinds, such as a Helm chart's Service and
+// ConfigMap, are allowed: the app lists them as not simulated), and no markup that a browser could run
 // ("<script", "<iframe", "<!doctype", "<html", "<svg", "<object", "<embed").
 // The engine still validates the scenario fully when a page loads it.
 //
@@ -52,15 +45,12 @@ func checkScenario(body []byte) error {
 		if apiVersion == "" || kind == "" {
 			return fmt.Errorf("document %d has no top-level apiVersion and kind", i+1)
 		}
-		if !acceptedKinds[apiVersion][kind] {
-			return fmt.Errorf("document %d: %s %s is not a kind Rollout Lab reads", i+1, apiVersion, kind)
-		}
 		if kind == "Scenario" || kind == "Deployment" || kind == "ReplicaSet" || kind == "List" {
 			main = true
 		}
 	}
 	if docs == 0 || !main {
-		return fmt.Errorf("no Scenario, Deployment or ReplicaSet in the file")
+		return fmt.Errorf("no Scenario, Deployment, ReplicaSet or List in the file")
 	}
 	return nil
 }
