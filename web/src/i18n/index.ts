@@ -16,13 +16,11 @@ export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 export type Dictionary = Partial<Record<Locale, Record<string, string>>>;
 
 const tables: Record<Locale, Map<string, string>> = { en: new Map(), 'zh-CN': new Map() };
-const rooms: string[] = [];
 let current: Locale = 'en';
 const listeners = new Set<(l: Locale) => void>();
 
 /** register adds a room's strings; a key registered twice is a bug. */
 export function register(room: string, dict: Dictionary): void {
-  rooms.push(room);
   for (const locale of LOCALES) {
     for (const [k, v] of Object.entries(dict[locale] ?? {})) {
       if (tables[locale].has(k)) throw new Error(`i18n: key ${k} registered twice (room ${room})`);

@@ -374,9 +374,12 @@ export class Player {
     else renderMath($('math'), mathOf(this.mathByStep.get(from) ?? []), from, v.step);
     renderTrace($('trace'), $('trace-step'), v);
     renderSteps($('steps'), this.history, v.step, $<HTMLSelectElement>('filter-component').value, $<HTMLSelectElement>('filter-kind').value, (n) => void this.seek(n));
-    let lastAction = 0;
-    for (const st of this.history) if (st && st.kind === 'action') lastAction = st.step;
-    this.chart.lastActionStep = lastAction;
+    if (this.chart.zoom === 'action') {
+      // Only this zoom reads it: the latest action, found from the end.
+      let i = this.history.length - 1;
+      while (i >= 0 && this.history[i]?.kind !== 'action') i--;
+      this.chart.lastActionStep = i >= 0 ? this.history[i]!.step : 0;
+    }
     this.chart.render(this.samples, v.step);
     this.whatif?.update(v);
     this.renderControls(v);

@@ -3,7 +3,7 @@
 // pods. Built as an SVG string (with its own colours, so the exported file
 // looks the same outside the page) by a pure function; the room inserts it.
 
-import { buildSeries, linear, niceMax, thin } from '../chart';
+import { buildSeries, linear, niceMax, type Series, thin } from '../chart';
 import type { Sample } from '../types';
 
 export const WIDTH = 720;
@@ -32,7 +32,7 @@ export const DASHES = ['', '6 4', '2 3', '8 3 2 3'] as const;
  */
 export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: string, forkAtNs: number, untilNs?: number): string {
   const series = runs.map((r) => buildSeries(r.samples));
-  const colors = seriesColors(runs.map((r) => r.samples));
+  const colors = colorsOf(series.flat());
   const color = (id: string) => colors.get(id)?.color ?? AVAILABLE;
   const tEnd = untilNs && untilNs > 0 ? untilNs : Math.max(1, ...runs.map((r) => r.samples.at(-1)?.atNs ?? 0));
   let vMax = 1;
@@ -86,9 +86,14 @@ export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: st
 
 /** Every series of both runs, in first-seen order, with its label and colour (the same in both runs). */
 export function seriesColors(runs: readonly (readonly Sample[])[]): Map<string, { label: string; color: string }> {
+  return colorsOf(runs.flatMap((r) => buildSeries(r)));
+}
+
+/** seriesColors of series already built. */
+function colorsOf(series: readonly Series[]): Map<string, { label: string; color: string }> {
   const out = new Map<string, { label: string; color: string }>();
   let n = 0;
-  for (const s of runs.flatMap((r) => buildSeries(r))) {
+  for (const s of series) {
     if (out.has(s.id)) continue;
     out.set(s.id, { label: s.label, color: s.id.startsWith('available/') ? AVAILABLE : COLORS[n++ % COLORS.length]! });
   }

@@ -1,17 +1,13 @@
 // Export: what the room offers to download, as text built by pure
 // functions, and the one DOM helper that saves a file.
 
+import { formatOffset } from '../dom';
 import type { StepInfo } from '../types';
-
-/** "+1.000s" as the engine writes offsets. */
-function offset(ns: number): string {
-  return `+${(ns / 1e9).toFixed(3)}s`;
-}
 
 /** The timeline as text, one step per line, as `rolloutlab run` heads its steps: "+3.000s step 12 sync deployment-controller default/web". */
 export function timelineText(steps: readonly StepInfo[], scenario: string): string {
   const lines = [`# rolloutlab timeline: ${scenario}, ${steps.length} steps`];
-  for (const s of steps) lines.push(`${offset(s.atNs)} step ${s.step} ${s.kind} ${s.component}${s.key ? ` ${s.key}` : ''}`);
+  for (const s of steps) lines.push(`${formatOffset(s.atNs)} step ${s.step} ${s.kind} ${s.component}${s.key ? ` ${s.key}` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 
