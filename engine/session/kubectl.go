@@ -131,22 +131,42 @@ func (s *Session) kubectlGet(a *kubectlArgs, bad error) (string, error) {
 	if a.allNamespaces {
 		ns = ""
 	}
-	srv := s.sim.Server()
-	objs := kubectl.Objects{
-		Deployments: srv.ListDeployments(ns, nil),
-		ReplicaSets: srv.ListReplicaSets(ns, nil),
-		Pods:        srv.ListPods(ns, nil),
-	}
 	if names := a.words[2:]; len(names) > 0 {
 		if len(kinds) != 1 || a.allNamespaces {
 			return "", bad
 		}
-		var err error
-		if objs, err = s.named(kinds[0], a.namespace, names); err != nil {
+		objs, err := s.named(kinds[0], a.namespace, names)
+		if err != nil {
 			return "", err
 		}
+		return kubectl.Get(kinds, objs, s.sim.Now(), o), nil
 	}
-	return kubectl.Get(kinds, objs, s.sim.Now(), o), nil
+	return kubectl.Get(kinds, s.listed(kinds, ns), s.sim.Now(), o), nil
+}
+
+// listed lists the objects of the kinds asked for in namespace ns (every
+// namespace when ns is empty); kinds not asked for are not listed, so
+// `get deployments` in a 10,000-pod cluster does not copy the pod list.
+func (s *Session) listed(kinds []apiserver.Resource, ns string) kubectl.Objects {
+	srv := s.sim.Server()
+	var objs kubectl.Objects
+	for _, res := range kinds {
+		switch res {
+		case apiserver.Deployments:
+			if objs.Deployments == nil {
+				objs.Deployments = srv.ListDeployments(ns, nil)
+			}
+		case apiserver.ReplicaSets:
+			if objs.ReplicaSets == nil {
+				objs.ReplicaSets = srv.ListReplicaSets(ns, nil)
+			}
+		case apiserver.Pods:
+			if objs.Pods == nil {
+				objs.Pods = srv.ListPods(ns, nil)
+			}
+		}
+	}
+	return objs
 }
 
 // named fetches the objects `get KIND NAME...` lists, in the order named.
