@@ -17,10 +17,11 @@ func labelBucketKey(ns, k, v string) string {
 
 // relabel moves e between label buckets for a change of its object's
 // labels from oldLabels to newLabels (nil for an object that was not or is
-// no longer cached). Labels that keep their value are not touched.
-func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]string) {
+// no longer cached). Labels that keep their value are not touched. It
+// reports whether the labels changed.
+func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]string) bool {
 	if sameLabels(oldLabels, newLabels) {
-		return // the usual update: status or spec, not labels
+		return false // the usual update: status or spec, not labels
 	}
 	for k, v := range oldLabels {
 		if nv, ok := newLabels[k]; ok && nv == v {
@@ -46,6 +47,7 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 		}
 		set.add(e)
 	}
+	return true
 }
 
 // sameLabels reports whether a and b hold the same pairs (nil and empty

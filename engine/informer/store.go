@@ -23,6 +23,11 @@ type entry struct {
 	// indexer (Store.indexNames), as last indexed. Snapshot: yes (with the
 	// entry).
 	indexed [][]string
+	// labelSig and state are the label signature and classifier state the
+	// entry was last counted under in the store's group summary (unset
+	// when the store keeps none). Snapshot: yes (with the entry).
+	labelSig string
+	state    uint8
 }
 
 // orderedSet is a set of entries that remembers insertion order.
@@ -106,6 +111,9 @@ type Store struct {
 	lastAppliedRV uint64
 	// nextSeq is the seq of the next entry created. Snapshot: yes.
 	nextSeq uint64
+	// groups is the per-value group summary of one index, nil unless
+	// Summarize was called.
+	groups *groupSummary
 }
 
 func newStore(indexers map[string]IndexFunc) *Store {
@@ -142,15 +150,22 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 	e := s.objects[key]
 	if e != nil {
 		old = e.obj
+		s.uncount(e)
 		s.unindex(e)
 		e.obj = obj
-		s.relabel(e, obj.GetNamespace(), old.GetLabels(), obj.GetLabels())
+		if s.relabel(e, obj.GetNamespace(), old.GetLabels(), obj.GetLabels()) && s.groups != nil {
+			e.labelSig = labelSignature(obj.GetLabels())
+		}
 		s.index(e)
+		s.count(e)
 		return old
 	}
 	e = &entry{key: key, obj: obj, seq: s.nextSeq}
 	s.nextSeq++
 	s.relabel(e, obj.GetNamespace(), nil, obj.GetLabels())
+	if s.groups != nil {
+		e.labelSig = labelSignature(obj.GetLabels())
+	}
 	s.objects[key] = e
 	s.order.add(e)
 	ns := s.byNamespace[obj.GetNamespace()]
@@ -160,6 +175,7 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 	}
 	ns.add(e)
 	s.index(e)
+	s.count(e)
 	return nil
 }
 
@@ -169,6 +185,7 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 		return nil
 	}
 	old = e.obj
+	s.uncount(e)
 	s.unindex(e)
 	s.relabel(e, old.GetNamespace(), old.GetLabels(), nil)
 	delete(s.objects, key)

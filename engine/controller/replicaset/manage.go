@@ -17,15 +17,15 @@ import (
 
 // manageReplicas is BEHAVIOR §3.4: it creates or deletes pods so that the
 // active claimed pods match spec.replicas, at most BurstReplicas per sync.
-// active is reordered by a ranked scale-down.
-func (rc *Controller) manageReplicas(key string, active []*corev1.Pod, rs *appsv1.ReplicaSet) error {
+// Only a scale-down lists the pods, and reorders the list by rank.
+func (rc *Controller) manageReplicas(key string, active *claimedPods, rs *appsv1.ReplicaSet) error {
 	desired := int(replicasOf(rs))
-	d := ManageDecision{Key: key, Active: len(active), Desired: desired, Diff: len(active) - desired}
+	d := ManageDecision{Key: key, Active: active.n, Desired: desired, Diff: active.n - desired}
 	switch {
 	case d.Diff < 0:
 		return rc.scaleUp(d, rs)
 	case d.Diff > 0:
-		return rc.scaleDown(d, active, rs)
+		return rc.scaleDown(d, active.list(), rs)
 	}
 	d.Action = ManageNothing
 	rc.emit(d)

@@ -1,0 +1,128 @@
+package replicaset
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/informer"
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
+)
+
+// Pod states the pod store's group summary files pods under (see
+// classifyPod); a pod may carry several.
+const (
+	// podActive: podutil.IsPodActive.
+	podActive uint8 = 1 << iota
+	// podTerminating: podutil.IsPodTerminating.
+	podTerminating
+	// podReady: podutil.IsPodReady.
+	podReady
+)
+
+// classifyPod is the pod store's informer.Classifier: the pod's activity,
+// termination and readiness bits.
+func classifyPod(obj apiserver.Object) uint8 {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return 0
+	}
+	var st uint8
+	if podutil.IsPodActive(p) {
+		st |= podActive
+	}
+	if podutil.IsPodTerminating(p) {
+		st |= podTerminating
+	}
+	if podutil.IsPodReady(p) {
+		st |= podReady
+	}
+	return st
+}
+
+// podTally is what a sync needs from rs's pods when the claim changes
+// nothing, read from the group summary of the pod owner index instead of
+// the pods.
+type podTally struct {
+	// activeOwned counts the active pods controlled by rs (all match its
+	// selector: the claim keeps them all).
+	activeOwned int
+	// activeOrphans counts the active orphans of rs's namespace (none
+	// matches its selector: the claim skips them all).
+	activeOrphans int
+	// terminating counts the terminating pods controlled by rs that match
+	// its selector.
+	terminating int
+	// status counts the active owned pods; Available is Ready, valid only
+	// when minReadySeconds is 0.
+	status podutil.StatusCounts
+}
+
+// tally returns rs's podTally. ok is false when a sync must walk the pods
+// instead: the store keeps no group summary, rs is being deleted (the
+// claim then skips differently), an active pod rs controls does not match
+// the selector (the claim would release it) or an active orphan matches it
+// (the claim would try to adopt it). A tally costs one step per group of
+// pods sharing labels and state, not per pod.
+func (rc *Controller) tally(rs *appsv1.ReplicaSet, selector labels.Selector) (t podTally, ok bool) {
+	store := rc.pods.Store()
+	if rc.walkAlways || rs.DeletionTimestamp != nil || !store.Summarized(informer.PodControllerIndex) {
+		return t, false
+	}
+	ok = true
+	store.EachGroup(informer.PodControllerIndex, rs.Namespace, func(g informer.Group) {
+		if g.State&podActive == 0 {
+			return
+		}
+		if selector.Matches(labels.Set(g.Labels)) {
+			ok = false
+		}
+		t.activeOrphans += g.Count
+	})
+	if !ok {
+		return t, false
+	}
+	tmpl := rs.Spec.Template.Labels
+	store.EachGroup(informer.PodControllerIndex, ownedKey(rs), func(g informer.Group) {
+		matches := selector.Matches(labels.Set(g.Labels))
+		if g.State&podTerminating != 0 && matches {
+			t.terminating += g.Count
+		}
+		if g.State&podActive == 0 {
+			return
+		}
+		if !matches {
+			ok = false
+			return
+		}
+		t.activeOwned += g.Count
+		n := int32(g.Count)
+		if podutil.HasAllLabels(g.Labels, tmpl) {
+			t.status.FullyLabeled += n
+		}
+		if g.State&podReady != 0 {
+			t.status.Ready += n
+		}
+	})
+	t.status.Replicas = int32(t.activeOwned)
+	t.status.Available = t.status.Ready
+	return t, ok
+}
+
+// activeOwnedPods lists the active pods controlled by rs in owner-index
+// order: the pods a claim that changes nothing returns, in its order.
+func (rc *Controller) activeOwnedPods(rs *appsv1.ReplicaSet, n int) []*corev1.Pod {
+	out := make([]*corev1.Pod, 0, n)
+	rc.pods.Store().EachByIndex(informer.PodControllerIndex, ownedKey(rs), func(o apiserver.Object) {
+		if p, ok := o.(*corev1.Pod); ok && podutil.IsPodActive(p) {
+			out = append(out, p)
+		}
+	})
+	return out
+}
+
+// ownedKey is the PodControllerIndex value of the pods rs controls.
+func ownedKey(rs *appsv1.ReplicaSet) string {
+	return informer.PodControllerKey(rs.Namespace, "ReplicaSet", rs.Name, string(rs.UID))
+}
