@@ -128,3 +128,29 @@ func (s *Store) listFromBucket(bucket *orderedSet, sel labels.Selector) []apiser
 	}
 	return out
 }
+
+// EachMatching calls fn for every cached object of namespace ns ("" for
+// all) matching
+// sel (nil matches everything): the objects List(ns, sel) returns, in no
+// particular order, without building a slice. For callers that only count.
+// fn must not modify the store.
+func (s *Store) EachMatching(ns string, sel labels.Selector, fn func(obj apiserver.Object)) {
+	visit := func(e *entry) {
+		if sel == nil || sel.Matches(labels.Set(e.obj.GetLabels())) {
+			fn(e.obj)
+		}
+	}
+	if ns != "" && sel != nil {
+		if bucket, ok := s.narrowest(ns, sel); ok {
+			if bucket != nil {
+				bucket.each(visit)
+			}
+			return
+		}
+	}
+	if ns == "" {
+		s.order.each(visit)
+	} else if set := s.byNamespace[ns]; set != nil {
+		set.each(visit)
+	}
+}

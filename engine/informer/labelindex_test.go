@@ -2,6 +2,8 @@ package informer
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -53,6 +55,13 @@ func TestListByLabelBucketMatchesScan(t *testing.T) {
 				got, want := listKeys(s.List(ns, sel)), scanList(s, ns, sel)
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Errorf("%s: List(%s, %q) = %v, scan gives %v", step, ns, q, got, want)
+				}
+				var each []string
+				s.EachMatching(ns, sel, func(o apiserver.Object) { each = append(each, KeyOf(o)) })
+				sort.Strings(each)
+				sorted := slices.Sorted(slices.Values(want))
+				if fmt.Sprint(each) != fmt.Sprint(sorted) {
+					t.Errorf("%s: EachMatching(%s, %q) visits %v, scan gives %v", step, ns, q, each, sorted)
 				}
 			}
 		}

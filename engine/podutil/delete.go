@@ -18,12 +18,24 @@ import (
 // Example: related pods a,b on n1 and c on n2 (all active) give a pod on n1
 // rank 2, a pod on n2 rank 1 and a pod on n3 rank 0.
 func RankByRelatedPodsOnNode(podsToRank, relatedPods []*corev1.Pod, now time.Time) ActivePodsWithRanks {
+	return RankByNodeCounts(podsToRank, ActivePerNode(relatedPods), now)
+}
+
+// ActivePerNode counts the active pods of pods per node name ("" for
+// unscheduled pods): what a ranking reads from the related pods.
+func ActivePerNode(pods []*corev1.Pod) map[string]int {
 	perNode := make(map[string]int)
-	for _, p := range relatedPods {
+	for _, p := range pods {
 		if IsPodActive(p) {
 			perNode[p.Spec.NodeName]++
 		}
 	}
+	return perNode
+}
+
+// RankByNodeCounts is RankByRelatedPodsOnNode from the related pods'
+// ActivePerNode counts.
+func RankByNodeCounts(podsToRank []*corev1.Pod, perNode map[string]int, now time.Time) ActivePodsWithRanks {
 	ranks := make([]int, len(podsToRank))
 	for i, p := range podsToRank {
 		ranks[i] = perNode[p.Spec.NodeName]
@@ -39,18 +51,24 @@ func RankByRelatedPodsOnNode(podsToRank, relatedPods []*corev1.Pod, now time.Tim
 // as len(filteredPods) (upstream's caller never passes one), and a negative
 // diff as 0.
 func GetPodsToDelete(filteredPods, relatedPods []*corev1.Pod, diff int, now time.Time) []*corev1.Pod {
-	victims, _ := rankForDeletion(filteredPods, relatedPods, diff, now)
+	victims, _ := rankForDeletion(filteredPods, relatedCounts(relatedPods), diff, now)
 	return victims
 }
 
+// relatedCounts defers ActivePerNode(related) until a ranking needs it.
+func relatedCounts(related []*corev1.Pod) func() map[string]int {
+	return func() map[string]int { return ActivePerNode(related) }
+}
+
 // rankForDeletion does GetPodsToDelete's work and also returns the ranked
-// view (nil when no sort happened).
-func rankForDeletion(filteredPods, relatedPods []*corev1.Pod, diff int, now time.Time) ([]*corev1.Pod, *ActivePodsWithRanks) {
+// view (nil when no sort happened). perNode gives the related pods'
+// ActivePerNode counts; it is called only when a ranking happens.
+func rankForDeletion(filteredPods []*corev1.Pod, perNode func() map[string]int, diff int, now time.Time) ([]*corev1.Pod, *ActivePodsWithRanks) {
 	diff = min(max(diff, 0), len(filteredPods))
 	if diff == len(filteredPods) {
 		return filteredPods[:diff], nil
 	}
-	ranked := RankByRelatedPodsOnNode(filteredPods, relatedPods, now).withKeys()
+	ranked := RankByNodeCounts(filteredPods, perNode(), now).withKeys()
 	// sort.Sort, not a stable sort: equivalent pods end up where upstream's
 	// sort puts them, so victim choice matches upstream on ties too.
 	sort.Sort(ranked)
@@ -62,8 +80,15 @@ func rankForDeletion(filteredPods, relatedPods []*corev1.Pod, diff int, now time
 // caps how many of the best-ranked survivors the record lists after the
 // victims.
 func GetPodsToDeleteExplained(owner string, filteredPods, relatedPods []*corev1.Pod, diff int, now time.Time, survivorsShown int) ([]*corev1.Pod, DeletionRanking) {
+	return GetPodsToDeleteExplainedByNodeCounts(owner, filteredPods, relatedCounts(relatedPods), diff, now, survivorsShown)
+}
+
+// GetPodsToDeleteExplainedByNodeCounts is GetPodsToDeleteExplained with the
+// related pods given by their ActivePerNode counts, asked for only when a
+// ranking happens.
+func GetPodsToDeleteExplainedByNodeCounts(owner string, filteredPods []*corev1.Pod, perNode func() map[string]int, diff int, now time.Time, survivorsShown int) ([]*corev1.Pod, DeletionRanking) {
 	candidates := len(filteredPods)
-	victims, ranked := rankForDeletion(filteredPods, relatedPods, diff, now)
+	victims, ranked := rankForDeletion(filteredPods, perNode, diff, now)
 	rec := DeletionRanking{Owner: owner, Diff: diff, Candidates: candidates, Sorted: ranked != nil}
 	if ranked == nil {
 		// No sort: every candidate is a victim, ranks are not computed.

@@ -99,8 +99,7 @@ func (rc *Controller) scaleDown(d ManageDecision, active []*corev1.Pod, rs *apps
 	d.Action, d.Count = ManageDelete, n
 	rc.emit(d)
 
-	related := rc.relatedPods(rs)
-	victims, ranking := podutil.GetPodsToDeleteExplained(d.Key, active, related, n, rc.clock.Now(), rankingSurvivorsShown)
+	victims, ranking := podutil.GetPodsToDeleteExplainedByNodeCounts(d.Key, active, rc.relatedPodsPerNode(rs), n, rc.clock.Now(), rankingSurvivorsShown)
 	rc.emit(ranking)
 
 	keys := make([]string, len(victims))
@@ -151,56 +150,54 @@ func (rc *Controller) deletePodRequest(rs *appsv1.ReplicaSet, pod *corev1.Pod) e
 	return fmt.Errorf("unable to delete pods: %v", err)
 }
 
-// relatedPods returns the cached pods selected by every ReplicaSet that has
-// the same controller as rs (rs included), deduplicated by UID, in
-// ReplicaSet-index then pod-cache order. A ReplicaSet without a controller
-// has no related pods.
+// relatedPodsPerNode returns what a ranking reads from rs's related pods,
+// counted only when it is called: the active cached pods selected by every
+// ReplicaSet that has the same controller as rs (rs included), counted once
+// each, per node name (podutil.ActivePerNode). A ReplicaSet without a
+// controller has no related pods, which is reported at once.
 //
-// A cached pod is one object with its own UID, so a pod was already
-// collected exactly when an earlier ReplicaSet of the same namespace selects
-// it: the deduplication re-checks those selectors instead of keeping a set
-// of UIDs.
-func (rc *Controller) relatedPods(rs *appsv1.ReplicaSet) []*corev1.Pod {
+// A cached pod is one object, so a pod was already counted exactly when an
+// earlier ReplicaSet of the same namespace (in ReplicaSet-index order)
+// selects it: the deduplication re-checks those selectors instead of
+// keeping a set of UIDs.
+func (rc *Controller) relatedPodsPerNode(rs *appsv1.ReplicaSet) func() map[string]int {
 	ref := metav1.GetControllerOfNoCopy(rs)
 	if ref == nil {
 		rc.emit(Note{Key: keyOf(rs.Namespace, rs.Name), Message: "ReplicaSet has no controller: " + keyOf(rs.Namespace, rs.Name)})
-		return nil
+		return func() map[string]int { return map[string]int{} }
 	}
-	type scope struct {
-		ns  string
-		sel labels.Selector
-	}
-	var earlier []scope
-	var out []*corev1.Pod
-	for _, obj := range rc.replicaSets.Store().ByIndex(informer.ControllerUIDIndex, string(ref.UID)) {
-		relRS, ok := obj.(*appsv1.ReplicaSet)
-		if !ok {
-			continue
+	return func() map[string]int {
+		type scope struct {
+			ns  string
+			sel labels.Selector
 		}
-		sel, err := metav1.LabelSelectorAsSelector(relRS.Spec.Selector)
-		if err != nil {
-			continue // an invalid selector matches no pods
-		}
-		pods := rc.pods.Store().List(relRS.Namespace, sel)
-		if out == nil {
-			out = make([]*corev1.Pod, 0, len(pods))
-		}
-	pods:
-		for _, o := range pods {
-			p, ok := o.(*corev1.Pod)
+		var earlier []scope
+		perNode := map[string]int{}
+		for _, obj := range rc.replicaSets.Store().ByIndex(informer.ControllerUIDIndex, string(ref.UID)) {
+			relRS, ok := obj.(*appsv1.ReplicaSet)
 			if !ok {
 				continue
 			}
-			for _, e := range earlier {
-				if e.ns == p.Namespace && e.sel.Matches(labels.Set(p.Labels)) {
-					continue pods
-				}
+			sel, err := metav1.LabelSelectorAsSelector(relRS.Spec.Selector)
+			if err != nil {
+				continue // an invalid selector matches no pods
 			}
-			out = append(out, p)
+			rc.pods.Store().EachMatching(relRS.Namespace, sel, func(o apiserver.Object) {
+				p, ok := o.(*corev1.Pod)
+				if !ok || !podutil.IsPodActive(p) {
+					return
+				}
+				for _, e := range earlier {
+					if e.ns == p.Namespace && e.sel.Matches(labels.Set(p.Labels)) {
+						return
+					}
+				}
+				perNode[p.Spec.NodeName]++
+			})
+			earlier = append(earlier, scope{ns: relRS.Namespace, sel: sel})
 		}
-		earlier = append(earlier, scope{ns: relRS.Namespace, sel: sel})
+		return perNode
 	}
-	return out
 }
 
 // plannedBatches lists the slow-start batch sizes for count creates when
