@@ -9,17 +9,20 @@ import (
 )
 
 // Classifier sorts an object into a small state (for pods: active, ready,
-// terminating bits). It must depend on the object alone.
-type Classifier func(obj apiserver.Object) uint8
+// terminating bits) and a tag (for pods: the node name). It must depend on
+// the object alone.
+type Classifier func(obj apiserver.Object) (state uint8, tag string)
 
 // Group is a set of cached objects filed under one value of the summarized
-// index that carry the same labels and the same classifier state.
+// index that carry the same labels and the same classifier state and tag.
 type Group struct {
 	// Labels are the labels every object of the group carries (one
 	// object's own map: read-only).
 	Labels map[string]string
-	// State is the classifier's answer for every object of the group.
+	// State and Tag are the classifier's answer for every object of the
+	// group.
 	State uint8
+	Tag   string
 	// Count is the number of objects in the group; always > 0.
 	Count int
 }
@@ -32,8 +35,8 @@ type group struct {
 
 // groupSummary is the optional per-index-value tally of a Store: for one
 // index (fixed by Summarize), every value's objects grouped by label set and
-// state. A sync that only needs counts reads a few groups instead of every
-// object.
+// state and tag. A sync that only needs counts reads a few groups instead
+// of every object.
 type groupSummary struct {
 	// index is the position of the summarized index in Store.indexNames.
 	index int
@@ -47,7 +50,8 @@ type groupSummary struct {
 }
 
 // Summarize makes the store keep, for every value of the named index, its
-// objects grouped by label set and by classify's state (see Groups). It is
+// objects grouped by label set and by classify's state and tag (see
+// EachGroup). It is
 // wiring, like the indexers: a later call replaces the classifier and
 // recounts. It reports false, and does nothing, when the store has no such
 // index.
@@ -84,7 +88,7 @@ func (s *Store) recount() map[string][]group {
 	out := map[string][]group{}
 	s.order.each(func(e *entry) {
 		e.labelSig = labelSignature(e.obj.GetLabels())
-		e.state = s.groups.classify(e.obj)
+		e.state, e.tag = s.groups.classify(e.obj)
 		for _, v := range e.indexed[s.groups.index] {
 			out[v] = addToGroups(out[v], e)
 		}
@@ -99,7 +103,7 @@ func (s *Store) count(e *entry) {
 	if g == nil {
 		return
 	}
-	e.state = g.classify(e.obj)
+	e.state, e.tag = g.classify(e.obj)
 	for _, v := range e.indexed[g.index] {
 		g.byValue[v] = addToGroups(g.byValue[v], e)
 	}
@@ -114,7 +118,7 @@ func (s *Store) uncount(e *entry) {
 	for _, v := range e.indexed[g.index] {
 		gs := g.byValue[v]
 		for i := range gs {
-			if gs[i].State != e.state || gs[i].sig != e.labelSig {
+			if !gs[i].holds(e) {
 				continue
 			}
 			if gs[i].Count--; gs[i].Count == 0 {
@@ -130,14 +134,19 @@ func (s *Store) uncount(e *entry) {
 	}
 }
 
+// holds reports whether e, as last counted, belongs to g.
+func (g *group) holds(e *entry) bool {
+	return g.State == e.state && g.Tag == e.tag && g.sig == e.labelSig
+}
+
 func addToGroups(gs []group, e *entry) []group {
 	for i := range gs {
-		if gs[i].State == e.state && gs[i].sig == e.labelSig {
+		if gs[i].holds(e) {
 			gs[i].Count++
 			return gs
 		}
 	}
-	return append(gs, group{Group: Group{Labels: e.obj.GetLabels(), State: e.state, Count: 1}, sig: e.labelSig})
+	return append(gs, group{Group: Group{Labels: e.obj.GetLabels(), State: e.state, Tag: e.tag, Count: 1}, sig: e.labelSig})
 }
 
 // labelSignature renders a label set canonically: its pairs sorted by key,

@@ -25,7 +25,7 @@ func dumpGroups(s *Store) string {
 	for _, v := range values {
 		fmt.Fprintf(&b, "group %s:", v)
 		for _, g := range s.groups.byValue[v] {
-			fmt.Fprintf(&b, " {%v state=%d n=%d}", g.Labels, g.State, g.Count)
+			fmt.Fprintf(&b, " {%v state=%d tag=%s n=%d}", g.Labels, g.State, g.Tag, g.Count)
 		}
 		b.WriteString("\n")
 	}
@@ -41,7 +41,8 @@ func recountGroups(s *Store, index IndexFunc, classify Classifier) map[string]ma
 			if out[v] == nil {
 				out[v] = map[string]int{}
 			}
-			out[v][fmt.Sprintf("%v|%d", e.obj.GetLabels(), classify(e.obj))]++
+			st, tag := classify(e.obj)
+			out[v][fmt.Sprintf("%v|%d|%s", e.obj.GetLabels(), st, tag)]++
 		}
 	}
 	return out
@@ -59,7 +60,7 @@ func summaryCounts(t *testing.T, s *Store) map[string]map[string]int {
 		}
 		out[v] = map[string]int{}
 		for _, g := range gs {
-			k := fmt.Sprintf("%v|%d", g.Labels, g.State)
+			k := fmt.Sprintf("%v|%d|%s", g.Labels, g.State, g.Tag)
 			if g.Count <= 0 || out[v][k] != 0 || labelSignature(g.Labels) != g.sig {
 				t.Fatalf("value %s: bad group %+v", v, g)
 			}
@@ -69,14 +70,15 @@ func summaryCounts(t *testing.T, s *Store) map[string]map[string]int {
 	return out
 }
 
-// podState is a test classifier: phase ordinal, plus 8 when deleting.
-func podState(o apiserver.Object) uint8 {
+// podState is a test classifier: phase ordinal, plus 8 when deleting;
+// tagged with the node.
+func podState(o apiserver.Object) (uint8, string) {
 	p := o.(*corev1.Pod)
 	st := map[corev1.PodPhase]uint8{corev1.PodPending: 1, corev1.PodRunning: 2, corev1.PodSucceeded: 3}[p.Status.Phase]
 	if p.DeletionTimestamp != nil {
 		st |= 8
 	}
-	return st
+	return st, p.Spec.NodeName
 }
 
 // The group summary of the owner index stays equal to a recount from the
@@ -120,6 +122,7 @@ func TestGroupsEqualRecountAfterChanges(t *testing.T) {
 				p.Labels["extra"] = "x"
 			}
 			p.Status.Phase = phases[step%3]
+			p.Spec.NodeName = []string{"", "n1", "n2"}[(step/2)%3]
 			if step%5 == 0 {
 				p.DeletionTimestamp = &now
 			}

@@ -154,3 +154,15 @@ func (s *Store) EachMatching(ns string, sel labels.Selector, fn func(obj apiserv
 		set.each(visit)
 	}
 }
+
+// NarrowestCount bounds the number of cached objects of namespace ns that
+// match sel: it returns the size of the label bucket List would read (see
+// narrowest), which holds every match. ok is false when sel has no
+// single-valued equality requirement (no bound short of the namespace).
+func (s *Store) NarrowestCount(ns string, sel labels.Selector) (n int, ok bool) {
+	bucket, ok := s.narrowest(ns, sel)
+	if !ok || bucket == nil {
+		return 0, ok
+	}
+	return bucket.len(), true
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -62,6 +63,11 @@ func TestListByLabelBucketMatchesScan(t *testing.T) {
 				sorted := slices.Sorted(slices.Values(want))
 				if fmt.Sprint(each) != fmt.Sprint(sorted) {
 					t.Errorf("%s: EachMatching(%s, %q) visits %v, scan gives %v", step, ns, q, each, sorted)
+				}
+				if n, ok := s.NarrowestCount(ns, sel); ok && n < len(want) {
+					t.Errorf("%s: NarrowestCount(%s, %q) = %d, below the %d matches", step, ns, q, n, len(want))
+				} else if !ok && q != "" && !strings.Contains(q, "!=") && q != "hash" && q != "hash in (a,b)" {
+					t.Errorf("%s: NarrowestCount(%s, %q) gives no bound", step, ns, q)
 				}
 			}
 		}

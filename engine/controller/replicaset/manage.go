@@ -167,11 +167,7 @@ func (rc *Controller) relatedPodsPerNode(rs *appsv1.ReplicaSet) func() map[strin
 		return func() map[string]int { return map[string]int{} }
 	}
 	return func() map[string]int {
-		type scope struct {
-			ns  string
-			sel labels.Selector
-		}
-		var earlier []scope
+		var earlier []relatedScope
 		perNode := map[string]int{}
 		for _, obj := range rc.replicaSets.Store().ByIndex(informer.ControllerUIDIndex, string(ref.UID)) {
 			relRS, ok := obj.(*appsv1.ReplicaSet)
@@ -182,22 +178,35 @@ func (rc *Controller) relatedPodsPerNode(rs *appsv1.ReplicaSet) func() map[strin
 			if err != nil {
 				continue // an invalid selector matches no pods
 			}
-			rc.pods.Store().EachMatching(relRS.Namespace, sel, func(o apiserver.Object) {
-				p, ok := o.(*corev1.Pod)
-				if !ok || !podutil.IsPodActive(p) {
-					return
-				}
-				for _, e := range earlier {
-					if e.ns == p.Namespace && e.sel.Matches(labels.Set(p.Labels)) {
-						return
+			if !rc.addSelectedFromGroups(relRS, sel, earlier, perNode) {
+				rc.pods.Store().EachMatching(relRS.Namespace, sel, func(o apiserver.Object) {
+					p, ok := o.(*corev1.Pod)
+					if ok && podutil.IsPodActive(p) && !selectedEarlier(earlier, p.Namespace, p.Labels) {
+						perNode[p.Spec.NodeName]++
 					}
-				}
-				perNode[p.Spec.NodeName]++
-			})
-			earlier = append(earlier, scope{ns: relRS.Namespace, sel: sel})
+				})
+			}
+			earlier = append(earlier, relatedScope{ns: relRS.Namespace, sel: sel})
 		}
 		return perNode
 	}
+}
+
+// relatedScope is a related ReplicaSet's namespace and selector.
+type relatedScope struct {
+	ns  string
+	sel labels.Selector
+}
+
+// selectedEarlier reports whether a pod of namespace ns with labels lbls is
+// selected by one of the scopes.
+func selectedEarlier(scopes []relatedScope, ns string, lbls map[string]string) bool {
+	for _, e := range scopes {
+		if e.ns == ns && e.sel.Matches(labels.Set(lbls)) {
+			return true
+		}
+	}
+	return false
 }
 
 // plannedBatches lists the slow-start batch sizes for count creates when

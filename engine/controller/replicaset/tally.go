@@ -22,11 +22,12 @@ const (
 )
 
 // classifyPod is the pod store's informer.Classifier: the pod's activity,
-// termination and readiness bits.
-func classifyPod(obj apiserver.Object) uint8 {
+// termination and readiness bits, tagged with its node name (what a
+// deletion ranking counts pods by).
+func classifyPod(obj apiserver.Object) (uint8, string) {
 	p, ok := obj.(*corev1.Pod)
 	if !ok {
-		return 0
+		return 0, ""
 	}
 	var st uint8
 	if podutil.IsPodActive(p) {
@@ -38,7 +39,7 @@ func classifyPod(obj apiserver.Object) uint8 {
 	if podutil.IsPodReady(p) {
 		st |= podReady
 	}
-	return st
+	return st, p.Spec.NodeName
 }
 
 // podTally is what a sync needs from rs's pods when the claim changes
@@ -108,6 +109,41 @@ func (rc *Controller) tally(rs *appsv1.ReplicaSet, selector labels.Selector) (t 
 	t.status.Replicas = int32(t.activeOwned)
 	t.status.Available = t.status.Ready
 	return t, ok
+}
+
+// addSelectedFromGroups adds to perNode the active pods relRS's selector
+// selects that no earlier scope selects, counted from relRS's owned groups,
+// when those are provably all the pods it selects: the pods it controls and
+// that match are a subset of the matches, which are a subset of the label
+// bucket NarrowestCount measures, so equal sizes make the three one set.
+// It reports false, having added nothing, otherwise; the caller then walks
+// the matches.
+func (rc *Controller) addSelectedFromGroups(relRS *appsv1.ReplicaSet, sel labels.Selector, earlier []relatedScope, perNode map[string]int) bool {
+	store := rc.pods.Store()
+	if rc.walkAlways || !store.Summarized(informer.PodControllerIndex) {
+		return false
+	}
+	bound, ok := store.NarrowestCount(relRS.Namespace, sel)
+	if !ok {
+		return false
+	}
+	key := ownedKey(relRS)
+	owned := 0
+	store.EachGroup(informer.PodControllerIndex, key, func(g informer.Group) {
+		if sel.Matches(labels.Set(g.Labels)) {
+			owned += g.Count
+		}
+	})
+	if owned != bound {
+		return false
+	}
+	store.EachGroup(informer.PodControllerIndex, key, func(g informer.Group) {
+		if g.State&podActive == 0 || !sel.Matches(labels.Set(g.Labels)) || selectedEarlier(earlier, relRS.Namespace, g.Labels) {
+			return
+		}
+		perNode[g.Tag] += g.Count
+	})
+	return true
 }
 
 // activeOwnedPods lists the active pods controlled by rs in owner-index

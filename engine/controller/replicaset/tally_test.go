@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rolloutlab/rolloutlab/engine/trace"
@@ -67,6 +69,56 @@ func tallyScript(e *env) {
 	e.settle()
 }
 
+// runAll starts every pod that has not started, spreading them over three
+// nodes, every other one ready.
+func runAll(e *env) {
+	i := 0
+	for _, p := range e.srv.ListPods("default", nil) {
+		if p.Status.Phase == "" {
+			e.run(p.Name, []string{"node-1", "node-2", "node-3"}[i%3], i%4 != 3)
+			i++
+		}
+	}
+	e.settle()
+}
+
+// relatedScript scales down ReplicaSets that share a controller, so that a
+// ranking counts related pods: from owned groups when the label bucket
+// proves they are all the selected pods (with pods an earlier ReplicaSet
+// already selects skipped), by walking the matches when it does not.
+func relatedScript(e *env) {
+	yes := true
+	dep := metav1.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "dep", UID: "dep-uid", Controller: &yes}
+	mk := func(name string, replicas int32, sel, tmpl map[string]string) {
+		_, err := e.srv.CreateReplicaSet("kubectl", &appsv1.ReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, OwnerReferences: []metav1.OwnerReference{dep}},
+			Spec: appsv1.ReplicaSetSpec{
+				Replicas: &replicas,
+				Selector: &metav1.LabelSelector{MatchLabels: sel},
+				Template: corev1.PodTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: tmpl},
+					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx:1.27"}}},
+				},
+			},
+		})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		e.settle()
+	}
+	mk("rs-a", 3, map[string]string{"app": "x", "hash": "1"}, map[string]string{"app": "x", "hash": "1"})
+	mk("rs-b", 2, map[string]string{"app": "x", "hash": "2"}, map[string]string{"app": "x", "hash": "2"})
+	mk("rs-c", 0, map[string]string{"app": "x", "c": "y"}, map[string]string{"app": "x", "c": "y", "hash": "1"})
+	runAll(e)
+	e.scaleRS("rs-a", 1)
+	e.settle()
+	e.scaleRS("rs-c", 2)
+	e.settle()
+	runAll(e)
+	e.scaleRS("rs-b", 1)
+	e.settle()
+}
+
 // traceJSON renders every record with its whole payload.
 func traceJSON(t *testing.T, rec *trace.Recorder) []string {
 	var out []string
@@ -86,11 +138,14 @@ func traceJSON(t *testing.T, rec *trace.Recorder) []string {
 func TestTallyEqualsWalk(t *testing.T) {
 	counted, walked := newEnv(t, DefaultConfig()), newEnv(t, DefaultConfig())
 	walked.rc.walkAlways = true
-	tallyScript(counted)
-	tallyScript(walked)
+	for _, e := range []*env{counted, walked} {
+		tallyScript(e)
+		relatedScript(e)
+	}
 	a, b := traceJSON(t, counted.rec), traceJSON(t, walked.rec)
 	expectLines(t, "trace with counts vs walk", a, b)
-	for _, want := range []string{"adopt Pod default/orphan-match: done", "release Pod default/owned-extra: done", "terminating 1", "skipped 1"} {
+	for _, want := range []string{"adopt Pod default/orphan-match: done", "release Pod default/owned-extra: done", "terminating 1", "skipped 1",
+		"default/rs-a delete 2 of 3 ranked", "default/rs-b delete 1 of 2 ranked"} {
 		if !strings.Contains(strings.Join(a, "\n"), want) {
 			t.Errorf("the script never produced %q: the comparison misses a case", want)
 		}
