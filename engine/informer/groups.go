@@ -90,7 +90,7 @@ func (s *Store) recount() map[string][]group {
 		e.labelSig = labelSignature(e.obj.GetLabels())
 		e.state, e.tag = s.groups.classify(e.obj)
 		for _, v := range e.indexed[s.groups.index] {
-			out[v] = addToGroups(out[v], e)
+			out[v] = appendCounted(out[v], e)
 		}
 	})
 	return out
@@ -105,43 +105,86 @@ func (s *Store) count(e *entry) {
 	}
 	e.state, e.tag = g.classify(e.obj)
 	for _, v := range e.indexed[g.index] {
-		g.byValue[v] = addToGroups(g.byValue[v], e)
+		g.add(v, e)
 	}
 }
 
 // uncount removes e from the groups it was last counted in.
 func (s *Store) uncount(e *entry) {
+	if g := s.groups; g != nil {
+		g.remove(e.indexed[g.index], e.counted())
+	}
+}
+
+// regroup moves an updated entry between groups: it was counted as was
+// under the values prevVals; e.labelSig and e.indexed are current. The
+// usual update (same values, labels, state and tag) touches no group.
+func (s *Store) regroup(e *entry, prevVals []string, was countedAs) {
 	g := s.groups
 	if g == nil {
 		return
 	}
-	for _, v := range e.indexed[g.index] {
+	e.state, e.tag = g.classify(e.obj)
+	vals := e.indexed[g.index]
+	if e.counted() == was && slices.Equal(prevVals, vals) {
+		return
+	}
+	g.remove(prevVals, was)
+	for _, v := range vals {
+		g.add(v, e)
+	}
+}
+
+// countedAs is what places an entry in a group.
+type countedAs struct {
+	sig   string
+	state uint8
+	tag   string
+}
+
+func (e *entry) counted() countedAs { return countedAs{sig: e.labelSig, state: e.state, tag: e.tag} }
+
+func (g *group) counted() countedAs { return countedAs{sig: g.sig, state: g.State, tag: g.Tag} }
+
+// add counts e (as last classified) under value v.
+func (g *groupSummary) add(v string, e *entry) {
+	c := e.counted()
+	gs := g.byValue[v]
+	for i := range gs {
+		if gs[i].counted() == c {
+			gs[i].Count++
+			return
+		}
+	}
+	g.byValue[v] = append(gs, group{Group: Group{Labels: e.obj.GetLabels(), State: e.state, Tag: e.tag, Count: 1}, sig: e.labelSig})
+}
+
+// remove uncounts one object counted as c under each of vals.
+func (g *groupSummary) remove(vals []string, c countedAs) {
+	for _, v := range vals {
 		gs := g.byValue[v]
 		for i := range gs {
-			if !gs[i].holds(e) {
+			if gs[i].counted() != c {
 				continue
 			}
-			if gs[i].Count--; gs[i].Count == 0 {
-				gs = slices.Delete(gs, i, i+1)
+			if gs[i].Count--; gs[i].Count > 0 {
+				break
+			}
+			if gs = slices.Delete(gs, i, i+1); len(gs) == 0 {
+				delete(g.byValue, v)
+			} else {
+				g.byValue[v] = gs
 			}
 			break
-		}
-		if len(gs) == 0 {
-			delete(g.byValue, v)
-		} else {
-			g.byValue[v] = gs
 		}
 	}
 }
 
-// holds reports whether e, as last counted, belongs to g.
-func (g *group) holds(e *entry) bool {
-	return g.State == e.state && g.Tag == e.tag && g.sig == e.labelSig
-}
-
-func addToGroups(gs []group, e *entry) []group {
+// appendCounted is groupSummary.add on a bare slice, for recount.
+func appendCounted(gs []group, e *entry) []group {
+	c := e.counted()
 	for i := range gs {
-		if gs[i].holds(e) {
+		if gs[i].counted() == c {
 			gs[i].Count++
 			return gs
 		}
