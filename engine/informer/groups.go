@@ -8,10 +8,21 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 )
 
-// Classifier sorts an object into a small state (for pods: active, ready,
-// terminating bits) and a tag (for pods: the node name). It must depend on
-// the object alone.
-type Classifier func(obj apiserver.Object) (state uint8, tag string)
+// Classifier reads an object's Facts. It must depend on the object alone.
+type Classifier func(obj apiserver.Object) Facts
+
+// Facts are what a Classifier reads from an object: the group it is counted
+// in (State, Tag) and numbers kept with the cached object, so that a caller
+// scanning many objects reads them instead of the objects.
+type Facts struct {
+	// State is a small state (for pods: active, ready, terminating bits).
+	State uint8
+	// Tag is a short string (for pods: the node name).
+	Tag string
+	// Nums are the classifier's own numbers (for pods: the deletion
+	// ranking's inputs); groups ignore them.
+	Nums [6]int64
+}
 
 // Group is a set of cached objects filed under one value of the summarized
 // index that carry the same labels and the same classifier state and tag.
@@ -70,6 +81,18 @@ func (s *Store) Summarized(index string) bool {
 	return s.groups != nil && s.indexNames[s.groups.index] == index
 }
 
+// EachByIndexFacts is EachByIndex for the summarized index, handing fn
+// each object's Facts as well (read-only). It calls nothing for another
+// index.
+func (s *Store) EachByIndexFacts(index, value string, fn func(obj apiserver.Object, f *Facts)) {
+	if !s.Summarized(index) {
+		return
+	}
+	if set := s.indices[index][value]; set != nil {
+		set.each(func(e *entry) { fn(e.obj, &e.facts) })
+	}
+}
+
 // EachGroup calls fn for every group of the objects the summarized index
 // files under value, in order of the groups' first appearance. fn must not
 // modify the store. It calls nothing when index is not the summarized one.
@@ -88,7 +111,7 @@ func (s *Store) recount() map[string][]group {
 	out := map[string][]group{}
 	s.order.each(func(e *entry) {
 		e.labelSig = labelSignature(e.obj.GetLabels())
-		e.state, e.tag = s.groups.classify(e.obj)
+		e.facts = s.groups.classify(e.obj)
 		for _, v := range e.indexed[s.groups.index] {
 			out[v] = appendCounted(out[v], e)
 		}
@@ -103,7 +126,7 @@ func (s *Store) count(e *entry) {
 	if g == nil {
 		return
 	}
-	e.state, e.tag = g.classify(e.obj)
+	e.facts = g.classify(e.obj)
 	for _, v := range e.indexed[g.index] {
 		g.add(v, e)
 	}
@@ -124,7 +147,7 @@ func (s *Store) regroup(e *entry, prevVals []string, was countedAs) {
 	if g == nil {
 		return
 	}
-	e.state, e.tag = g.classify(e.obj)
+	e.facts = g.classify(e.obj)
 	vals := e.indexed[g.index]
 	if e.counted() == was && slices.Equal(prevVals, vals) {
 		return
@@ -142,7 +165,9 @@ type countedAs struct {
 	tag   string
 }
 
-func (e *entry) counted() countedAs { return countedAs{sig: e.labelSig, state: e.state, tag: e.tag} }
+func (e *entry) counted() countedAs {
+	return countedAs{sig: e.labelSig, state: e.facts.State, tag: e.facts.Tag}
+}
 
 func (g *group) counted() countedAs { return countedAs{sig: g.sig, state: g.State, tag: g.Tag} }
 
@@ -156,7 +181,7 @@ func (g *groupSummary) add(v string, e *entry) {
 			return
 		}
 	}
-	g.byValue[v] = append(gs, group{Group: Group{Labels: e.obj.GetLabels(), State: e.state, Tag: e.tag, Count: 1}, sig: e.labelSig})
+	g.byValue[v] = append(gs, group{Group: Group{Labels: e.obj.GetLabels(), State: e.facts.State, Tag: e.facts.Tag, Count: 1}, sig: e.labelSig})
 }
 
 // remove uncounts one object counted as c under each of vals.
@@ -189,7 +214,7 @@ func appendCounted(gs []group, e *entry) []group {
 			return gs
 		}
 	}
-	return append(gs, group{Group: Group{Labels: e.obj.GetLabels(), State: e.state, Tag: e.tag, Count: 1}, sig: e.labelSig})
+	return append(gs, group{Group: Group{Labels: e.obj.GetLabels(), State: e.facts.State, Tag: e.facts.Tag, Count: 1}, sig: e.labelSig})
 }
 
 // labelSignature renders a label set canonically: its pairs sorted by key,

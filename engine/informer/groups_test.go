@@ -41,8 +41,8 @@ func recountGroups(s *Store, index IndexFunc, classify Classifier) map[string]ma
 			if out[v] == nil {
 				out[v] = map[string]int{}
 			}
-			st, tag := classify(e.obj)
-			out[v][fmt.Sprintf("%v|%d|%s", e.obj.GetLabels(), st, tag)]++
+			f := classify(e.obj)
+			out[v][fmt.Sprintf("%v|%d|%s", e.obj.GetLabels(), f.State, f.Tag)]++
 		}
 	}
 	return out
@@ -72,13 +72,13 @@ func summaryCounts(t *testing.T, s *Store) map[string]map[string]int {
 
 // podState is a test classifier: phase ordinal, plus 8 when deleting;
 // tagged with the node.
-func podState(o apiserver.Object) (uint8, string) {
+func podState(o apiserver.Object) Facts {
 	p := o.(*corev1.Pod)
 	st := map[corev1.PodPhase]uint8{corev1.PodPending: 1, corev1.PodRunning: 2, corev1.PodSucceeded: 3}[p.Status.Phase]
 	if p.DeletionTimestamp != nil {
 		st |= 8
 	}
-	return st, p.Spec.NodeName
+	return Facts{State: st, Tag: p.Spec.NodeName, Nums: [6]int64{int64(len(p.Status.Phase)), int64(len(p.Labels))}}
 }
 
 // The group summary of the owner index stays equal to a recount from the
@@ -132,6 +132,14 @@ func TestGroupsEqualRecountAfterChanges(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("step %d (%s): summary %v, recount %v", step, key, got, want)
 		}
+		// Every object's kept facts are its classifier's answer.
+		for v := range s.indices[PodControllerIndex] {
+			s.EachByIndexFacts(PodControllerIndex, v, func(o apiserver.Object, f *Facts) {
+				if *f != podState(o) {
+					t.Fatalf("step %d: %s keeps facts %+v, classifier says %+v", step, KeyOf(o), *f, podState(o))
+				}
+			})
+		}
 	}
 	// EachGroup answers the same groups, for the summarized index only.
 	var n int
@@ -140,6 +148,7 @@ func TestGroupsEqualRecountAfterChanges(t *testing.T) {
 		t.Errorf("EachGroup counts %d orphans of default, the index holds %d", n, want)
 	}
 	s.EachGroup("missing", "default", func(Group) { t.Error("EachGroup answered for an unsummarized index") })
+	s.EachByIndexFacts("missing", "default", func(apiserver.Object, *Facts) { t.Error("EachByIndexFacts answered for an unsummarized index") })
 }
 
 // Summarize on a filled store counts what is already cached, and a

@@ -64,7 +64,7 @@ func dumpStore(t *testing.T, s *Store) string {
 		b.WriteString(dumpGroups(s))
 		for _, k := range keys {
 			e := s.objects[k]
-			fmt.Fprintf(&b, "%s sig=%q state=%d tag=%s\n", k, e.labelSig, e.state, e.tag)
+			fmt.Fprintf(&b, "%s sig=%q facts=%+v\n", k, e.labelSig, e.facts)
 		}
 	}
 	fmt.Fprintf(&b, "rv=%d nextSeq=%d\n", s.lastAppliedRV, s.nextSeq)

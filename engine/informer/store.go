@@ -24,12 +24,12 @@ type entry struct {
 	// indexer (Store.indexNames), as last indexed. Snapshot: yes (with the
 	// entry).
 	indexed [][]string
-	// labelSig, state and tag are the label signature and classifier
-	// answer the entry was last counted under in the store's group summary
-	// (unset when the store keeps none). Snapshot: yes (with the entry).
+	// labelSig and facts are the label signature and classifier answer
+	// the entry was last counted under in the store's group summary (unset
+	// when the store keeps none); facts are current with obj. Snapshot: yes
+	// (with the entry).
 	labelSig string
-	state    uint8
-	tag      string
+	facts    Facts
 }
 
 // orderedSet is a set of entries that remembers insertion order.

@@ -25,7 +25,8 @@ func (rc *Controller) manageReplicas(key string, active *claimedPods, rs *appsv1
 	case d.Diff < 0:
 		return rc.scaleUp(d, rs)
 	case d.Diff > 0:
-		return rc.scaleDown(d, active.list(), rs)
+		pods := active.list()
+		return rc.scaleDown(d, pods, active.known, rs)
 	}
 	d.Action = ManageNothing
 	rc.emit(d)
@@ -91,7 +92,10 @@ func (rc *Controller) createPod(rs *appsv1.ReplicaSet, prefix string) error {
 // scaleDown ranks the active pods against the pods of every ReplicaSet with
 // the same controller, expects the victims' deletions by key, and deletes
 // them with plain graceful deletes.
-func (rc *Controller) scaleDown(d ManageDecision, active []*corev1.Pod, rs *appsv1.ReplicaSet) error {
+//
+// known, when not nil, holds active's nodes and ranking inputs from the pod
+// store, read instead of the pods.
+func (rc *Controller) scaleDown(d ManageDecision, active []*corev1.Pod, known *podutil.KnownRankInputs, rs *appsv1.ReplicaSet) error {
 	n := d.Diff
 	if n > rc.cfg.BurstReplicas {
 		n, d.Burst = rc.cfg.BurstReplicas, rc.cfg.BurstReplicas
@@ -99,7 +103,7 @@ func (rc *Controller) scaleDown(d ManageDecision, active []*corev1.Pod, rs *apps
 	d.Action, d.Count = ManageDelete, n
 	rc.emit(d)
 
-	victims, ranking := podutil.GetPodsToDeleteExplainedByNodeCounts(d.Key, active, rc.relatedPodsPerNode(rs), n, rc.clock.Now(), rankingSurvivorsShown)
+	victims, ranking := podutil.GetPodsToDeleteExplainedByNodeCounts(d.Key, active, known, rc.relatedPodsPerNode(rs), n, rc.clock.Now(), rankingSurvivorsShown)
 	rc.emit(ranking)
 
 	keys := make([]string, len(victims))

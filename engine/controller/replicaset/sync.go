@@ -58,7 +58,7 @@ func (rc *Controller) syncReplicaSet(key string) (time.Duration, error) {
 	)
 	if t, ok := rc.tally(rs, selector); ok {
 		rc.emit(refmanager.KeptPodsSummary(rs, selector, t.activeOwned, t.activeOrphans))
-		claimed = claimedPods{n: t.activeOwned, load: func() []*corev1.Pod { return rc.activeOwnedPods(rs, t.activeOwned) }}
+		claimed = claimedPods{n: t.activeOwned, load: func() ([]*corev1.Pod, *podutil.KnownRankInputs) { return rc.activeOwnedPods(rs, t.activeOwned) }}
 		terminating = t.terminating
 		if rs.Spec.MinReadySeconds == 0 {
 			counts = &t.status
@@ -171,16 +171,21 @@ func countTerminating(allPods []*corev1.Pod, rs *appsv1.ReplicaSet, selector lab
 // something needs the pods themselves (a scale-down, minReadySeconds).
 type claimedPods struct {
 	n int
-	// pods is the list once known; load builds it when nil.
+	// pods is the list once known; load builds it, with the pods' ranking
+	// inputs, when nil.
 	pods []*corev1.Pod
-	load func() []*corev1.Pod
+	load func() ([]*corev1.Pod, *podutil.KnownRankInputs)
+	// known, when not nil, holds the nodes and ranking inputs of pods in
+	// their order as listed (before any caller reorders them).
+	known *podutil.KnownRankInputs
 }
 
 // list returns the claimed pods, building them on first use. Callers may
 // reorder the slice (a scale-down sorts it), never change its contents.
 func (c *claimedPods) list() []*corev1.Pod {
 	if c.pods == nil && c.load != nil {
-		c.pods, c.load = c.load(), nil
+		c.pods, c.known = c.load()
+		c.load = nil
 	}
 	return c.pods
 }

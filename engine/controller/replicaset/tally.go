@@ -23,11 +23,11 @@ const (
 
 // classifyPod is the pod store's informer.Classifier: the pod's activity,
 // termination and readiness bits, tagged with its node name (what a
-// deletion ranking counts pods by).
-func classifyPod(obj apiserver.Object) (uint8, string) {
+// deletion ranking counts pods by), and its deletion-ranking inputs.
+func classifyPod(obj apiserver.Object) informer.Facts {
 	p, ok := obj.(*corev1.Pod)
 	if !ok {
-		return 0, ""
+		return informer.Facts{}
 	}
 	var st uint8
 	if podutil.IsPodActive(p) {
@@ -39,7 +39,7 @@ func classifyPod(obj apiserver.Object) (uint8, string) {
 	if podutil.IsPodReady(p) {
 		st |= podReady
 	}
-	return st, p.Spec.NodeName
+	return informer.Facts{State: st, Tag: p.Spec.NodeName, Nums: podutil.RankInputsOf(p)}
 }
 
 // podTally is what a sync needs from rs's pods when the claim changes
@@ -147,15 +147,19 @@ func (rc *Controller) addSelectedFromGroups(relRS *appsv1.ReplicaSet, sel labels
 }
 
 // activeOwnedPods lists the active pods controlled by rs in owner-index
-// order: the pods a claim that changes nothing returns, in its order.
-func (rc *Controller) activeOwnedPods(rs *appsv1.ReplicaSet, n int) []*corev1.Pod {
-	out := make([]*corev1.Pod, 0, n)
-	rc.pods.Store().EachByIndex(informer.PodControllerIndex, ownedKey(rs), func(o apiserver.Object) {
-		if p, ok := o.(*corev1.Pod); ok && podutil.IsPodActive(p) {
-			out = append(out, p)
+// order (the pods a claim that changes nothing returns, in its order), with
+// their nodes and ranking inputs as the store keeps them.
+func (rc *Controller) activeOwnedPods(rs *appsv1.ReplicaSet, n int) ([]*corev1.Pod, *podutil.KnownRankInputs) {
+	pods := make([]*corev1.Pod, 0, n)
+	known := &podutil.KnownRankInputs{Nodes: make([]string, 0, n), Inputs: make([]podutil.RankInputs, 0, n)}
+	rc.pods.Store().EachByIndexFacts(informer.PodControllerIndex, ownedKey(rs), func(o apiserver.Object, f *informer.Facts) {
+		if p, ok := o.(*corev1.Pod); ok && f.State&podActive != 0 {
+			pods = append(pods, p)
+			known.Nodes = append(known.Nodes, f.Tag)
+			known.Inputs = append(known.Inputs, f.Nums)
 		}
 	})
-	return out
+	return pods, known
 }
 
 // ownedKey is the PodControllerIndex value of the pods rs controls.
