@@ -1,7 +1,6 @@
 package podutil
 
 import (
-	"math"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -12,24 +11,21 @@ import (
 // that a cache can keep them with the pod (informer.Facts.Nums) and a
 // ranking of many pods reads them instead of each pod's spec and status.
 //
-// Layout: [0] phase ordinal, [1] 1 when ready, [2] deletion cost,
-// [3] ready-since and [4] creation time as Unix nanoseconds (zeroTime for
-// a zero time), [5] regular restarts<<32 | sidecar restarts.
+// Layout: [0] phase ordinal | 4 when ready | deletion cost (32 bits) << 8;
+// [1], [2] ready-since and [3], [4] creation time as Unix seconds and
+// nanoseconds (any instant, the zero time included, round-trips);
+// [5] regular restarts << 32 | sidecar restarts.
 type RankInputs [6]int64
-
-// zeroTime stands for a zero time.Time in RankInputs.
-const zeroTime = math.MinInt64
 
 // RankInputsOf packs p's ranking inputs.
 func RankInputsOf(p *corev1.Pod) RankInputs {
 	var in RankInputs
-	in[0] = int64(phaseOrdinal(p.Status.Phase))
+	in[0] = int64(phaseOrdinal(p.Status.Phase)) | int64(uint32(PodDeletionCost(p)))<<8
 	if IsPodReady(p) {
-		in[1] = 1
+		in[0] |= 4
 	}
-	in[2] = int64(PodDeletionCost(p))
-	in[3] = packTime(PodReadySince(p))
-	in[4] = packTime(p.CreationTimestamp.Time)
+	in[1], in[2] = packTime(PodReadySince(p))
+	in[3], in[4] = packTime(p.CreationTimestamp.Time)
 	restarts, sidecar := maxRestarts(p)
 	in[5] = int64(restarts)<<32 | int64(uint32(sidecar))
 	return in
@@ -40,33 +36,26 @@ func RankInputsOf(p *corev1.Pod) RankInputs {
 func rankKeyFrom(p *corev1.Pod, node string, in *RankInputs, now time.Time) rankKey {
 	return rankKey{
 		unscheduled: node == "",
-		phase:       int(in[0]),
-		ready:       in[1] == 1,
-		cost:        int32(in[2]),
-		readySince:  ageOf(now, unpackTime(in[3])),
+		phase:       int(in[0] & 3),
+		ready:       in[0]&4 != 0,
+		cost:        int32(uint32(in[0] >> 8)),
+		readySince:  ageOf(now, unpackTime(in[1], in[2])),
 		restarts:    int(in[5] >> 32),
 		sidecar:     int(int32(uint32(in[5]))),
-		created:     ageOf(now, unpackTime(in[4])),
+		created:     ageOf(now, unpackTime(in[3], in[4])),
 		uid:         p.UID,
 	}
 }
 
-// packTime is t as Unix nanoseconds, zeroTime for the zero time. Times
-// the engine meets are within the int64 range of Unix nanoseconds.
-func packTime(t time.Time) int64 {
-	if t.IsZero() {
-		return zeroTime
-	}
-	return t.UnixNano()
+// packTime is t's instant as Unix seconds and nanoseconds.
+func packTime(t time.Time) (sec, nsec int64) {
+	return t.Unix(), int64(t.Nanosecond())
 }
 
-// unpackTime inverts packTime: the same instant, so Equal, After, Sub and
-// IsZero answer as on the original.
-func unpackTime(n int64) time.Time {
-	if n == zeroTime {
-		return time.Time{}
-	}
-	return time.Unix(0, n).UTC()
+// unpackTime inverts packTime: the same instant (in UTC), so Equal, After,
+// Sub and IsZero answer as on the original.
+func unpackTime(sec, nsec int64) time.Time {
+	return time.Unix(sec, nsec).UTC()
 }
 
 // KnownRankInputs are candidates' ranking inputs read from a cache:

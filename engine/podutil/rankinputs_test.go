@@ -19,7 +19,13 @@ import (
 // creation times, repeated UIDs.
 func randomRankPod(r *rand.Rand, i, n int, now time.Time) *corev1.Pod {
 	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p" + strconv.Itoa(i), UID: types.UID(strconv.Itoa(r.IntN(n)))}}
-	if r.IntN(6) > 0 {
+	switch r.IntN(8) {
+	case 0:
+	case 1:
+		p.CreationTimestamp = metav1.NewTime(time.Date(1, 1, 1, 0, 0, r.IntN(2), 0, time.UTC))
+	case 2:
+		p.CreationTimestamp = metav1.NewTime(time.Date(2500, 1, 1, 0, 0, 0, 0, time.UTC))
+	default:
 		p.CreationTimestamp = metav1.NewTime(now.Add(-time.Duration(r.IntN(5)) * time.Minute))
 	}
 	if r.IntN(4) > 0 {
@@ -37,7 +43,7 @@ func randomRankPod(r *rand.Rand, i, n int, now time.Time) *corev1.Pod {
 	}
 	switch r.IntN(5) {
 	case 0:
-		p.Annotations = map[string]string{DeletionCostAnnotation: strconv.Itoa(r.IntN(5) - 2)}
+		p.Annotations = map[string]string{DeletionCostAnnotation: []string{"-2147483648", "2147483647", "-1", "0", "3"}[r.IntN(5)]}
 	case 1:
 		p.Annotations = map[string]string{DeletionCostAnnotation: "+7"}
 	}
@@ -94,7 +100,8 @@ func sameRankKey(a, b rankKey) bool {
 }
 
 func TestPackTimeRoundTrip(t *testing.T) {
-	for _, tm := range []time.Time{{}, time.Unix(0, 0), time.Date(2026, 1, 1, 12, 0, 0, 5, time.UTC), time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC)} {
+	for _, tm := range []time.Time{{}, time.Unix(0, 0), time.Date(2026, 1, 1, 12, 0, 0, 5, time.UTC), time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC), time.Date(1, 1, 2, 0, 0, 0, 0, time.FixedZone("x", 3600)), time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)} {
 		if got := unpackTime(packTime(tm)); !got.Equal(tm) || got.IsZero() != tm.IsZero() {
 			t.Errorf("round trip of %v gives %v", tm, got)
 		}
