@@ -13,11 +13,40 @@ import (
 // quantities compare by value) after removing the pod-template-hash label from
 // both. The inputs are not modified. Templates are compared as stored, i.e.
 // after API-server defaulting.
+//
+// It compares the labels itself and the rest on shallow copies without
+// labels, so nothing is deep-copied.
 func EqualIgnoreHash(a, b *corev1.PodTemplateSpec) bool {
-	ac, bc := a.DeepCopy(), b.DeepCopy()
-	delete(ac.Labels, DefaultPodTemplateHashLabel)
-	delete(bc.Labels, DefaultPodTemplateHashLabel)
-	return apiequality.Semantic.DeepEqual(ac, bc)
+	if a == b {
+		return true
+	}
+	if !labelsEqualIgnoringHash(a.Labels, b.Labels) {
+		return false
+	}
+	ac, bc := *a, *b
+	ac.Labels, bc.Labels = nil, nil
+	return apiequality.Semantic.DeepEqual(&ac, &bc)
+}
+
+// labelsEqualIgnoringHash reports whether a and b hold the same pairs once
+// the pod-template-hash label is left out of both (nil and empty alike, as
+// the semantic comparison has it).
+func labelsEqualIgnoringHash(a, b map[string]string) bool {
+	n := 0
+	for k, v := range a {
+		if k == DefaultPodTemplateHashLabel {
+			continue
+		}
+		if bv, ok := b[k]; !ok || bv != v {
+			return false
+		}
+		n++
+	}
+	_, bHash := b[DefaultPodTemplateHashLabel]
+	if bHash {
+		return len(b)-1 == n
+	}
+	return len(b) == n
 }
 
 // SortByCreation sorts rss in place oldest first (name breaks ties; a zero

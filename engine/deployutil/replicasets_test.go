@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -252,5 +254,33 @@ func TestReplicasAnnotations(t *testing.T) {
 	}
 	if ReplicasAnnotationsNeedUpdate(rs, 3, 4) || !ReplicasAnnotationsNeedUpdate(rs, 3, 5) {
 		t.Error("ReplicasAnnotationsNeedUpdate")
+	}
+}
+
+// EqualIgnoreHash answers as the reference definition (deep copies with the
+// hash label deleted, compared semantically) over label sets that differ
+// by the hash, by other pairs, by nil against empty, and by one side only.
+func TestEqualIgnoreHashMatchesDeepCopyDefinition(t *testing.T) {
+	reference := func(a, b *corev1.PodTemplateSpec) bool {
+		ac, bc := a.DeepCopy(), b.DeepCopy()
+		delete(ac.Labels, DefaultPodTemplateHashLabel)
+		delete(bc.Labels, DefaultPodTemplateHashLabel)
+		return apiequality.Semantic.DeepEqual(ac, bc)
+	}
+	h := DefaultPodTemplateHashLabel
+	labelSets := []map[string]string{
+		nil, {}, {h: "x"}, {h: "y"}, {"app": "web"}, {"app": "web", h: "x"}, {"app": "web", h: "y"},
+		{"app": "db"}, {"app": "web", "tier": "1"}, {"app": "web", "tier": "1", h: "x"}, {"tier": "1", h: "x"},
+	}
+	for _, image := range []string{"nginx", "nginx:2"} {
+		for i, la := range labelSets {
+			for j, lb := range labelSets {
+				a, b := podTemplate("nginx", ""), podTemplate(image, "")
+				a.Labels, b.Labels = la, lb
+				if got, want := EqualIgnoreHash(&a, &b), reference(&a, &b); got != want {
+					t.Errorf("labels %v vs %v, image %s: got %v, want %v", labelSets[i], labelSets[j], image, got, want)
+				}
+			}
+		}
 	}
 }

@@ -17,8 +17,16 @@
 // The store keeps objects in insertion order (deterministic; upstream's order
 // is a map's and therefore arbitrary) and maintains the owner indexes the
 // controllers use: pods by controller ("ns/Kind/name/uid", or "ns" for
-// orphans) and ReplicaSets by controller UID. It also tracks the store-wide
-// last-applied resourceVersion that the stale-cache gate compares against.
+// orphans) and ReplicaSets by controller UID. An update moves the object to
+// the end of its index sets, as removing and re-adding it would. It also
+// tracks the store-wide last-applied resourceVersion that the stale-cache
+// gate compares against.
+//
+// One index can be summarized (Summarize): for each of its values, the
+// objects grouped by label set and by a classifier's state and tag, kept
+// current on every change and checkpointed with the store, plus per-object
+// facts the classifier reads once per change. The ReplicaSet controller reads
+// counts and ranking inputs from them instead of walking every pod.
 //
 // Objects handed to handlers and returned by listers are shared and must be
 // treated as read-only; DeepCopy before changing anything.

@@ -17,10 +17,11 @@ func labelBucketKey(ns, k, v string) string {
 
 // relabel moves e between label buckets for a change of its object's
 // labels from oldLabels to newLabels (nil for an object that was not or is
-// no longer cached). Labels that keep their value are not touched.
-func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]string) {
+// no longer cached). Labels that keep their value are not touched. It
+// reports whether the labels changed.
+func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]string) bool {
 	if sameLabels(oldLabels, newLabels) {
-		return // the usual update: status or spec, not labels
+		return false // the usual update: status or spec, not labels
 	}
 	for k, v := range oldLabels {
 		if nv, ok := newLabels[k]; ok && nv == v {
@@ -46,6 +47,7 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 		}
 		set.add(e)
 	}
+	return true
 }
 
 // sameLabels reports whether a and b hold the same pairs (nil and empty
@@ -125,4 +127,42 @@ func (s *Store) listFromBucket(bucket *orderedSet, sel labels.Selector) []apiser
 		out[i] = e.obj
 	}
 	return out
+}
+
+// EachMatching calls fn for every cached object of namespace ns ("" for
+// all) matching
+// sel (nil matches everything): the objects List(ns, sel) returns, in no
+// particular order, without building a slice. For callers that only count.
+// fn must not modify the store.
+func (s *Store) EachMatching(ns string, sel labels.Selector, fn func(obj apiserver.Object)) {
+	visit := func(e *entry) {
+		if sel == nil || sel.Matches(labels.Set(e.obj.GetLabels())) {
+			fn(e.obj)
+		}
+	}
+	if ns != "" && sel != nil {
+		if bucket, ok := s.narrowest(ns, sel); ok {
+			if bucket != nil {
+				bucket.each(visit)
+			}
+			return
+		}
+	}
+	if ns == "" {
+		s.order.each(visit)
+	} else if set := s.byNamespace[ns]; set != nil {
+		set.each(visit)
+	}
+}
+
+// NarrowestCount bounds the number of cached objects of namespace ns that
+// match sel: it returns the size of the label bucket List would read (see
+// narrowest), which holds every match. ok is false when sel has no
+// single-valued equality requirement (no bound short of the namespace).
+func (s *Store) NarrowestCount(ns string, sel labels.Selector) (n int, ok bool) {
+	bucket, ok := s.narrowest(ns, sel)
+	if !ok || bucket == nil {
+		return 0, ok
+	}
+	return bucket.len(), true
 }

@@ -2,6 +2,9 @@ package informer
 
 import (
 	"fmt"
+	"slices"
+	"sort"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -53,6 +56,18 @@ func TestListByLabelBucketMatchesScan(t *testing.T) {
 				got, want := listKeys(s.List(ns, sel)), scanList(s, ns, sel)
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Errorf("%s: List(%s, %q) = %v, scan gives %v", step, ns, q, got, want)
+				}
+				var each []string
+				s.EachMatching(ns, sel, func(o apiserver.Object) { each = append(each, KeyOf(o)) })
+				sort.Strings(each)
+				sorted := slices.Sorted(slices.Values(want))
+				if fmt.Sprint(each) != fmt.Sprint(sorted) {
+					t.Errorf("%s: EachMatching(%s, %q) visits %v, scan gives %v", step, ns, q, each, sorted)
+				}
+				if n, ok := s.NarrowestCount(ns, sel); ok && n < len(want) {
+					t.Errorf("%s: NarrowestCount(%s, %q) = %d, below the %d matches", step, ns, q, n, len(want))
+				} else if !ok && q != "" && !strings.Contains(q, "!=") && q != "hash" && q != "hash in (a,b)" {
+					t.Errorf("%s: NarrowestCount(%s, %q) gives no bound", step, ns, q)
 				}
 			}
 		}

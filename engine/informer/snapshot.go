@@ -38,6 +38,9 @@ type storeCheckpoint struct {
 	byLabel       map[string]setCheckpoint
 	lastAppliedRV uint64
 	nextSeq       uint64
+	// groups is the group summary's byValue (nil when the store kept none
+	// at checkpoint time).
+	groups map[string][]group
 }
 
 // setCheckpoint is an orderedSet with its items named by key ("" for a
@@ -78,6 +81,7 @@ func (s *Store) checkpoint() storeCheckpoint {
 		byLabel:       checkpointSets(s.byLabel),
 		lastAppliedRV: s.lastAppliedRV,
 		nextSeq:       s.nextSeq,
+		groups:        s.groups.checkpoint(),
 	}
 	// One array holds every entry's indexed values (an entry writes its
 	// own slice in place when re-indexed, so the slices are copied).
@@ -130,6 +134,14 @@ func (s *Store) restore(cp *storeCheckpoint) {
 	s.byLabel = restoreSets(s.byLabel, cp.byLabel, s.objects)
 	s.lastAppliedRV = cp.lastAppliedRV
 	s.nextSeq = cp.nextSeq
+	if s.groups != nil {
+		if cp.groups == nil {
+			// Saved before Summarize: the entries carry no counts.
+			s.groups.byValue = s.recount()
+		} else {
+			s.groups.restore(cp.groups)
+		}
+	}
 }
 
 func (s *orderedSet) checkpoint() setCheckpoint {

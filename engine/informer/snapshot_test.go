@@ -60,6 +60,13 @@ func dumpStore(t *testing.T, s *Store) string {
 		sets("index/"+name+"/", s.indices[name])
 	}
 	sets("label/", s.byLabel)
+	if s.groups != nil {
+		b.WriteString(dumpGroups(s))
+		for _, k := range keys {
+			e := s.objects[k]
+			fmt.Fprintf(&b, "%s sig=%q facts=%+v\n", k, e.labelSig, e.facts)
+		}
+	}
 	fmt.Fprintf(&b, "rv=%d nextSeq=%d\n", s.lastAppliedRV, s.nextSeq)
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package informer
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 
@@ -23,6 +24,12 @@ type entry struct {
 	// indexer (Store.indexNames), as last indexed. Snapshot: yes (with the
 	// entry).
 	indexed [][]string
+	// labelSig and facts are the label signature and classifier answer
+	// the entry was last counted under in the store's group summary (unset
+	// when the store keeps none); facts are current with obj. Snapshot: yes
+	// (with the entry).
+	labelSig string
+	facts    Facts
 }
 
 // orderedSet is a set of entries that remembers insertion order.
@@ -51,7 +58,28 @@ func (s *orderedSet) remove(k string) {
 	}
 	delete(s.pos, k)
 	s.items[i] = nil
-	// Compact when tombstones dominate, keeping order.
+	s.compact()
+}
+
+// moveToEnd moves e to the end of the order, as remove then add would (it
+// is added when absent).
+func (s *orderedSet) moveToEnd(e *entry) {
+	i, ok := s.pos[e.key]
+	if !ok {
+		s.add(e)
+		return
+	}
+	if i == len(s.items)-1 {
+		return
+	}
+	s.items[i] = nil
+	s.pos[e.key] = len(s.items)
+	s.items = append(s.items, e)
+	s.compact()
+}
+
+// compact drops the tombstones when they dominate, keeping order.
+func (s *orderedSet) compact() {
 	if len(s.items) > 32 && len(s.pos) < len(s.items)/2 {
 		live := s.items[:0]
 		for _, e := range s.items {
@@ -106,6 +134,9 @@ type Store struct {
 	lastAppliedRV uint64
 	// nextSeq is the seq of the next entry created. Snapshot: yes.
 	nextSeq uint64
+	// groups is the per-value group summary of one index, nil unless
+	// Summarize was called.
+	groups *groupSummary
 }
 
 func newStore(indexers map[string]IndexFunc) *Store {
@@ -142,15 +173,25 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 	e := s.objects[key]
 	if e != nil {
 		old = e.obj
-		s.unindex(e)
+		was := e.counted()
+		var prevVals []string
+		if s.groups != nil {
+			prevVals = e.indexed[s.groups.index]
+		}
 		e.obj = obj
-		s.relabel(e, obj.GetNamespace(), old.GetLabels(), obj.GetLabels())
-		s.index(e)
+		if s.relabel(e, obj.GetNamespace(), old.GetLabels(), obj.GetLabels()) && s.groups != nil {
+			e.labelSig = labelSignature(obj.GetLabels())
+		}
+		s.reindex(e)
+		s.regroup(e, prevVals, was)
 		return old
 	}
 	e = &entry{key: key, obj: obj, seq: s.nextSeq}
 	s.nextSeq++
 	s.relabel(e, obj.GetNamespace(), nil, obj.GetLabels())
+	if s.groups != nil {
+		e.labelSig = labelSignature(obj.GetLabels())
+	}
 	s.objects[key] = e
 	s.order.add(e)
 	ns := s.byNamespace[obj.GetNamespace()]
@@ -160,6 +201,7 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 	}
 	ns.add(e)
 	s.index(e)
+	s.count(e)
 	return nil
 }
 
@@ -169,6 +211,7 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 		return nil
 	}
 	old = e.obj
+	s.uncount(e)
 	s.unindex(e)
 	s.relabel(e, old.GetNamespace(), old.GetLabels(), nil)
 	delete(s.objects, key)
@@ -189,26 +232,56 @@ func (s *Store) index(e *entry) {
 	for i, name := range s.indexNames {
 		vals := s.indexers[name](e.obj)
 		e.indexed[i] = vals
-		for _, v := range vals {
-			set := s.indices[name][v]
-			if set == nil {
-				set = newOrderedSet()
-				s.indices[name][v] = set
-			}
-			set.add(e)
+		s.indexOne(name, vals, e)
+	}
+}
+
+// indexOne adds e to the sets of index name for vals.
+func (s *Store) indexOne(name string, vals []string, e *entry) {
+	for _, v := range vals {
+		set := s.indices[name][v]
+		if set == nil {
+			set = newOrderedSet()
+			s.indices[name][v] = set
 		}
+		set.add(e)
+	}
+}
+
+// reindex moves e, whose object was replaced, to the index sets of its new
+// object, with the result of unindex then index: at the end of every set
+// it lands in, including the sets it was already in.
+func (s *Store) reindex(e *entry) {
+	for i, name := range s.indexNames {
+		vals := s.indexers[name](e.obj)
+		if slices.Equal(e.indexed[i], vals) {
+			// The usual update: same sets, one map write each.
+			for _, v := range vals {
+				s.indices[name][v].moveToEnd(e)
+			}
+			continue
+		}
+		s.unindexOne(i, name, e)
+		e.indexed[i] = vals
+		s.indexOne(name, vals, e)
 	}
 }
 
 // unindex removes e from the index sets its object was last indexed in.
 func (s *Store) unindex(e *entry) {
 	for i, name := range s.indexNames {
-		for _, v := range e.indexed[i] {
-			if set := s.indices[name][v]; set != nil {
-				set.remove(e.key)
-				if set.len() == 0 {
-					delete(s.indices[name], v)
-				}
+		s.unindexOne(i, name, e)
+	}
+}
+
+// unindexOne removes e from the sets of the i-th index (name) it was last
+// indexed in; emptied sets are dropped.
+func (s *Store) unindexOne(i int, name string, e *entry) {
+	for _, v := range e.indexed[i] {
+		if set := s.indices[name][v]; set != nil {
+			set.remove(e.key)
+			if set.len() == 0 {
+				delete(s.indices[name], v)
 			}
 		}
 	}

@@ -18,12 +18,24 @@ import (
 // Example: related pods a,b on n1 and c on n2 (all active) give a pod on n1
 // rank 2, a pod on n2 rank 1 and a pod on n3 rank 0.
 func RankByRelatedPodsOnNode(podsToRank, relatedPods []*corev1.Pod, now time.Time) ActivePodsWithRanks {
+	return RankByNodeCounts(podsToRank, ActivePerNode(relatedPods), now)
+}
+
+// ActivePerNode counts the active pods of pods per node name ("" for
+// unscheduled pods): what a ranking reads from the related pods.
+func ActivePerNode(pods []*corev1.Pod) map[string]int {
 	perNode := make(map[string]int)
-	for _, p := range relatedPods {
+	for _, p := range pods {
 		if IsPodActive(p) {
 			perNode[p.Spec.NodeName]++
 		}
 	}
+	return perNode
+}
+
+// RankByNodeCounts is RankByRelatedPodsOnNode from the related pods'
+// ActivePerNode counts.
+func RankByNodeCounts(podsToRank []*corev1.Pod, perNode map[string]int, now time.Time) ActivePodsWithRanks {
 	ranks := make([]int, len(podsToRank))
 	for i, p := range podsToRank {
 		ranks[i] = perNode[p.Spec.NodeName]
@@ -39,22 +51,47 @@ func RankByRelatedPodsOnNode(podsToRank, relatedPods []*corev1.Pod, now time.Tim
 // as len(filteredPods) (upstream's caller never passes one), and a negative
 // diff as 0.
 func GetPodsToDelete(filteredPods, relatedPods []*corev1.Pod, diff int, now time.Time) []*corev1.Pod {
-	victims, _ := rankForDeletion(filteredPods, relatedPods, diff, now)
+	victims, _ := rankForDeletion(filteredPods, nil, relatedCounts(relatedPods), diff, now)
 	return victims
 }
 
+// relatedCounts defers ActivePerNode(related) until a ranking needs it.
+func relatedCounts(related []*corev1.Pod) func() map[string]int {
+	return func() map[string]int { return ActivePerNode(related) }
+}
+
 // rankForDeletion does GetPodsToDelete's work and also returns the ranked
-// view (nil when no sort happened).
-func rankForDeletion(filteredPods, relatedPods []*corev1.Pod, diff int, now time.Time) ([]*corev1.Pod, *ActivePodsWithRanks) {
+// view (nil when no sort happened). perNode gives the related pods'
+// ActivePerNode counts; it is called only when a ranking happens. known,
+// when not nil, holds the candidates' nodes and inputs, read instead of
+// the pods.
+func rankForDeletion(filteredPods []*corev1.Pod, known *KnownRankInputs, perNode func() map[string]int, diff int, now time.Time) ([]*corev1.Pod, *ActivePodsWithRanks) {
 	diff = min(max(diff, 0), len(filteredPods))
 	if diff == len(filteredPods) {
 		return filteredPods[:diff], nil
 	}
-	ranked := RankByRelatedPodsOnNode(filteredPods, relatedPods, now).withKeys()
+	var ranked ActivePodsWithRanks
+	if known == nil {
+		ranked = RankByNodeCounts(filteredPods, perNode(), now).withKeys()
+	} else {
+		ranked = rankKnown(filteredPods, known, perNode(), now)
+	}
 	// sort.Sort, not a stable sort: equivalent pods end up where upstream's
 	// sort puts them, so victim choice matches upstream on ties too.
 	sort.Sort(ranked)
 	return filteredPods[:diff], &ranked
+}
+
+// rankKnown is RankByNodeCounts(pods, perNode, now).withKeys() from the
+// pods' known nodes and inputs.
+func rankKnown(pods []*corev1.Pod, known *KnownRankInputs, perNode map[string]int, now time.Time) ActivePodsWithRanks {
+	s := ActivePodsWithRanks{Pods: pods, Rank: make([]int, len(pods)), Now: now, keys: make([]rankKey, len(pods))}
+	for i, p := range pods {
+		node := known.Nodes[i]
+		s.Rank[i] = perNode[node]
+		s.keys[i] = rankKeyFrom(p, node, &known.Inputs[i], now)
+	}
+	return s
 }
 
 // GetPodsToDeleteExplained is GetPodsToDelete plus a DeletionRanking record
@@ -62,8 +99,17 @@ func rankForDeletion(filteredPods, relatedPods []*corev1.Pod, diff int, now time
 // caps how many of the best-ranked survivors the record lists after the
 // victims.
 func GetPodsToDeleteExplained(owner string, filteredPods, relatedPods []*corev1.Pod, diff int, now time.Time, survivorsShown int) ([]*corev1.Pod, DeletionRanking) {
+	return GetPodsToDeleteExplainedByNodeCounts(owner, filteredPods, nil, relatedCounts(relatedPods), diff, now, survivorsShown)
+}
+
+// GetPodsToDeleteExplainedByNodeCounts is GetPodsToDeleteExplained with the
+// related pods given by their ActivePerNode counts, asked for only when a
+// ranking happens, and, when known is not nil, the candidates' nodes and
+// ranking inputs read from a cache instead of from the pods (known is
+// aligned with filteredPods as passed; the sort reorders only the pods).
+func GetPodsToDeleteExplainedByNodeCounts(owner string, filteredPods []*corev1.Pod, known *KnownRankInputs, perNode func() map[string]int, diff int, now time.Time, survivorsShown int) ([]*corev1.Pod, DeletionRanking) {
 	candidates := len(filteredPods)
-	victims, ranked := rankForDeletion(filteredPods, relatedPods, diff, now)
+	victims, ranked := rankForDeletion(filteredPods, known, perNode, diff, now)
 	rec := DeletionRanking{Owner: owner, Diff: diff, Candidates: candidates, Sorted: ranked != nil}
 	if ranked == nil {
 		// No sort: every candidate is a victim, ranks are not computed.

@@ -40,25 +40,55 @@ const (
 // rs.Status. rs is not modified. A nil spec.replicas counts as 1, the API
 // default.
 func CalculateReplicaSetStatus(rs *appsv1.ReplicaSet, activePods []*corev1.Pod, terminatingCount int, manageErr error, minReadySeconds int32, now time.Time) appsv1.ReplicaSetStatus {
-	status := rs.Status
-	status.Conditions = copyConditions(rs.Status.Conditions)
-	var fullyLabeled, ready, available int32
+	return ReplicaSetStatusFromCounts(rs, CountReplicaSetPods(rs, activePods, minReadySeconds, now), terminatingCount, manageErr, now)
+}
+
+// StatusCounts are the pod counts of a ReplicaSet status.
+type StatusCounts struct {
+	// Replicas is the number of active claimed pods; the others count
+	// among them.
+	Replicas, FullyLabeled, Ready, Available int32
+}
+
+// CountReplicaSetPods counts activePods for CalculateReplicaSetStatus.
+func CountReplicaSetPods(rs *appsv1.ReplicaSet, activePods []*corev1.Pod, minReadySeconds int32, now time.Time) StatusCounts {
+	var c StatusCounts
 	tmpl := labelPairs(rs.Spec.Template.Labels)
 	for _, p := range activePods {
 		if holdsAll(p.Labels, tmpl) {
-			fullyLabeled++
+			c.FullyLabeled++
 		}
 		if IsPodReady(p) {
-			ready++
+			c.Ready++
 			if IsPodAvailable(p, minReadySeconds, now) {
-				available++
+				c.Available++
 			}
 		}
 	}
-	status.Replicas = int32(len(activePods))
-	status.FullyLabeledReplicas = fullyLabeled
-	status.ReadyReplicas = ready
-	status.AvailableReplicas = available
+	c.Replicas = int32(len(activePods))
+	return c
+}
+
+// HasAllLabels reports whether set carries every pair of want (a pod is
+// "fully labeled" when it carries all of its ReplicaSet's template labels).
+func HasAllLabels(set, want map[string]string) bool {
+	for k, v := range want {
+		if sv, ok := set[k]; !ok || sv != v {
+			return false
+		}
+	}
+	return true
+}
+
+// ReplicaSetStatusFromCounts is CalculateReplicaSetStatus from the counts
+// of the active claimed pods instead of the pods themselves.
+func ReplicaSetStatusFromCounts(rs *appsv1.ReplicaSet, counts StatusCounts, terminatingCount int, manageErr error, now time.Time) appsv1.ReplicaSetStatus {
+	status := rs.Status
+	status.Conditions = copyConditions(rs.Status.Conditions)
+	status.Replicas = counts.Replicas
+	status.FullyLabeledReplicas = counts.FullyLabeled
+	status.ReadyReplicas = counts.Ready
+	status.AvailableReplicas = counts.Available
 	terminating := int32(terminatingCount)
 	status.TerminatingReplicas = &terminating
 
@@ -66,7 +96,7 @@ func CalculateReplicaSetStatus(rs *appsv1.ReplicaSet, activePods []*corev1.Pod, 
 	switch {
 	case manageErr != nil && existing < 0:
 		reason := ""
-		if diff := len(activePods) - int(desiredReplicas(rs)); diff < 0 {
+		if diff := int(counts.Replicas) - int(desiredReplicas(rs)); diff < 0 {
 			reason = ReasonFailedCreate
 		} else if diff > 0 {
 			reason = ReasonFailedDelete

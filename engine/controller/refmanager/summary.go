@@ -4,6 +4,10 @@ import (
 	"strconv"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
 
@@ -92,4 +96,20 @@ func writeChanges(b *strings.Builder, cs []Change) {
 		b.WriteString(c.Name)
 	}
 	b.WriteString("]")
+}
+
+// KeptPodsSummary is the Summary ClaimPods returns for rs when it patches
+// nothing: kept active pods controlled by rs that match selector, and
+// skipped active orphans of rs's namespace that do not. A caller that knows
+// from counts alone that no pod can be adopted or released uses it instead
+// of the walk.
+func KeptPodsSummary(rs *appsv1.ReplicaSet, selector labels.Selector, kept, skipped int) Summary {
+	return Summary{
+		Owner:      describe(apiserver.ReplicaSets.Kind(), rs),
+		Selector:   selector.String(),
+		Candidates: kept + skipped,
+		Claimed:    kept,
+		Kept:       kept,
+		Skipped:    skipped,
+	}
 }

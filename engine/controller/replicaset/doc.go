@@ -16,6 +16,11 @@
 // manageReplicas (§3.4: slow-start creates, ranked deletes, burst 500),
 // the status write with its skip rule and one GET+retry (§3.6), and the
 // availability requeue at the exact moment the next pod becomes available.
+// When no active pod it controls fails its selector and no active orphan
+// matches it, the claim would change nothing: the sync then reads the claim
+// summary, terminating count and status counts from the pod store's
+// per-owner groups (tally.go), and lists the pods only for a scale-down or
+// minReadySeconds; the records are the same as from the walk.
 //
 // Contract:
 //

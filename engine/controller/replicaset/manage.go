@@ -17,15 +17,16 @@ import (
 
 // manageReplicas is BEHAVIOR §3.4: it creates or deletes pods so that the
 // active claimed pods match spec.replicas, at most BurstReplicas per sync.
-// active is reordered by a ranked scale-down.
-func (rc *Controller) manageReplicas(key string, active []*corev1.Pod, rs *appsv1.ReplicaSet) error {
+// Only a scale-down lists the pods, and reorders the list by rank.
+func (rc *Controller) manageReplicas(key string, active *claimedPods, rs *appsv1.ReplicaSet) error {
 	desired := int(replicasOf(rs))
-	d := ManageDecision{Key: key, Active: len(active), Desired: desired, Diff: len(active) - desired}
+	d := ManageDecision{Key: key, Active: active.n, Desired: desired, Diff: active.n - desired}
 	switch {
 	case d.Diff < 0:
 		return rc.scaleUp(d, rs)
 	case d.Diff > 0:
-		return rc.scaleDown(d, active, rs)
+		pods := active.list()
+		return rc.scaleDown(d, pods, active.known, rs)
 	}
 	d.Action = ManageNothing
 	rc.emit(d)
@@ -91,7 +92,10 @@ func (rc *Controller) createPod(rs *appsv1.ReplicaSet, prefix string) error {
 // scaleDown ranks the active pods against the pods of every ReplicaSet with
 // the same controller, expects the victims' deletions by key, and deletes
 // them with plain graceful deletes.
-func (rc *Controller) scaleDown(d ManageDecision, active []*corev1.Pod, rs *appsv1.ReplicaSet) error {
+//
+// known, when not nil, holds active's nodes and ranking inputs from the pod
+// store, read instead of the pods.
+func (rc *Controller) scaleDown(d ManageDecision, active []*corev1.Pod, known *podutil.KnownRankInputs, rs *appsv1.ReplicaSet) error {
 	n := d.Diff
 	if n > rc.cfg.BurstReplicas {
 		n, d.Burst = rc.cfg.BurstReplicas, rc.cfg.BurstReplicas
@@ -99,8 +103,7 @@ func (rc *Controller) scaleDown(d ManageDecision, active []*corev1.Pod, rs *apps
 	d.Action, d.Count = ManageDelete, n
 	rc.emit(d)
 
-	related := rc.relatedPods(rs)
-	victims, ranking := podutil.GetPodsToDeleteExplained(d.Key, active, related, n, rc.clock.Now(), rankingSurvivorsShown)
+	victims, ranking := podutil.GetPodsToDeleteExplainedByNodeCounts(d.Key, active, known, rc.relatedPodsPerNode(rs), n, rc.clock.Now(), rankingSurvivorsShown)
 	rc.emit(ranking)
 
 	keys := make([]string, len(victims))
@@ -151,56 +154,63 @@ func (rc *Controller) deletePodRequest(rs *appsv1.ReplicaSet, pod *corev1.Pod) e
 	return fmt.Errorf("unable to delete pods: %v", err)
 }
 
-// relatedPods returns the cached pods selected by every ReplicaSet that has
-// the same controller as rs (rs included), deduplicated by UID, in
-// ReplicaSet-index then pod-cache order. A ReplicaSet without a controller
-// has no related pods.
+// relatedPodsPerNode returns what a ranking reads from rs's related pods,
+// counted only when it is called: the active cached pods selected by every
+// ReplicaSet that has the same controller as rs (rs included), counted once
+// each, per node name (podutil.ActivePerNode). A ReplicaSet without a
+// controller has no related pods, which is reported at once.
 //
-// A cached pod is one object with its own UID, so a pod was already
-// collected exactly when an earlier ReplicaSet of the same namespace selects
-// it: the deduplication re-checks those selectors instead of keeping a set
-// of UIDs.
-func (rc *Controller) relatedPods(rs *appsv1.ReplicaSet) []*corev1.Pod {
+// A cached pod is one object, so a pod was already counted exactly when an
+// earlier ReplicaSet of the same namespace (in ReplicaSet-index order)
+// selects it: the deduplication re-checks those selectors instead of
+// keeping a set of UIDs.
+func (rc *Controller) relatedPodsPerNode(rs *appsv1.ReplicaSet) func() map[string]int {
 	ref := metav1.GetControllerOfNoCopy(rs)
 	if ref == nil {
 		rc.emit(Note{Key: keyOf(rs.Namespace, rs.Name), Message: "ReplicaSet has no controller: " + keyOf(rs.Namespace, rs.Name)})
-		return nil
+		return func() map[string]int { return map[string]int{} }
 	}
-	type scope struct {
-		ns  string
-		sel labels.Selector
-	}
-	var earlier []scope
-	var out []*corev1.Pod
-	for _, obj := range rc.replicaSets.Store().ByIndex(informer.ControllerUIDIndex, string(ref.UID)) {
-		relRS, ok := obj.(*appsv1.ReplicaSet)
-		if !ok {
-			continue
-		}
-		sel, err := metav1.LabelSelectorAsSelector(relRS.Spec.Selector)
-		if err != nil {
-			continue // an invalid selector matches no pods
-		}
-		pods := rc.pods.Store().List(relRS.Namespace, sel)
-		if out == nil {
-			out = make([]*corev1.Pod, 0, len(pods))
-		}
-	pods:
-		for _, o := range pods {
-			p, ok := o.(*corev1.Pod)
+	return func() map[string]int {
+		var earlier []relatedScope
+		perNode := map[string]int{}
+		for _, obj := range rc.replicaSets.Store().ByIndex(informer.ControllerUIDIndex, string(ref.UID)) {
+			relRS, ok := obj.(*appsv1.ReplicaSet)
 			if !ok {
 				continue
 			}
-			for _, e := range earlier {
-				if e.ns == p.Namespace && e.sel.Matches(labels.Set(p.Labels)) {
-					continue pods
-				}
+			sel, err := metav1.LabelSelectorAsSelector(relRS.Spec.Selector)
+			if err != nil {
+				continue // an invalid selector matches no pods
 			}
-			out = append(out, p)
+			if !rc.addSelectedFromGroups(relRS, sel, earlier, perNode) {
+				rc.pods.Store().EachMatching(relRS.Namespace, sel, func(o apiserver.Object) {
+					p, ok := o.(*corev1.Pod)
+					if ok && podutil.IsPodActive(p) && !selectedEarlier(earlier, p.Namespace, p.Labels) {
+						perNode[p.Spec.NodeName]++
+					}
+				})
+			}
+			earlier = append(earlier, relatedScope{ns: relRS.Namespace, sel: sel})
 		}
-		earlier = append(earlier, scope{ns: relRS.Namespace, sel: sel})
+		return perNode
 	}
-	return out
+}
+
+// relatedScope is a related ReplicaSet's namespace and selector.
+type relatedScope struct {
+	ns  string
+	sel labels.Selector
+}
+
+// selectedEarlier reports whether a pod of namespace ns with labels lbls is
+// selected by one of the scopes.
+func selectedEarlier(scopes []relatedScope, ns string, lbls map[string]string) bool {
+	for _, e := range scopes {
+		if e.ns == ns && e.sel.Matches(labels.Set(lbls)) {
+			return true
+		}
+	}
+	return false
 }
 
 // plannedBatches lists the slow-start batch sizes for count creates when

@@ -49,23 +49,40 @@ func (rc *Controller) syncReplicaSet(key string) (time.Duration, error) {
 		return 0, nil
 	}
 
-	// 5. Candidates: owned pods plus orphans, from the owner index.
-	allPods := rc.candidatePods(rs)
-	active := podutil.FilterActivePods(allPods)
+	// 5-7. Candidates, claim and terminating pods: from the group counts
+	// when the claim can change nothing, else by walking the pods.
+	var (
+		claimed     claimedPods
+		terminating int
+		counts      *podutil.StatusCounts
+	)
+	if t, ok := rc.tally(rs, selector); ok {
+		rc.emit(refmanager.KeptPodsSummary(rs, selector, t.activeOwned, t.activeOrphans))
+		claimed = claimedPods{n: t.activeOwned, load: func() ([]*corev1.Pod, *podutil.KnownRankInputs) { return rc.activeOwnedPods(rs, t.activeOwned) }}
+		terminating = t.terminating
+		if rs.Spec.MinReadySeconds == 0 {
+			counts = &t.status
+		}
+	} else {
+		// 5. Candidates: owned pods plus orphans, from the owner index.
+		allPods := rc.candidatePods(rs)
+		active := podutil.FilterActivePods(allPods)
 
-	// 6. Claim: adopt matching orphans, release owned pods that stopped
-	// matching.
-	claimed, summary, err := refmanager.ClaimPods(refmanager.Env{Client: rc.server, Rec: rc.rec, Actor: ControllerName}, rs, selector, active)
-	for _, c := range summary.Adopted {
-		rc.consistency.RecordWrite(key, rs.UID, expectations.ResourcePods, c.RV)
-	}
-	rc.emit(summary)
-	if err != nil {
-		return 0, err
-	}
+		// 6. Claim: adopt matching orphans, release owned pods that stopped
+		// matching.
+		pods, summary, err := refmanager.ClaimPods(refmanager.Env{Client: rc.server, Rec: rc.rec, Actor: ControllerName}, rs, selector, active)
+		for _, c := range summary.Adopted {
+			rc.consistency.RecordWrite(key, rs.UID, expectations.ResourcePods, c.RV)
+		}
+		rc.emit(summary)
+		if err != nil {
+			return 0, err
+		}
+		claimed = claimedPods{n: len(pods), pods: pods}
 
-	// 7. Terminating pods this ReplicaSet controls.
-	terminating := countTerminating(allPods, rs, selector)
+		// 7. Terminating pods this ReplicaSet controls.
+		terminating = countTerminating(allPods, rs, selector)
+	}
 
 	// 8. manageReplicas, when expectations allow and the RS is not being
 	// deleted.
@@ -76,12 +93,16 @@ func (rc *Controller) syncReplicaSet(key string) (time.Duration, error) {
 	case rs.DeletionTimestamp != nil:
 		rc.emit(ManageDecision{Key: key, Action: ManageSkipped, Why: "ReplicaSet is being deleted"})
 	default:
-		manageErr = rc.manageReplicas(key, claimed, rs)
+		manageErr = rc.manageReplicas(key, &claimed, rs)
 	}
 
 	// 9. Status.
 	now := rc.clock.Now()
-	newStatus := podutil.CalculateReplicaSetStatus(rs, claimed, terminating, manageErr, rs.Spec.MinReadySeconds, now)
+	if counts == nil {
+		c := podutil.CountReplicaSetPods(rs, claimed.list(), rs.Spec.MinReadySeconds, now)
+		counts = &c
+	}
+	newStatus := podutil.ReplicaSetStatusFromCounts(rs, *counts, terminating, manageErr, now)
 	updated, err := rc.updateStatus(key, rs, newStatus)
 	if err != nil {
 		return 0, err
@@ -95,7 +116,7 @@ func (rc *Controller) syncReplicaSet(key string) (time.Duration, error) {
 
 	// 11. Availability requeue for pods that become available with time.
 	if rs.Spec.MinReadySeconds > 0 && updated.Status.ReadyReplicas != updated.Status.AvailableReplicas {
-		after, ok := podutil.NextAvailabilityCheck(claimed, rs.Spec.MinReadySeconds, now)
+		after, ok := podutil.NextAvailabilityCheck(claimed.list(), rs.Spec.MinReadySeconds, now)
 		if !ok {
 			after = secondsDuration(rs.Spec.MinReadySeconds)
 		}
@@ -121,7 +142,7 @@ func (rc *Controller) readRV(r expectations.Resource) string {
 // candidates, even when the selector matches them.
 func (rc *Controller) candidatePods(rs *appsv1.ReplicaSet) []*corev1.Pod {
 	store := rc.pods.Store()
-	ownedKey := informer.PodControllerKey(rs.Namespace, "ReplicaSet", rs.Name, string(rs.UID))
+	ownedKey := ownedKey(rs)
 	out := make([]*corev1.Pod, 0, store.CountByIndex(informer.PodControllerIndex, ownedKey)+store.CountByIndex(informer.PodControllerIndex, rs.Namespace))
 	collect := func(o apiserver.Object) {
 		if p, ok := o.(*corev1.Pod); ok {
@@ -143,6 +164,30 @@ func countTerminating(allPods []*corev1.Pod, rs *appsv1.ReplicaSet, selector lab
 		}
 	}
 	return n
+}
+
+// claimedPods are the active pods a sync claimed: n of them, listed by
+// list. A sync that tallied counts instead of walking lists them only when
+// something needs the pods themselves (a scale-down, minReadySeconds).
+type claimedPods struct {
+	n int
+	// pods is the list once known; load builds it, with the pods' ranking
+	// inputs, when nil.
+	pods []*corev1.Pod
+	load func() ([]*corev1.Pod, *podutil.KnownRankInputs)
+	// known, when not nil, holds the nodes and ranking inputs of pods in
+	// their order as listed (before any caller reorders them).
+	known *podutil.KnownRankInputs
+}
+
+// list returns the claimed pods, building them on first use. Callers may
+// reorder the slice (a scale-down sorts it), never change its contents.
+func (c *claimedPods) list() []*corev1.Pod {
+	if c.pods == nil && c.load != nil {
+		c.pods, c.known = c.load()
+		c.load = nil
+	}
+	return c.pods
 }
 
 func secondsDuration(s int32) time.Duration { return time.Duration(s) * time.Second }

@@ -1,0 +1,67 @@
+package podutil
+
+import (
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// RankInputs are what a deletion ranking reads from one pod apart from its
+// UID, its node's rank and the ranking's instant, packed into numbers so
+// that a cache can keep them with the pod (informer.Facts.Nums) and a
+// ranking of many pods reads them instead of each pod's spec and status.
+//
+// Layout: [0] phase ordinal | 4 when ready | deletion cost (32 bits) << 8;
+// [1], [2] ready-since and [3], [4] creation time as Unix seconds and
+// nanoseconds (any instant, the zero time included, round-trips);
+// [5] regular restarts << 32 | sidecar restarts.
+type RankInputs [6]int64
+
+// RankInputsOf packs p's ranking inputs.
+func RankInputsOf(p *corev1.Pod) RankInputs {
+	var in RankInputs
+	in[0] = int64(phaseOrdinal(p.Status.Phase)) | int64(uint32(PodDeletionCost(p)))<<8
+	if IsPodReady(p) {
+		in[0] |= 4
+	}
+	in[1], in[2] = packTime(PodReadySince(p))
+	in[3], in[4] = packTime(p.CreationTimestamp.Time)
+	restarts, sidecar := maxRestarts(p)
+	in[5] = int64(restarts)<<32 | int64(uint32(sidecar))
+	return in
+}
+
+// rankKeyFrom is rankKeyOf(p, now) for a pod on node whose inputs are in;
+// only the UID is read from p.
+func rankKeyFrom(p *corev1.Pod, node string, in *RankInputs, now time.Time) rankKey {
+	return rankKey{
+		unscheduled: node == "",
+		phase:       int(in[0] & 3),
+		ready:       in[0]&4 != 0,
+		cost:        int32(uint32(in[0] >> 8)),
+		readySince:  ageOf(now, unpackTime(in[1], in[2])),
+		restarts:    int(in[5] >> 32),
+		sidecar:     int(int32(uint32(in[5]))),
+		created:     ageOf(now, unpackTime(in[3], in[4])),
+		uid:         p.UID,
+	}
+}
+
+// packTime is t's instant as Unix seconds and nanoseconds.
+func packTime(t time.Time) (sec, nsec int64) {
+	return t.Unix(), int64(t.Nanosecond())
+}
+
+// unpackTime inverts packTime: the same instant (in UTC), so Equal, After,
+// Sub and IsZero answer as on the original.
+func unpackTime(sec, nsec int64) time.Time {
+	return time.Unix(sec, nsec).UTC()
+}
+
+// KnownRankInputs are candidates' ranking inputs read from a cache:
+// Nodes[i] is the i-th candidate's spec.nodeName and Inputs[i] its
+// RankInputsOf, aligned with the candidates passed with them.
+type KnownRankInputs struct {
+	Nodes  []string
+	Inputs []RankInputs
+}
