@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/rolloutlab/rolloutlab/engine/session"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
 )
 
 const runSynopsis = "run FILE [--seed N] [--spec-only] [--until settle|DURATION|step=N] [--format text|json|state] [--tables actions|end|none]"
@@ -88,16 +89,32 @@ func runRun(e env, args []string) exitCode {
 	for _, l := range noticeLines(src.name, s.Scenario().Notices) {
 		fmt.Fprintln(e.stderr, l)
 	}
+	out := bufio.NewWriter(e.stdout)
+	// The timeline is written while the run is taken, and the state needs
+	// only the end: neither keeps the run's past. Only --until step=N
+	// writes the timeline afterwards, since a step past the end prints
+	// nothing.
+	var finish func() error
+	switch {
+	case format == formatText && stop.kind != untilStep:
+		s.SetForwardOnly()
+		finish = streamTimeline(out, s, src.name, stop, tables)
+	case format == formatState:
+		s.SetForwardOnly()
+		rec := s.Sim().Recorder()
+		s.SetStepObserver(func(sim.StepInfo) { rec.Forget(rec.Len()) })
+	}
 	if err := stop.drive(s); err != nil {
 		fmt.Fprintf(e.stderr, "rolloutlab run: --until %s: %v\n", stop, err)
 		return exitRuntime
 	}
 
-	out := bufio.NewWriter(e.stdout)
-	switch format {
-	case formatJSON:
+	switch {
+	case finish != nil:
+		err = finish()
+	case format == formatJSON:
 		err = writeTraceJSON(out, s)
-	case formatState:
+	case format == formatState:
 		err = writeState(out, s)
 	default:
 		err = writeTimeline(out, s, src.name, stop, tables)

@@ -47,6 +47,10 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 	if !ok {
 		return info, false
 	}
+	if s.forwardOnly {
+		s.observeStep(info)
+		return info, true
+	}
 	if info.Step <= len(s.history) {
 		s.history[info.Step-1] = info
 	} else {
@@ -54,10 +58,15 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 	}
 	s.setSample(info.Step, sample(s.sim, &info))
 	s.checkpointAfterStep()
+	s.observeStep(info)
+	return info, true
+}
+
+// observeStep calls the step observer, if any.
+func (s *Session) observeStep(info sim.StepInfo) {
 	if s.observer != nil {
 		s.observer(info)
 	}
-	return info, true
 }
 
 // setSample stores the chart sample taken after step i.
@@ -142,6 +151,9 @@ func (s *Session) RunUntil(done func(*sim.Sim) bool, maxSteps int) []sim.StepInf
 func (s *Session) Seek(n int) error {
 	if n < 0 {
 		return fmt.Errorf("%w: %d", ErrNoSuchStep, n)
+	}
+	if s.forwardOnly && n < s.sim.Steps() {
+		return fmt.Errorf("%w: cannot go back to step %d from step %d", ErrForwardOnly, n, s.sim.Steps())
 	}
 	if c := s.nearestCheckpoint(n); n < s.sim.Steps() || c.sim.Step() > s.sim.Steps() {
 		s.restore(c)
