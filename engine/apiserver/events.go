@@ -13,7 +13,15 @@ import (
 // generateName is named "<involvedObject.name>.<hex unix nanos>", the way
 // client-go's recorder names them.
 func (s *Server) CreateEvent(actor string, e *corev1.Event) (*corev1.Event, error) {
-	obj := e.DeepCopy()
+	// The common Event (compactable) holds no map, slice or pointer: a
+	// shallow copy is a deep one.
+	var obj *corev1.Event
+	if compactable(e) {
+		c := *e
+		obj = &c
+	} else {
+		obj = e.DeepCopy()
+	}
 	obj.Namespace = s.namespaceOf(Events, obj)
 	var err error
 	switch {
@@ -36,18 +44,18 @@ func (s *Server) CreateEvent(actor string, e *corev1.Event) (*corev1.Event, erro
 	obj.CreationTimestamp = metav1.NewTime(s.clock.Now())
 	obj.ResourceVersion = formatRV(s.nextRV())
 	s.eventKeys[key] = len(s.events)
-	s.events = append(s.events, obj)
+	s.events = append(s.events, storeEvent(obj))
 	s.record(actor, "create", Events, "", obj.Namespace, obj.Name, obj, 201, nil)
 	return obj, nil
 }
 
-// ListEvents returns the events of ns ("" = all) in creation order. The
-// events are stored pointers: read-only.
+// ListEvents returns the events of ns ("" = all) in creation order, as
+// new objects.
 func (s *Server) ListEvents(ns string) []*corev1.Event {
 	var out []*corev1.Event
-	for _, e := range s.events {
-		if ns == "" || e.Namespace == ns {
-			out = append(out, e)
+	for i := range s.events {
+		if e := &s.events[i]; ns == "" || e.namespaceOf() == ns {
+			out = append(out, e.event())
 		}
 	}
 	return out

@@ -26,8 +26,9 @@ type Server struct {
 	rv uint64
 	// tables holds one table per watched resource (events excluded).
 	tables map[Resource]*table
-	// events are stored in creation order; eventKeys indexes them by key.
-	events    []*corev1.Event
+	// events are stored in creation order, compactly (storedEvent);
+	// eventKeys indexes them by key.
+	events    []storedEvent
 	eventKeys map[string]int
 	owners    ownerIndex
 	// nodePods counts the stored pods by spec.nodeName (bound pods only;
@@ -124,7 +125,7 @@ func (s *Server) lookup(res Resource, ns, name string) (Object, error) {
 	if !ok {
 		if res == Events {
 			if i, ok := s.eventKeys[objectKey(ns, name)]; ok {
-				return s.events[i], nil
+				return s.events[i].event(), nil
 			}
 			return nil, apierrors.NewNotFound(res.GroupResource(), name)
 		}

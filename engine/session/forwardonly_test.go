@@ -15,8 +15,11 @@ func TestForwardOnlyKeepsNoPastAndObservesEveryStep(t *testing.T) {
 	s.SetForwardOnly()
 	var seen []sim.StepInfo
 	s.SetStepObserver(func(info sim.StepInfo) { seen = append(seen, info) })
-	s.RunToEnd()
+	last := s.RunToEnd()
 
+	if len(last) != 1 || last[0] != full.History()[full.Step()-1] {
+		t.Errorf("RunToEnd returned %v, want only the last step", last)
+	}
 	if s.Step() != full.Step() || len(seen) != full.Step() {
 		t.Fatalf("forward-only run: step %d, %d observed; want %d", s.Step(), len(seen), full.Step())
 	}

@@ -101,14 +101,14 @@ func (s *Session) Advance(g Granularity, n int) []sim.StepInfo {
 			if !ok {
 				return out
 			}
-			out = append(out, info)
+			out = s.taken(out, info)
 		case BySync:
 			for {
 				info, ok := s.stepOnce()
 				if !ok {
 					return out
 				}
-				out = append(out, info)
+				out = s.taken(out, info)
 				if info.Kind == sim.StepSync {
 					break
 				}
@@ -124,7 +124,7 @@ func (s *Session) Advance(g Granularity, n int) []sim.StepInfo {
 				if !ok {
 					break
 				}
-				out = append(out, info)
+				out = s.taken(out, info)
 			}
 			return out
 		}
@@ -135,12 +135,12 @@ func (s *Session) Advance(g Granularity, n int) []sim.StepInfo {
 // RunUntil steps until done holds or maxSteps steps were taken.
 func (s *Session) RunUntil(done func(*sim.Sim) bool, maxSteps int) []sim.StepInfo {
 	var out []sim.StepInfo
-	for len(out) < maxSteps && !done(s.sim) {
+	for n := 0; n < maxSteps && !done(s.sim); n++ {
 		info, ok := s.stepOnce()
 		if !ok {
 			break
 		}
-		out = append(out, info)
+		out = s.taken(out, info)
 	}
 	return out
 }
