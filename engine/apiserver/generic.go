@@ -87,6 +87,16 @@ func (s *Server) UpdatePodStatus(actor string, p *corev1.Pod) (*corev1.Pod, erro
 	return typed[*corev1.Pod](s.update(actor, Pods, p, modeStatus))
 }
 
+// UpdatePodStatusOwned is UpdatePodStatus for a caller that hands p over:
+// the server may store p itself rather than a copy, so the caller must not
+// change p afterwards. p may share its metadata, spec and the parts of its
+// status it did not change with the stored pod (stored objects are never
+// changed in place). The kubelet writes every status this way, from the
+// copy it made to change it.
+func (s *Server) UpdatePodStatusOwned(actor string, p *corev1.Pod) (*corev1.Pod, error) {
+	return typed[*corev1.Pod](s.updateBody(actor, Pods, p, modeStatus, true))
+}
+
 // DeletePod deletes a pod, gracefully unless the grace period comes to 0.
 func (s *Server) DeletePod(actor, ns, name string, opts DeleteOptions) error {
 	return s.Delete(actor, Pods, ns, name, opts)

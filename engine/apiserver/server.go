@@ -27,8 +27,8 @@ type Server struct {
 	// tables holds one table per watched resource (events excluded).
 	tables map[Resource]*table
 	// events are stored in creation order, compactly (storedEvent);
-	// eventKeys indexes them by key.
-	events    []storedEvent
+	// eventKeys indexes them by key. Snapshot: yes (the count).
+	events    eventLog
 	eventKeys map[string]int
 	owners    ownerIndex
 	// nodePods counts the stored pods by spec.nodeName (bound pods only;
@@ -125,7 +125,7 @@ func (s *Server) lookup(res Resource, ns, name string) (Object, error) {
 	if !ok {
 		if res == Events {
 			if i, ok := s.eventKeys[objectKey(ns, name)]; ok {
-				return s.events[i].event(), nil
+				return s.events.at(i).event(), nil
 			}
 			return nil, apierrors.NewNotFound(res.GroupResource(), name)
 		}
@@ -185,12 +185,21 @@ func (s *Server) countNodePods(res Resource, old, obj Object) {
 
 // record emits the trace record of one request.
 func (s *Server) record(actor, verb string, res Resource, sub string, ns, name string, obj Object, code int32, err error) {
-	r := Request{Actor: actor, Verb: verb, Resource: string(res) + sub, Namespace: ns, Name: name, Code: code}
+	var rv uint64
+	if err == nil && obj != nil {
+		rv = parseRV(obj)
+	}
+	s.recordRV(actor, verb, res, sub, ns, name, rv, code, err)
+}
+
+// recordRV is record for a request whose outcome is known by its
+// resourceVersion (0: none).
+func (s *Server) recordRV(actor, verb string, res Resource, sub string, ns, name string, rv uint64, code int32, err error) {
+	r := Request{Actor: actor, Verb: verb, Resource: string(res) + sub, Namespace: ns, Name: name, Code: code, RV: rv}
 	if err != nil {
 		r.Code = codeOf(err)
 		r.Error = err.Error()
-	} else if obj != nil {
-		r.RV = parseRV(obj)
+		r.RV = 0
 	}
 	s.rec.Emit(traceSource, r)
 }

@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,8 +78,8 @@ func splitKey(key string) (string, string) {
 // object; ok is false if it is gone or was re-created.
 //
 // The model only ever changes a pod's status before writing it back, so the
-// result is a shallow copy of the stored pod with a deep copy of its status:
-// the metadata and spec it shares with the stored object are read-only.
+// result is a shallow copy of the stored pod that owns only what the
+// transitions edit in place (see statusWritable).
 func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
 	pod, ok := k.storedPod(p)
 	if !ok {
@@ -98,11 +99,17 @@ func (k *Kubelet) storedPod(p *podState) (*corev1.Pod, bool) {
 	return pod, true
 }
 
-// statusWritable returns a shallow copy of the stored pod with a deep copy
-// of its status (see freshPod).
+// statusWritable returns a shallow copy of the stored pod for a status
+// write: it owns its conditions (setPodCondition edits them in place) and
+// shares everything else with the stored pod, which must stay unchanged.
+// So the transitions assign new values to the other status fields
+// (containerStatuses builds a new slice, the start time is a new pointer)
+// and clone what they edit in place (unready's container statuses). The
+// copy is handed to the server, which stores it as it is
+// (UpdatePodStatusOwned).
 func statusWritable(pod *corev1.Pod) *corev1.Pod {
 	cp := *pod
-	pod.Status.DeepCopyInto(&cp.Status)
+	cp.Status.Conditions = slices.Clone(pod.Status.Conditions)
 	return &cp
 }
 
@@ -260,7 +267,7 @@ func (k *Kubelet) terminate(p *podState, pod *corev1.Pod) {
 }
 
 func (k *Kubelet) writeStatus(actor string, pod *corev1.Pod) {
-	if _, err := k.server.UpdatePodStatus(actor, pod); err != nil {
+	if _, err := k.server.UpdatePodStatusOwned(actor, pod); err != nil {
 		k.emit(Transition{Actor: actor, Pod: pod.Namespace + "/" + pod.Name, What: "failed", Detail: "status: " + err.Error()})
 	}
 }
