@@ -98,10 +98,9 @@ func (s *Server) ForgetWatchLog(upTo int) {
 	if n <= 0 {
 		return
 	}
-	var rest []WatchEvent
-	if len(s.log) > n {
-		rest = append(make([]WatchEvent, 0, len(s.log)-n), s.log[n:]...)
-	}
+	// The fresh array has the old one's capacity, so that a log forgotten
+	// in batches does not grow again from nothing after every batch.
+	rest := append(make([]WatchEvent, 0, cap(s.log)), s.log[n:]...)
 	s.log, s.logBase = rest, s.logBase+n
 }
 
@@ -121,24 +120,29 @@ func parseRV(obj Object) uint64 {
 
 // lookup returns the stored object or a NotFound error.
 func (s *Server) lookup(res Resource, ns, name string) (Object, error) {
+	if obj, ok := s.find(res, ns, name); ok {
+		return obj, nil
+	}
+	return nil, apierrors.NewNotFound(res.GroupResource(), name)
+}
+
+// find returns the stored object, if any: lookup without building the
+// NotFound error (a create checks that its name is free this way).
+func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 	t, ok := s.tables[res]
 	if !ok {
 		if res == Events {
 			if i, ok := s.eventKeys[objectKey(ns, name)]; ok {
-				return s.events.at(i).event(), nil
+				return s.events.at(i).event(), true
 			}
-			return nil, apierrors.NewNotFound(res.GroupResource(), name)
 		}
-		return nil, apierrors.NewNotFound(res.GroupResource(), name)
+		return nil, false
 	}
 	if !res.Namespaced() {
 		ns = ""
 	}
 	obj, ok := t.objs[objectKey(ns, name)]
-	if !ok {
-		return nil, apierrors.NewNotFound(res.GroupResource(), name)
-	}
-	return obj, nil
+	return obj, ok
 }
 
 // store writes obj (already carrying a fresh RV) and logs the change.

@@ -94,7 +94,7 @@ func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error)
 		if errs := st.validateCreate(obj); len(errs) > 0 {
 			return nil, apierrors.NewInvalid(res.GroupKind(), obj.GetName(), errs)
 		}
-		if _, err := s.lookup(res, obj.GetNamespace(), obj.GetName()); err == nil {
+		if _, taken := s.find(res, obj.GetNamespace(), obj.GetName()); taken {
 			if generated && attempt+1 < generateNameAttempts {
 				continue
 			}

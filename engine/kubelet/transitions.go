@@ -2,7 +2,6 @@ package kubelet
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -99,6 +98,10 @@ func (k *Kubelet) storedPod(p *podState) (*corev1.Pod, bool) {
 	return pod, true
 }
 
+// podConditions is the number of conditions the kubelet sets on a running
+// pod (PodScheduled, Initialized, ContainersReady, Ready).
+const podConditions = 4
+
 // statusWritable returns a shallow copy of the stored pod for a status
 // write: it owns its conditions (setPodCondition edits them in place) and
 // shares everything else with the stored pod, which must stay unchanged.
@@ -109,7 +112,9 @@ func (k *Kubelet) storedPod(p *podState) (*corev1.Pod, bool) {
 // (UpdatePodStatusOwned).
 func statusWritable(pod *corev1.Pod) *corev1.Pod {
 	cp := *pod
-	cp.Status.Conditions = slices.Clone(pod.Status.Conditions)
+	// Room for the four conditions a running pod has, so that the first
+	// start appends them without growing the slice.
+	cp.Status.Conditions = append(make([]corev1.PodCondition, 0, max(len(pod.Status.Conditions), podConditions)), pod.Status.Conditions...)
 	return &cp
 }
 
