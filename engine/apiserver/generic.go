@@ -58,6 +58,17 @@ func (s *Server) GetPod(ns, name string) (*corev1.Pod, error) {
 	return get[*corev1.Pod](s, Pods, ns, name)
 }
 
+// FindPod is GetPod for a caller that only needs to know whether the pod
+// exists: no NotFound error is built when it does not. The result is the
+// stored pointer: read-only.
+func (s *Server) FindPod(ns, name string) (*corev1.Pod, bool) {
+	o, ok := s.find(Pods, ns, name)
+	if !ok {
+		return nil, false
+	}
+	return o.(*corev1.Pod), true
+}
+
 // ListPods lists pods in ns ("" = all) matching sel (nil = all), sorted by
 // namespace/name.
 func (s *Server) ListPods(ns string, sel labels.Selector) []*corev1.Pod {

@@ -98,9 +98,10 @@ func (s *Server) ForgetWatchLog(upTo int) {
 	if n <= 0 {
 		return
 	}
-	// The fresh array has the old one's capacity, so that a log forgotten
-	// in batches does not grow again from nothing after every batch.
-	rest := append(make([]WatchEvent, 0, cap(s.log)), s.log[n:]...)
+	// The fresh array has room for as many entries as the log held, so
+	// that a log forgotten in batches of about that size does not grow
+	// again from nothing after every batch.
+	rest := append(make([]WatchEvent, 0, len(s.log)), s.log[n:]...)
 	s.log, s.logBase = rest, s.logBase+n
 }
 

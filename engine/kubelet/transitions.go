@@ -91,8 +91,8 @@ func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
 // not be modified.
 func (k *Kubelet) storedPod(p *podState) (*corev1.Pod, bool) {
 	ns, name := splitKey(p.key)
-	pod, err := k.server.GetPod(ns, name)
-	if err != nil || pod.UID != p.uid {
+	pod, ok := k.server.FindPod(ns, name)
+	if !ok || pod.UID != p.uid {
 		return nil, false
 	}
 	return pod, true
@@ -265,7 +265,7 @@ func (k *Kubelet) terminate(p *podState, pod *corev1.Pod) {
 		return
 	}
 	detail := "containers stopped; pod removed"
-	if kept, err := k.server.GetPod(pod.Namespace, pod.Name); err == nil && kept.UID == p.uid {
+	if kept, ok := k.server.FindPod(pod.Namespace, pod.Name); ok && kept.UID == p.uid {
 		detail = "containers stopped; pod kept until its finalizers are removed: " + strings.Join(kept.Finalizers, ", ")
 	}
 	k.emit(Transition{Pod: p.key, Node: p.node, What: "terminated", Detail: detail})
