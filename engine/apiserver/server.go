@@ -42,6 +42,9 @@ type Server struct {
 	// logBase is the number of entries dropped from the head of the log by
 	// ForgetWatchLog. Snapshot: yes.
 	logBase int
+	// podShare holds what the last created pod may share with the next.
+	// Snapshot: yes.
+	podShare podShare
 }
 
 // New returns an empty server reading time from c, drawing UIDs and

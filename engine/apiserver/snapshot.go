@@ -31,6 +31,7 @@ type Checkpoint struct {
 	nodePods  map[string]int
 	log       []WatchEvent
 	logBase   int
+	podShare  podShare
 }
 
 // tableCheckpoint is one table's objects and key order. keys replaces
@@ -63,6 +64,7 @@ func (s *Server) Checkpoint() *Checkpoint {
 		nodePods:  maps.Clone(s.nodePods),
 		log:       s.log,
 		logBase:   s.logBase,
+		podShare:  s.podShare,
 	}
 	for r, t := range s.tables {
 		cp.tables[r] = t.checkpoint()
@@ -82,6 +84,7 @@ func (s *Server) Restore(cp *Checkpoint) {
 	s.owners.deps = cloneOwners(cp.owners)
 	s.nodePods = inplace.Map(s.nodePods, cp.nodePods)
 	s.log, s.logBase = cp.log, cp.logBase
+	s.podShare = cp.podShare
 }
 
 // ObjectCount returns the number of objects stored (events excluded).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -107,6 +108,9 @@ func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error)
 	}
 	obj.SetUID(s.newUID())
 	obj.SetResourceVersion(formatRV(s.nextRV()))
+	if p, ok := obj.(*corev1.Pod); ok {
+		s.podShare.share(p)
+	}
 	s.store(res, nil, obj)
 	return obj, nil
 }
