@@ -56,12 +56,20 @@ func (s *Server) storeNewEvent(actor string, e *corev1.Event) (*storedEvent, err
 		s.recordRV(actor, "create", Events, "", obj.Namespace, obj.Name, 0, 0, err)
 		return nil, err
 	}
-	obj.UID = s.newUID()
+	hi, lo := s.drawUID()
 	obj.CreationTimestamp = metav1.NewTime(s.clock.Now())
 	rv := s.nextRV()
-	obj.ResourceVersion = formatRV(rv)
+	if !compactable(&obj) {
+		// Kept whole: the strings are needed now. A compact event builds
+		// them when it is read.
+		obj.UID, obj.ResourceVersion = formatUID(hi, lo), formatRV(rv)
+	}
+	var prev *storedEvent
+	if n := s.events.len(); n > 0 {
+		prev = s.events.at(n - 1)
+	}
 	s.eventKeys[key] = s.events.len()
-	s.events.add(storeEvent(&obj))
+	s.events.add(storeEvent(&obj, [2]uint64{hi, lo}, rv, prev))
 	s.recordRV(actor, "create", Events, "", obj.Namespace, obj.Name, rv, 201, nil)
 	return s.events.at(s.events.len() - 1), nil
 }

@@ -3,67 +3,99 @@ package apiserver
 import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // storedEvent is an Event as the server keeps it. A run creates an Event
 // for nearly every pod created or deleted, and a corev1.Event is a
 // 600-byte struct of which an event recorder sets a dozen fields: those
-// fields are kept here, about a third of the size, and the Event is built
-// again when read. An Event that sets any other field (compactable is
-// false) is kept whole in full. Either way the Event read back is equal to
-// the one stored, field for field. Stored events never change.
+// fields are kept here, in about a third of the size, and the Event is
+// built again when read. The UID is kept as its 128 bits and the
+// resourceVersion as a number, the involved object (all but its
+// resourceVersion) is shared with the Event stored before when it is the
+// same, and the first and last timestamps are kept only when they differ
+// from the creation time. An Event that sets any other field (compactable
+// is false) is kept whole in full. Either way the Event read back is equal
+// to the one stored, field for field. Stored events never change.
 type storedEvent struct {
 	// full is the whole Event when it does not fit the fields below; the
 	// fields below are then unset.
 	full *corev1.Event
 
 	name, namespace string
-	uid             types.UID
-	rv              string
-	created         metav1.Time
-	involved        corev1.ObjectReference
+	// uid is the UID's bits (formatUID renders it); rv the
+	// resourceVersion.
+	uid     [2]uint64
+	rv      uint64
+	created metav1.Time
+	// involved is involvedObject without its resourceVersion, which is
+	// involvedRV; events about one object share it.
+	involved        *corev1.ObjectReference
+	involvedRV      string
 	reason, message string
 	eventType       string
 	// component is source.component; reporter is reportingController.
 	component, reporter string
-	first, last         metav1.Time
-	count               int32
+	// times holds firstTimestamp and lastTimestamp when either differs
+	// from created; nil when both equal it.
+	times *[2]metav1.Time
+	count int32
 }
 
-// storeEvent returns e as stored. e itself is not kept: the strings it
-// shares are immutable, and full is a copy.
-func storeEvent(e *corev1.Event) storedEvent {
+// storeEvent returns e as stored: e carries the UID uid and the
+// resourceVersion rv the server gave it. prev is the event stored before,
+// nil for the first. e itself is not kept: the strings it shares are
+// immutable, and full is a copy.
+func storeEvent(e *corev1.Event, uid [2]uint64, rv uint64, prev *storedEvent) storedEvent {
 	if !compactable(e) {
 		return storedEvent{full: e.DeepCopy()}
 	}
-	return storedEvent{
-		name: e.Name, namespace: e.Namespace, uid: e.UID, rv: e.ResourceVersion, created: e.CreationTimestamp,
-		involved: e.InvolvedObject, reason: e.Reason, message: e.Message, eventType: e.Type,
-		component: e.Source.Component, reporter: e.ReportingController,
-		first: e.FirstTimestamp, last: e.LastTimestamp, count: e.Count,
+	se := storedEvent{
+		name: e.Name, namespace: e.Namespace, uid: uid, rv: rv, created: e.CreationTimestamp,
+		involvedRV: e.InvolvedObject.ResourceVersion, reason: e.Reason, message: e.Message, eventType: e.Type,
+		component: e.Source.Component, reporter: e.ReportingController, count: e.Count,
 	}
+	ref := e.InvolvedObject
+	ref.ResourceVersion = ""
+	if prev != nil && prev.involved != nil && *prev.involved == ref {
+		se.involved = prev.involved
+	} else {
+		se.involved = &ref
+	}
+	if !sameTime(e.FirstTimestamp, e.CreationTimestamp) || !sameTime(e.LastTimestamp, e.CreationTimestamp) {
+		se.times = &[2]metav1.Time{e.FirstTimestamp, e.LastTimestamp}
+	}
+	return se
 }
+
+// sameTime reports whether a and b are the same time.Time value, location
+// included (Equal alone would take 12:00 UTC for 13:00 CET).
+func sameTime(a, b metav1.Time) bool { return a.Time == b.Time }
 
 // event returns the stored Event: a new object, which the caller may keep.
 func (se *storedEvent) event() *corev1.Event {
 	if se.full != nil {
 		return se.full.DeepCopy()
 	}
-	return &corev1.Event{
+	e := &corev1.Event{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: se.name, Namespace: se.namespace, UID: se.uid, ResourceVersion: se.rv, CreationTimestamp: se.created,
+			Name: se.name, Namespace: se.namespace, UID: formatUID(se.uid[0], se.uid[1]), ResourceVersion: formatRV(se.rv),
+			CreationTimestamp: se.created,
 		},
-		InvolvedObject:      se.involved,
+		InvolvedObject:      *se.involved,
 		Reason:              se.reason,
 		Message:             se.message,
 		Type:                se.eventType,
 		Source:              corev1.EventSource{Component: se.component},
 		ReportingController: se.reporter,
-		FirstTimestamp:      se.first,
-		LastTimestamp:       se.last,
+		FirstTimestamp:      se.created,
+		LastTimestamp:       se.created,
 		Count:               se.count,
 	}
+	e.InvolvedObject.ResourceVersion = se.involvedRV
+	if se.times != nil {
+		e.FirstTimestamp, e.LastTimestamp = se.times[0], se.times[1]
+	}
+	return e
 }
 
 // namespaceOf returns the stored Event's namespace without building it.

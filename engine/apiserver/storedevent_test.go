@@ -42,22 +42,31 @@ func TestStoredEventCoversEveryEventField(t *testing.T) {
 
 func TestStoredEventReadsBackEqual(t *testing.T) {
 	at := metav1.NewTime(time.Date(2024, 1, 1, 0, 0, 5, 0, time.UTC))
+	later := metav1.NewTime(at.Add(time.Second))
+	uid := [2]uint64{0x0123456789ab4def, 0x8123456789abcdef}
 	common := &corev1.Event{
-		ObjectMeta: metav1.ObjectMeta{Name: "web.17", Namespace: "default", UID: "u1", ResourceVersion: "9", CreationTimestamp: at},
+		ObjectMeta: metav1.ObjectMeta{Name: "web.17", Namespace: "default", UID: formatUID(uid[0], uid[1]), ResourceVersion: "9", CreationTimestamp: at},
 		InvolvedObject: corev1.ObjectReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "default",
 			Name: "web", UID: "u0", ResourceVersion: "8"},
 		Reason: "SuccessfulCreate", Message: "Created pod: web-x", Type: corev1.EventTypeNormal,
 		Source: corev1.EventSource{Component: "replicaset-controller"}, ReportingController: "replicaset-controller",
 		FirstTimestamp: at, LastTimestamp: at, Count: 1,
 	}
+	next := common.DeepCopy()
+	next.Name, next.InvolvedObject.ResourceVersion, next.LastTimestamp = "web.18", "10", later
+	elsewhere := common.DeepCopy()
+	elsewhere.InvolvedObject.Name = "api"
 	other := common.DeepCopy()
 	other.Labels = map[string]string{"a": "b"}
 	other.Series = &corev1.EventSeries{Count: 2}
 	other.ReportingInstance = "i-1"
-	for _, e := range []*corev1.Event{common, other} {
-		se := storeEvent(e)
+
+	var prev *storedEvent
+	var stored []storedEvent
+	for _, e := range []*corev1.Event{common, next, elsewhere, other} {
+		se := storeEvent(e, uid, 9, prev)
 		if got := se.event(); !reflect.DeepEqual(got, e) {
-			t.Errorf("read back %+v\nwant %+v", got, e)
+			t.Errorf("%s: read back %+v\nwant %+v", e.Name, got, e)
 		}
 		if (se.full != nil) == compactable(e) {
 			t.Errorf("%s: kept whole = %v, compactable = %v", e.Name, se.full != nil, compactable(e))
@@ -65,8 +74,19 @@ func TestStoredEventReadsBackEqual(t *testing.T) {
 		if se.namespaceOf() != e.Namespace {
 			t.Errorf("namespaceOf = %q", se.namespaceOf())
 		}
+		stored = append(stored, se)
+		prev = &stored[len(stored)-1]
 	}
-	if storeEvent(other).full == other {
+	if stored[1].involved != stored[0].involved {
+		t.Error("an event about the same object must share the involved object")
+	}
+	if stored[2].involved == stored[1].involved {
+		t.Error("an event about another object must not share the involved object")
+	}
+	if stored[0].times != nil || stored[1].times == nil {
+		t.Error("first and last timestamps must be kept exactly when they differ from the creation time")
+	}
+	if se := storeEvent(other, uid, 9, nil); se.full == other {
 		t.Error("an Event kept whole must be a copy")
 	}
 }
