@@ -1,7 +1,6 @@
 package kubelet
 
 import (
-	"container/heap"
 	"sort"
 	"time"
 
@@ -118,7 +117,7 @@ func (k *Kubelet) SetImageProfile(image string, p ImageProfile) {
 
 func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64) {
 	k.seq++
-	heap.Push(&k.timers, timer{at: at, seq: k.seq, act: act, key: key, gen: gen})
+	k.timers.push(timer{at: at, seq: k.seq, act: act, key: key, gen: gen})
 }
 
 func (k *Kubelet) schedulePod(p *podState, after time.Duration, act action) {
@@ -147,7 +146,7 @@ func (k *Kubelet) valid(t timer) bool {
 
 func (k *Kubelet) dropStale() {
 	for len(k.timers) > 0 && !k.valid(k.timers[0]) {
-		heap.Pop(&k.timers)
+		k.timers.pop()
 	}
 }
 
@@ -158,7 +157,7 @@ func (k *Kubelet) Step() bool {
 	if len(k.timers) == 0 || k.timers[0].at.After(k.clock.Now()) {
 		return false
 	}
-	t := heap.Pop(&k.timers).(timer)
+	t := k.timers.pop()
 	switch t.act {
 	case actNodeNotReady:
 		k.markNodePodsNotReady(t.key)

@@ -195,7 +195,7 @@ func (k *Kubelet) start(p *podState, pod *corev1.Pod, restart bool) {
 	if restart {
 		what = "restarted"
 	}
-	k.emit(Transition{Pod: p.key, Node: p.node, What: what, Detail: fmt.Sprintf("restarts %d", p.restarts)})
+	k.emit(Transition{Pod: p.key, Node: p.node, What: what, Detail: restartsDetail(p.restarts)})
 	k.planRun(p, now)
 }
 
@@ -332,4 +332,13 @@ func setPodCondition(pod *corev1.Pod, t corev1.PodConditionType, status corev1.C
 		return
 	}
 	pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{Type: t, Status: status, Reason: reason, LastTransitionTime: metav1.NewTime(now)})
+}
+
+// restartsDetail is the detail of a start: "restarts N" (a constant for
+// the usual first start).
+func restartsDetail(restarts int32) string {
+	if restarts == 0 {
+		return "restarts 0"
+	}
+	return fmt.Sprintf("restarts %d", restarts)
 }
