@@ -181,20 +181,24 @@ func (k *Kubelet) Observe() {
 		if !ok {
 			continue
 		}
-		key := pod.Namespace + "/" + pod.Name
+		// Only a new pod keeps its key; the other events build it for the
+		// lookup alone (on the stack, when short).
 		switch ev.Type {
 		case apiserver.Added:
-			k.podAdded(key, pod)
+			k.podAdded(pod.Namespace+"/"+pod.Name, pod)
 		case apiserver.Modified:
-			if p := k.pods[key]; p != nil && p.uid == pod.UID && pod.DeletionTimestamp != nil && p.stage != stageTerminating {
+			if pod.DeletionTimestamp == nil {
+				continue
+			}
+			if p := k.pods[pod.Namespace+"/"+pod.Name]; p != nil && p.uid == pod.UID && p.stage != stageTerminating {
 				k.podTerminating(p, pod)
 			}
 		case apiserver.Deleted:
-			if p := k.pods[key]; p != nil && p.uid == pod.UID {
+			if p := k.pods[pod.Namespace+"/"+pod.Name]; p != nil && p.uid == pod.UID {
 				if n := k.nodes[p.node]; n != nil {
 					n.pods--
 				}
-				delete(k.pods, key)
+				delete(k.pods, p.key)
 			}
 		}
 	}
