@@ -90,11 +90,12 @@ func runRun(e env, args []string) exitCode {
 		fmt.Fprintln(e.stderr, l)
 	}
 	out := bufio.NewWriter(e.stdout)
-	// The timeline is written while the run is taken, and the state needs
-	// only the end: neither keeps the run's past. Only --until step=N
-	// writes the timeline afterwards, since a step past the end prints
-	// nothing.
+	// The timeline is written while the run is taken, the state needs only
+	// the end, and the JSON trace only the steps and the trace: none keeps
+	// checkpoints or chart samples. Only --until step=N writes the
+	// timeline afterwards, since a step past the end prints nothing.
 	var finish func() error
+	var steps []sim.StepInfo
 	switch {
 	case format == formatText && stop.kind != untilStep:
 		s.SetForwardOnly()
@@ -103,6 +104,10 @@ func runRun(e env, args []string) exitCode {
 		s.SetForwardOnly()
 		rec := s.Sim().Recorder()
 		s.SetStepObserver(func(sim.StepInfo) { rec.Forget(rec.Len()) })
+	case format == formatJSON:
+		s.SetForwardOnly()
+		steps = []sim.StepInfo{}
+		s.SetStepObserver(func(info sim.StepInfo) { steps = append(steps, info) })
 	}
 	if err := stop.drive(s); err != nil {
 		fmt.Fprintf(e.stderr, "rolloutlab run: --until %s: %v\n", stop, err)
@@ -113,7 +118,7 @@ func runRun(e env, args []string) exitCode {
 	case finish != nil:
 		err = finish()
 	case format == formatJSON:
-		err = writeTraceJSON(out, s)
+		err = writeTraceJSON(out, s, steps)
 	case format == formatState:
 		err = writeState(out, s)
 	default:
