@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/rolloutlab/rolloutlab/engine/session"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
 
@@ -34,9 +35,13 @@ type traceHeader struct {
 //	]}
 //
 // with one step or record per line so that traces diff well. steps are
-// the StepInfo of every step of the current run; records the whole trace
-// from set-up on, through trace.Record's MarshalJSON.
-func writeTraceJSON(w io.Writer, s *session.Session) error {
+// the StepInfo of every step of the current run (steps, or the session's
+// history when nil); records the whole trace from set-up on, through
+// trace.Record's MarshalJSON.
+func writeTraceJSON(w io.Writer, s *session.Session, steps []sim.StepInfo) error {
+	if steps == nil {
+		steps = s.History()[:s.Step()]
+	}
 	bw := bufio.NewWriter(w)
 	head, err := json.Marshal(traceHeader{Schema: traceSchema, Seed: s.Seed(), Scenario: s.Scenario().Name})
 	if err != nil {
@@ -44,7 +49,7 @@ func writeTraceJSON(w io.Writer, s *session.Session) error {
 	}
 	bw.Write(head[:len(head)-1]) // leave the object open
 	bw.WriteString(",\n\"steps\":[")
-	for i, info := range s.History()[:s.Step()] {
+	for i, info := range steps {
 		if err := writeElement(bw, i, info); err != nil {
 			return err
 		}

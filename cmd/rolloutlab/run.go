@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/rolloutlab/rolloutlab/engine/session"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
 )
 
 const runSynopsis = "run FILE [--seed N] [--spec-only] [--until settle|DURATION|step=N] [--format text|json|state] [--tables actions|end|none]"
@@ -88,16 +89,37 @@ func runRun(e env, args []string) exitCode {
 	for _, l := range noticeLines(src.name, s.Scenario().Notices) {
 		fmt.Fprintln(e.stderr, l)
 	}
+	out := bufio.NewWriter(e.stdout)
+	// The timeline is written while the run is taken, the state needs only
+	// the end, and the JSON trace only the steps and the trace: none keeps
+	// checkpoints or chart samples. Only --until step=N writes the
+	// timeline afterwards, since a step past the end prints nothing.
+	var finish func() error
+	var steps []sim.StepInfo
+	switch {
+	case format == formatText && stop.kind != untilStep:
+		s.SetForwardOnly()
+		finish = streamTimeline(out, s, src.name, stop, tables)
+	case format == formatState:
+		s.SetForwardOnly()
+		rec := s.Sim().Recorder()
+		s.SetStepObserver(func(sim.StepInfo) { rec.Forget(rec.Len()) })
+	case format == formatJSON:
+		s.SetForwardOnly()
+		steps = []sim.StepInfo{}
+		s.SetStepObserver(func(info sim.StepInfo) { steps = append(steps, info) })
+	}
 	if err := stop.drive(s); err != nil {
 		fmt.Fprintf(e.stderr, "rolloutlab run: --until %s: %v\n", stop, err)
 		return exitRuntime
 	}
 
-	out := bufio.NewWriter(e.stdout)
-	switch format {
-	case formatJSON:
-		err = writeTraceJSON(out, s)
-	case formatState:
+	switch {
+	case finish != nil:
+		err = finish()
+	case format == formatJSON:
+		err = writeTraceJSON(out, s, steps)
+	case format == formatState:
 		err = writeState(out, s)
 	default:
 		err = writeTimeline(out, s, src.name, stop, tables)

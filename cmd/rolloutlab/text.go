@@ -32,12 +32,13 @@ const recordIndent = "  "
 //	...
 //	# end: step 36 at +10.000s; nothing is due
 //
-// Tables at earlier points are rendered by seeking the session back to them
-// (an exact replay); the session is left at the step it was at.
+// It writes a run already taken: tables at earlier points are rendered by
+// seeking the session back to them (an exact replay); the session is left
+// at the step it was at. streamTimeline writes the same bytes while the run
+// is taken.
 func writeTimeline(w io.Writer, s *session.Session, name string, stop until, mode tablesMode) error {
 	sm := s.Sim()
 	final := s.Step()
-	records := sm.Recorder()
 	steps := append([]sim.StepInfo(nil), s.History()[:final]...)
 	endLine := endSummary(s)
 	ns := tableNamespace(s.Scenario())
@@ -63,35 +64,110 @@ func writeTimeline(w io.Writer, s *session.Session, name string, stop until, mod
 		}
 	}
 
-	var b strings.Builder
-	b.WriteString(sm.Recorder().Header() + "\n")
-	fmt.Fprintf(&b, "# scenario %s (%s) --until %s\n", s.Scenario().Name, name, stop)
-	b.WriteString(clock.FormatOffset(0) + " set-up\n")
-	next := writeRecords(&b, records, 0, func(r trace.Record) bool { return r.Step == 0 })
-	if t, ok := tables[0]; ok {
-		writeTable(&b, ns, t, "after set-up at "+clock.FormatOffset(0))
-	}
+	t := newTimelineWriter(w, s, name, stop, mode)
+	t.begin(tables[0])
 	for _, info := range steps {
-		b.WriteString(info.Text() + "\n")
-		next = writeRecords(&b, records, next, func(r trace.Record) bool { return r.Seq <= info.LastSeq })
-		if t, ok := tables[info.Step]; ok {
-			writeTable(&b, ns, t, fmt.Sprintf("after step %d at %s", info.Step, clock.FormatOffset(info.At)))
-		}
-		if b.Len() > 1<<16 {
-			if _, err := io.WriteString(w, b.String()); err != nil {
-				return err
-			}
-			b.Reset()
-		}
+		t.step(info, tables[info.Step])
 	}
-	// Records after the last step (a limit's note) belong to no step.
-	writeRecords(&b, records, next, func(trace.Record) bool { return true })
-	if mode != tablesNone {
-		writeTable(&b, ns, endTable, "at the end")
+	t.end(endTable, endLine)
+	return t.err
+}
+
+// streamTimeline prepares a forward-only session (session.SetForwardOnly)
+// standing at set-up to have its timeline written while it runs: it writes
+// the head and the set-up, and writes each step as the session takes it,
+// releasing the trace records written. The caller drives the session, then
+// calls the returned finish, which writes the end and returns the first
+// write error. The bytes are writeTimeline's for the same run.
+func streamTimeline(w io.Writer, s *session.Session, name string, stop until, mode tablesMode) (finish func() error) {
+	t := newTimelineWriter(w, s, name, stop, mode)
+	t.begin(t.table(mode == tablesActions))
+	s.SetStepObserver(func(info sim.StepInfo) {
+		t.step(info, t.table(mode == tablesActions && info.Kind == sim.StepAction))
+		t.sm.Recorder().Forget(t.next)
+	})
+	return func() error {
+		s.SetStepObserver(nil)
+		t.end(t.table(mode != tablesNone), endSummary(s))
+		return t.err
 	}
-	b.WriteString(endLine + "\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+}
+
+// timelineWriter writes the text format piece by piece: begin, one step
+// at a time, end. Output is buffered and written in pieces of about 64 KiB;
+// after a write error nothing more is written and err keeps the error.
+type timelineWriter struct {
+	w       io.Writer
+	sm      *sim.Sim
+	records *trace.Recorder
+	name    string
+	stop    until
+	// ns is the namespace the tables list (tableNamespace).
+	ns   string
+	mode tablesMode
+	b    strings.Builder
+	// next is the index of the first trace record not yet written.
+	next int
+	err  error
+}
+
+func newTimelineWriter(w io.Writer, s *session.Session, name string, stop until, mode tablesMode) *timelineWriter {
+	sm := s.Sim()
+	t := &timelineWriter{w: w, sm: sm, records: sm.Recorder(), name: name, stop: stop, ns: tableNamespace(s.Scenario()), mode: mode}
+	t.b.WriteString(t.records.Header() + "\n")
+	fmt.Fprintf(&t.b, "# scenario %s (%s) --until %s\n", s.Scenario().Name, name, stop)
+	return t
+}
+
+// table renders the tables of the current state when want holds, "" otherwise.
+func (t *timelineWriter) table(want bool) string {
+	if !want {
+		return ""
+	}
+	return getAll(t.sm, t.ns)
+}
+
+// begin writes the set-up records, then table ("" for none) as the state
+// after set-up.
+func (t *timelineWriter) begin(table string) {
+	t.b.WriteString(clock.FormatOffset(0) + " set-up\n")
+	t.next = writeRecords(&t.b, t.records, 0, func(r trace.Record) bool { return r.Step == 0 })
+	if table != "" {
+		writeTable(&t.b, t.ns, table, "after set-up at "+clock.FormatOffset(0))
+	}
+}
+
+// step writes one step's line and records, then table ("" for none) as the
+// state after it.
+func (t *timelineWriter) step(info sim.StepInfo, table string) {
+	t.b.WriteString(info.Text() + "\n")
+	t.next = writeRecords(&t.b, t.records, t.next, func(r trace.Record) bool { return r.Seq <= info.LastSeq })
+	if table != "" {
+		writeTable(&t.b, t.ns, table, fmt.Sprintf("after step %d at %s", info.Step, clock.FormatOffset(info.At)))
+	}
+	if t.b.Len() > 1<<16 {
+		t.flush()
+	}
+}
+
+// end writes the records after the last step (a limit's note belongs to no
+// step), endTable ("" for none) as the state at the end, and endLine, and
+// flushes.
+func (t *timelineWriter) end(endTable, endLine string) {
+	t.next = writeRecords(&t.b, t.records, t.next, func(trace.Record) bool { return true })
+	if t.mode != tablesNone {
+		writeTable(&t.b, t.ns, endTable, "at the end")
+	}
+	t.b.WriteString(endLine + "\n")
+	t.flush()
+}
+
+// flush writes out what is buffered, unless an earlier write failed.
+func (t *timelineWriter) flush() {
+	if t.err == nil {
+		_, t.err = io.WriteString(t.w, t.b.String())
+	}
+	t.b.Reset()
 }
 
 // writeRecords writes the records from index from on while in holds, indented, and returns

@@ -58,6 +58,17 @@ func (s *Server) GetPod(ns, name string) (*corev1.Pod, error) {
 	return get[*corev1.Pod](s, Pods, ns, name)
 }
 
+// FindPod is GetPod for a caller that only needs to know whether the pod
+// exists: no NotFound error is built when it does not. The result is the
+// stored pointer: read-only.
+func (s *Server) FindPod(ns, name string) (*corev1.Pod, bool) {
+	o, ok := s.find(Pods, ns, name)
+	if !ok {
+		return nil, false
+	}
+	return o.(*corev1.Pod), true
+}
+
 // ListPods lists pods in ns ("" = all) matching sel (nil = all), sorted by
 // namespace/name.
 func (s *Server) ListPods(ns string, sel labels.Selector) []*corev1.Pod {
@@ -85,6 +96,16 @@ func (s *Server) UpdatePod(actor string, p *corev1.Pod) (*corev1.Pod, error) {
 // UpdatePodStatus writes status (and annotations); the spec sent is ignored.
 func (s *Server) UpdatePodStatus(actor string, p *corev1.Pod) (*corev1.Pod, error) {
 	return typed[*corev1.Pod](s.update(actor, Pods, p, modeStatus))
+}
+
+// UpdatePodStatusOwned is UpdatePodStatus for a caller that hands p over:
+// the server may store p itself rather than a copy, so the caller must not
+// change p afterwards. p may share its metadata, spec and the parts of its
+// status it did not change with the stored pod (stored objects are never
+// changed in place). The kubelet writes every status this way, from the
+// copy it made to change it.
+func (s *Server) UpdatePodStatusOwned(actor string, p *corev1.Pod) (*corev1.Pod, error) {
+	return typed[*corev1.Pod](s.updateBody(actor, Pods, p, modeStatus, true))
 }
 
 // DeletePod deletes a pod, gracefully unless the grace period comes to 0.

@@ -36,10 +36,18 @@ func (s *Server) generateName(base string) string {
 }
 
 // newUID draws a UID formatted like a random (version 4) UUID.
-func (s *Server) newUID() types.UID {
-	hi, lo := s.names.Uint64(), s.names.Uint64()
+func (s *Server) newUID() types.UID { return formatUID(s.drawUID()) }
+
+// drawUID draws the 128 bits of a random (version 4) UUID.
+func (s *Server) drawUID() (hi, lo uint64) {
+	hi, lo = s.names.Uint64(), s.names.Uint64()
 	hi = hi&^(0xf<<12) | 0x4<<12 // version 4
 	lo = lo&^(0x3<<62) | 0x2<<62 // RFC 4122 variant
+	return hi, lo
+}
+
+// formatUID renders the bits drawUID drew as a UUID.
+func formatUID(hi, lo uint64) types.UID {
 	return types.UID(fmt.Sprintf("%08x-%04x-%04x-%04x-%012x",
 		hi>>32, (hi>>16)&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff))
 }

@@ -31,6 +31,9 @@ type ownerIndex struct {
 }
 
 func (x *ownerIndex) update(res Resource, old, cur Object) {
+	if old != nil && cur != nil && sameOwnerUIDs(old, cur) {
+		return // an update that keeps the owners (and, always, the name and UID)
+	}
 	if old != nil {
 		r := refOf(res, old)
 		for _, o := range old.GetOwnerReferences() {
@@ -53,6 +56,21 @@ func (x *ownerIndex) update(res Resource, old, cur Object) {
 			set[r] = struct{}{}
 		}
 	}
+}
+
+// sameOwnerUIDs reports whether old and cur name the same owner UIDs in the
+// same order.
+func sameOwnerUIDs(old, cur Object) bool {
+	a, b := old.GetOwnerReferences(), cur.GetOwnerReferences()
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].UID != b[i].UID {
+			return false
+		}
+	}
+	return true
 }
 
 // Dependents returns the stored objects that carry an ownerReference to

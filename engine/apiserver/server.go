@@ -26,8 +26,9 @@ type Server struct {
 	rv uint64
 	// tables holds one table per watched resource (events excluded).
 	tables map[Resource]*table
-	// events are stored in creation order; eventKeys indexes them by key.
-	events    []*corev1.Event
+	// events are stored in creation order, compactly (storedEvent);
+	// eventKeys indexes them by key. Snapshot: yes (the count).
+	events    eventLog
 	eventKeys map[string]int
 	owners    ownerIndex
 	// nodePods counts the stored pods by spec.nodeName (bound pods only;
@@ -41,6 +42,9 @@ type Server struct {
 	// logBase is the number of entries dropped from the head of the log by
 	// ForgetWatchLog. Snapshot: yes.
 	logBase int
+	// podShare holds what the last created pod may share with the next.
+	// Snapshot: yes.
+	podShare podShare
 }
 
 // New returns an empty server reading time from c, drawing UIDs and
@@ -97,10 +101,10 @@ func (s *Server) ForgetWatchLog(upTo int) {
 	if n <= 0 {
 		return
 	}
-	var rest []WatchEvent
-	if len(s.log) > n {
-		rest = append(make([]WatchEvent, 0, len(s.log)-n), s.log[n:]...)
-	}
+	// The fresh array has room for as many entries as the log held, so
+	// that a log forgotten in batches of about that size does not grow
+	// again from nothing after every batch.
+	rest := append(make([]WatchEvent, 0, len(s.log)), s.log[n:]...)
 	s.log, s.logBase = rest, s.logBase+n
 }
 
@@ -120,24 +124,29 @@ func parseRV(obj Object) uint64 {
 
 // lookup returns the stored object or a NotFound error.
 func (s *Server) lookup(res Resource, ns, name string) (Object, error) {
+	if obj, ok := s.find(res, ns, name); ok {
+		return obj, nil
+	}
+	return nil, apierrors.NewNotFound(res.GroupResource(), name)
+}
+
+// find returns the stored object, if any: lookup without building the
+// NotFound error (a create checks that its name is free this way).
+func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 	t, ok := s.tables[res]
 	if !ok {
 		if res == Events {
 			if i, ok := s.eventKeys[objectKey(ns, name)]; ok {
-				return s.events[i], nil
+				return s.events.at(i).event(), true
 			}
-			return nil, apierrors.NewNotFound(res.GroupResource(), name)
 		}
-		return nil, apierrors.NewNotFound(res.GroupResource(), name)
+		return nil, false
 	}
 	if !res.Namespaced() {
 		ns = ""
 	}
 	obj, ok := t.objs[objectKey(ns, name)]
-	if !ok {
-		return nil, apierrors.NewNotFound(res.GroupResource(), name)
-	}
-	return obj, nil
+	return obj, ok
 }
 
 // store writes obj (already carrying a fresh RV) and logs the change.
@@ -184,12 +193,21 @@ func (s *Server) countNodePods(res Resource, old, obj Object) {
 
 // record emits the trace record of one request.
 func (s *Server) record(actor, verb string, res Resource, sub string, ns, name string, obj Object, code int32, err error) {
-	r := Request{Actor: actor, Verb: verb, Resource: string(res) + sub, Namespace: ns, Name: name, Code: code}
+	var rv uint64
+	if err == nil && obj != nil {
+		rv = parseRV(obj)
+	}
+	s.recordRV(actor, verb, res, sub, ns, name, rv, code, err)
+}
+
+// recordRV is record for a request whose outcome is known by its
+// resourceVersion (0: none).
+func (s *Server) recordRV(actor, verb string, res Resource, sub string, ns, name string, rv uint64, code int32, err error) {
+	r := Request{Actor: actor, Verb: verb, Resource: string(res) + sub, Namespace: ns, Name: name, Code: code, RV: rv}
 	if err != nil {
 		r.Code = codeOf(err)
 		r.Error = err.Error()
-	} else if obj != nil {
-		r.RV = parseRV(obj)
+		r.RV = 0
 	}
 	s.rec.Emit(traceSource, r)
 }

@@ -6,7 +6,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/rolloutlab/rolloutlab/engine/internal/appendonly"
 	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
 )
 
@@ -15,7 +14,7 @@ import (
 // the owner index, the per-node pod counts, the events and the watch log.
 // Stored objects are never changed in place (a write stores a new object),
 // so a checkpoint copies the maps and shares the objects. The events are
-// append-only: a checkpoint keeps their length (package appendonly). The
+// append-only: a checkpoint keeps their chunk headers (eventLog.checkpoint). The
 // watch log's retained tail is only appended to and is replaced, never
 // reused, when its head is forgotten, so a checkpoint shares its slice
 // header (with logBase); appending after a restore to an earlier header
@@ -26,12 +25,13 @@ import (
 type Checkpoint struct {
 	rv        uint64
 	tables    map[Resource]tableCheckpoint
-	events    int
+	events    eventLog
 	eventKeys map[string]int
 	owners    map[types.UID]map[ObjectRef]struct{}
 	nodePods  map[string]int
 	log       []WatchEvent
 	logBase   int
+	podShare  podShare
 }
 
 // tableCheckpoint is one table's objects and key order. keys replaces
@@ -58,12 +58,13 @@ func (s *Server) Checkpoint() *Checkpoint {
 	cp := &Checkpoint{
 		rv:        s.rv,
 		tables:    make(map[Resource]tableCheckpoint, len(s.tables)),
-		events:    len(s.events),
+		events:    s.events.checkpoint(),
 		eventKeys: maps.Clone(s.eventKeys),
 		owners:    cloneOwners(s.owners.deps),
 		nodePods:  maps.Clone(s.nodePods),
 		log:       s.log,
 		logBase:   s.logBase,
+		podShare:  s.podShare,
 	}
 	for r, t := range s.tables {
 		cp.tables[r] = t.checkpoint()
@@ -78,11 +79,12 @@ func (s *Server) Restore(cp *Checkpoint) {
 	for r, t := range cp.tables {
 		s.tables[r].restore(t)
 	}
-	s.events = appendonly.Restore(s.events, cp.events)
+	s.events.restore(cp.events)
 	s.eventKeys = inplace.Map(s.eventKeys, cp.eventKeys)
 	s.owners.deps = cloneOwners(cp.owners)
 	s.nodePods = inplace.Map(s.nodePods, cp.nodePods)
 	s.log, s.logBase = cp.log, cp.logBase
+	s.podShare = cp.podShare
 }
 
 // ObjectCount returns the number of objects stored (events excluded).

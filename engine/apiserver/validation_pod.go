@@ -92,7 +92,8 @@ func validateContainer(c *corev1.Container, p *field.Path, names sets.Set[string
 // validatePodUpdate allows only the mutable pod fields to change. Setting
 // spec.nodeName on an unbound pod is accepted here as the stand-in for the
 // binding subresource (see BindPod). The upstream message is followed by a
-// diff of the spec, which is not reproduced.
+// diff of the spec, which is not reproduced. p is the server's own copy:
+// its spec is changed during the check and put back.
 func validatePodUpdate(p, old *corev1.Pod) field.ErrorList {
 	errs := validateMetaUpdate(&p.ObjectMeta, &old.ObjectMeta, metaPath)
 	if !passedAsStored(&p.ObjectMeta, &old.ObjectMeta) {
@@ -104,11 +105,14 @@ func validatePodUpdate(p, old *corev1.Pod) field.ErrorList {
 	if old.ResourceVersion == "" || !specValidatedAsOld(&p.Spec, &old.Spec) {
 		errs = append(errs, validatePodSpec(&p.Spec, specPath)...)
 	}
-	// Blank out what may change, then require the rest to be equal.
-	// Shallow copies suffice: only top-level fields and the containers'
-	// images are replaced, on fresh container slices. Containers shared
-	// with old (a metadata patch or a bind) are equal as they are.
-	a, b := p.Spec, old.Spec
+	// Blank out what may change in p's spec (the server's own copy), require
+	// the rest to be equal to old's, and put p's fields back. Only
+	// top-level fields are assigned, and the containers' images on fresh
+	// container slices; containers shared with old (a metadata patch or a
+	// bind) are equal as they are.
+	a, b := &p.Spec, &old.Spec
+	containers, initContainers, tolerations := a.Containers, a.InitContainers, a.Tolerations
+	deadline, nodeName, grace := a.ActiveDeadlineSeconds, a.NodeName, a.TerminationGracePeriodSeconds
 	if !sameSlice(a.Containers, b.Containers) {
 		a.Containers = append([]corev1.Container(nil), a.Containers...)
 		for i := range a.Containers {
@@ -132,7 +136,10 @@ func validatePodUpdate(p, old *corev1.Pod) field.ErrorList {
 		a.TerminationGracePeriodSeconds != nil && *a.TerminationGracePeriodSeconds == 1 {
 		a.TerminationGracePeriodSeconds = b.TerminationGracePeriodSeconds
 	}
-	if !semanticEqual(&a, &b) {
+	equal := semanticEqual(a, b)
+	a.Containers, a.InitContainers, a.Tolerations = containers, initContainers, tolerations
+	a.ActiveDeadlineSeconds, a.NodeName, a.TerminationGracePeriodSeconds = deadline, nodeName, grace
+	if !equal {
 		errs = append(errs, field.Forbidden(specPath, podUpdateMessage))
 	}
 	return errs

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -94,7 +95,7 @@ func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error)
 		if errs := st.validateCreate(obj); len(errs) > 0 {
 			return nil, apierrors.NewInvalid(res.GroupKind(), obj.GetName(), errs)
 		}
-		if _, err := s.lookup(res, obj.GetNamespace(), obj.GetName()); err == nil {
+		if _, taken := s.find(res, obj.GetNamespace(), obj.GetName()); taken {
 			if generated && attempt+1 < generateNameAttempts {
 				continue
 			}
@@ -107,24 +108,33 @@ func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error)
 	}
 	obj.SetUID(s.newUID())
 	obj.SetResourceVersion(formatRV(s.nextRV()))
+	if p, ok := obj.(*corev1.Pod); ok {
+		s.podShare.share(p)
+	}
 	s.store(res, nil, obj)
 	return obj, nil
 }
 
 // update applies a PUT (mode modeUpdate or modeStatus) of in.
 func (s *Server) update(actor string, res Resource, in Object, mode updateMode) (Object, error) {
+	return s.updateBody(actor, res, in, mode, false)
+}
+
+// updateBody is update; owned says the caller hands in over, so that the
+// server may store in itself instead of a copy (see UpdatePodStatusOwned).
+func (s *Server) updateBody(actor string, res Resource, in Object, mode updateMode, owned bool) (Object, error) {
 	if isNil(in) {
 		err := apierrors.NewBadRequest("no object in request body")
 		s.record(actor, mode.String(), res, mode.subresource(), "", "", nil, 0, err)
 		return nil, err
 	}
 	ns := s.namespaceOf(res, in)
-	out, err := s.doUpdate(res, ns, in, mode)
+	out, err := s.doUpdate(res, ns, in, mode, owned)
 	s.record(actor, mode.String(), res, mode.subresource(), ns, in.GetName(), out, 200, err)
 	return out, err
 }
 
-func (s *Server) doUpdate(res Resource, ns string, in Object, mode updateMode) (Object, error) {
+func (s *Server) doUpdate(res Resource, ns string, in Object, mode updateMode, owned bool) (Object, error) {
 	old, err := s.lookup(res, ns, in.GetName())
 	if err != nil {
 		return nil, err
@@ -136,7 +146,10 @@ func (s *Server) doUpdate(res Resource, ns string, in Object, mode updateMode) (
 		return nil, apierrors.NewConflict(res.GroupResource(), in.GetName(),
 			fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", uid, old.GetUID()))
 	}
-	obj := copyForWrite(in, mode)
+	obj := in
+	if !owned {
+		obj = copyForWrite(in, mode)
+	}
 	obj.SetNamespace(ns)
 	return s.commitUpdate(res, old, obj, mode)
 }

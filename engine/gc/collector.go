@@ -118,12 +118,10 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 
 	// Owner links: drop removed references (enqueueing the owner, which may
 	// have been waiting for this dependent), add new ones.
-	newByUID := map[types.UID]metav1.OwnerReference{}
-	for _, r := range n.owners {
-		newByUID[r.UID] = r
-	}
+	// Owner lists are short (usually one controller): they are searched
+	// in place rather than indexed in maps.
 	for _, r := range oldOwners {
-		nr, still := newByUID[r.UID]
+		nr, still := lastOwnerRef(n.owners, r.UID)
 		owner := g.nodes[r.UID]
 		if owner == nil {
 			continue
@@ -136,13 +134,9 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 			g.enqueue(attemptToDelete, owner, "unblocked by "+n.ref.String())
 		}
 	}
-	oldByUID := map[types.UID]bool{}
-	for _, r := range oldOwners {
-		oldByUID[r.UID] = true
-	}
 	for _, r := range n.owners {
 		owner := g.nodes[r.UID]
-		if owner == nil && oldByUID[r.UID] {
+		if _, before := lastOwnerRef(oldOwners, r.UID); owner == nil && before {
 			continue // an unchanged reference to an owner already gone
 		}
 		if owner == nil {
@@ -203,4 +197,15 @@ func (g *Collector) removeNode(n *node) {
 			g.enqueue(attemptToDelete, owner, "dependent "+n.ref.String()+" deleted")
 		}
 	}
+}
+
+// lastOwnerRef returns the last reference in refs to the owner uid, if any
+// (the one a map of refs by UID would keep).
+func lastOwnerRef(refs []metav1.OwnerReference, uid types.UID) (metav1.OwnerReference, bool) {
+	for i := len(refs) - 1; i >= 0; i-- {
+		if refs[i].UID == uid {
+			return refs[i], true
+		}
+	}
+	return metav1.OwnerReference{}, false
 }

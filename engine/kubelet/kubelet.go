@@ -1,7 +1,6 @@
 package kubelet
 
 import (
-	"container/heap"
 	"sort"
 	"time"
 
@@ -118,7 +117,7 @@ func (k *Kubelet) SetImageProfile(image string, p ImageProfile) {
 
 func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64) {
 	k.seq++
-	heap.Push(&k.timers, timer{at: at, seq: k.seq, act: act, key: key, gen: gen})
+	k.timers.push(timer{at: at, seq: k.seq, act: act, key: key, gen: gen})
 }
 
 func (k *Kubelet) schedulePod(p *podState, after time.Duration, act action) {
@@ -147,7 +146,7 @@ func (k *Kubelet) valid(t timer) bool {
 
 func (k *Kubelet) dropStale() {
 	for len(k.timers) > 0 && !k.valid(k.timers[0]) {
-		heap.Pop(&k.timers)
+		k.timers.pop()
 	}
 }
 
@@ -158,7 +157,7 @@ func (k *Kubelet) Step() bool {
 	if len(k.timers) == 0 || k.timers[0].at.After(k.clock.Now()) {
 		return false
 	}
-	t := heap.Pop(&k.timers).(timer)
+	t := k.timers.pop()
 	switch t.act {
 	case actNodeNotReady:
 		k.markNodePodsNotReady(t.key)
@@ -182,20 +181,24 @@ func (k *Kubelet) Observe() {
 		if !ok {
 			continue
 		}
-		key := pod.Namespace + "/" + pod.Name
+		// Only a new pod keeps its key; the other events build it for the
+		// lookup alone (on the stack, when short).
 		switch ev.Type {
 		case apiserver.Added:
-			k.podAdded(key, pod)
+			k.podAdded(pod.Namespace+"/"+pod.Name, pod)
 		case apiserver.Modified:
-			if p := k.pods[key]; p != nil && p.uid == pod.UID && pod.DeletionTimestamp != nil && p.stage != stageTerminating {
+			if pod.DeletionTimestamp == nil {
+				continue
+			}
+			if p := k.pods[pod.Namespace+"/"+pod.Name]; p != nil && p.uid == pod.UID && p.stage != stageTerminating {
 				k.podTerminating(p, pod)
 			}
 		case apiserver.Deleted:
-			if p := k.pods[key]; p != nil && p.uid == pod.UID {
+			if p := k.pods[pod.Namespace+"/"+pod.Name]; p != nil && p.uid == pod.UID {
 				if n := k.nodes[p.node]; n != nil {
 					n.pods--
 				}
-				delete(k.pods, key)
+				delete(k.pods, p.key)
 			}
 		}
 	}

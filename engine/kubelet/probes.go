@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -157,6 +158,7 @@ func (k *Kubelet) unready(p *podState, pod *corev1.Pod) {
 	now := k.clock.Now()
 	setPodCondition(pod, corev1.ContainersReady, corev1.ConditionFalse, "ContainersNotReady", now)
 	setPodCondition(pod, corev1.PodReady, corev1.ConditionFalse, "ContainersNotReady", now)
+	pod.Status.ContainerStatuses = slices.Clone(pod.Status.ContainerStatuses) // shared with the stored pod
 	for i := range pod.Status.ContainerStatuses {
 		pod.Status.ContainerStatuses[i].Ready = false
 	}

@@ -1,9 +1,6 @@
 package kubelet
 
-import (
-	"container/heap"
-	"time"
-)
+import "time"
 
 // action is what a timer does when it fires.
 type action uint8
@@ -57,23 +54,60 @@ type timer struct {
 	gen uint64
 }
 
-// timerHeap orders timers by time, then by scheduling order.
+// timerHeap orders timers by time, then by scheduling order: a binary
+// min-heap kept by push and pop (container/heap's algorithm, without
+// boxing every timer in an interface).
 type timerHeap []timer
 
-func (h timerHeap) Len() int { return len(h) }
-func (h timerHeap) Less(i, j int) bool {
+func (h timerHeap) less(i, j int) bool {
 	if !h[i].at.Equal(h[j].at) {
 		return h[i].at.Before(h[j].at)
 	}
 	return h[i].seq < h[j].seq
 }
-func (h timerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *timerHeap) Push(x any)   { *h = append(*h, x.(timer)) }
-func (h *timerHeap) Pop() any {
+
+// push adds t.
+func (h *timerHeap) push(t timer) {
+	*h = append(*h, t)
+	h.up(len(*h) - 1)
+}
+
+// pop removes and returns the first timer; the heap must not be empty.
+func (h *timerHeap) pop() timer {
 	old := *h
-	t := old[len(old)-1]
-	*h = old[:len(old)-1]
+	n := len(old) - 1
+	old[0], old[n] = old[n], old[0]
+	old.down(0, n)
+	t := old[n]
+	old[n] = timer{} // drop the key string
+	*h = old[:n]
 	return t
 }
 
-var _ heap.Interface = (*timerHeap)(nil)
+func (h timerHeap) up(j int) {
+	for {
+		i := (j - 1) / 2 // parent
+		if i == j || !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+func (h timerHeap) down(i, n int) {
+	for {
+		j := 2*i + 1
+		if j >= n || j < 0 {
+			break
+		}
+		if r := j + 1; r < n && h.less(r, j) {
+			j = r
+		}
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+}

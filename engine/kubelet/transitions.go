@@ -77,8 +77,8 @@ func splitKey(key string) (string, string) {
 // object; ok is false if it is gone or was re-created.
 //
 // The model only ever changes a pod's status before writing it back, so the
-// result is a shallow copy of the stored pod with a deep copy of its status:
-// the metadata and spec it shares with the stored object are read-only.
+// result is a shallow copy of the stored pod that owns only what the
+// transitions edit in place (see statusWritable).
 func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
 	pod, ok := k.storedPod(p)
 	if !ok {
@@ -91,18 +91,30 @@ func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
 // not be modified.
 func (k *Kubelet) storedPod(p *podState) (*corev1.Pod, bool) {
 	ns, name := splitKey(p.key)
-	pod, err := k.server.GetPod(ns, name)
-	if err != nil || pod.UID != p.uid {
+	pod, ok := k.server.FindPod(ns, name)
+	if !ok || pod.UID != p.uid {
 		return nil, false
 	}
 	return pod, true
 }
 
-// statusWritable returns a shallow copy of the stored pod with a deep copy
-// of its status (see freshPod).
+// podConditions is the number of conditions the kubelet sets on a running
+// pod (PodScheduled, Initialized, ContainersReady, Ready).
+const podConditions = 4
+
+// statusWritable returns a shallow copy of the stored pod for a status
+// write: it owns its conditions (setPodCondition edits them in place) and
+// shares everything else with the stored pod, which must stay unchanged.
+// So the transitions assign new values to the other status fields
+// (containerStatuses builds a new slice, the start time is a new pointer)
+// and clone what they edit in place (unready's container statuses). The
+// copy is handed to the server, which stores it as it is
+// (UpdatePodStatusOwned).
 func statusWritable(pod *corev1.Pod) *corev1.Pod {
 	cp := *pod
-	pod.Status.DeepCopyInto(&cp.Status)
+	// Room for the four conditions a running pod has, so that the first
+	// start appends them without growing the slice.
+	cp.Status.Conditions = append(make([]corev1.PodCondition, 0, max(len(pod.Status.Conditions), podConditions)), pod.Status.Conditions...)
 	return &cp
 }
 
@@ -183,7 +195,7 @@ func (k *Kubelet) start(p *podState, pod *corev1.Pod, restart bool) {
 	if restart {
 		what = "restarted"
 	}
-	k.emit(Transition{Pod: p.key, Node: p.node, What: what, Detail: fmt.Sprintf("restarts %d", p.restarts)})
+	k.emit(Transition{Pod: p.key, Node: p.node, What: what, Detail: restartsDetail(p.restarts)})
 	k.planRun(p, now)
 }
 
@@ -253,14 +265,14 @@ func (k *Kubelet) terminate(p *podState, pod *corev1.Pod) {
 		return
 	}
 	detail := "containers stopped; pod removed"
-	if kept, err := k.server.GetPod(pod.Namespace, pod.Name); err == nil && kept.UID == p.uid {
+	if kept, ok := k.server.FindPod(pod.Namespace, pod.Name); ok && kept.UID == p.uid {
 		detail = "containers stopped; pod kept until its finalizers are removed: " + strings.Join(kept.Finalizers, ", ")
 	}
 	k.emit(Transition{Pod: p.key, Node: p.node, What: "terminated", Detail: detail})
 }
 
 func (k *Kubelet) writeStatus(actor string, pod *corev1.Pod) {
-	if _, err := k.server.UpdatePodStatus(actor, pod); err != nil {
+	if _, err := k.server.UpdatePodStatusOwned(actor, pod); err != nil {
 		k.emit(Transition{Actor: actor, Pod: pod.Namespace + "/" + pod.Name, What: "failed", Detail: "status: " + err.Error()})
 	}
 }
@@ -320,4 +332,13 @@ func setPodCondition(pod *corev1.Pod, t corev1.PodConditionType, status corev1.C
 		return
 	}
 	pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{Type: t, Status: status, Reason: reason, LastTransitionTime: metav1.NewTime(now)})
+}
+
+// restartsDetail is the detail of a start: "restarts N" (a constant for
+// the usual first start).
+func restartsDetail(restarts int32) string {
+	if restarts == 0 {
+		return "restarts 0"
+	}
+	return fmt.Sprintf("restarts %d", restarts)
 }

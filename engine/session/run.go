@@ -22,7 +22,7 @@ func (s *Session) RunToEnd() []sim.StepInfo {
 	var out []sim.StepInfo
 	for s.sim.Err() == nil {
 		steps := s.Advance(BySettle, 1)
-		out = append(out, steps...)
+		out = s.taken(out, steps...)
 		if len(s.sim.PendingActions()) == 0 {
 			break
 		}
@@ -31,7 +31,7 @@ func (s *Session) RunToEnd() []sim.StepInfo {
 			if len(steps) == 0 {
 				break
 			}
-			out = append(out, steps...)
+			out = s.taken(out, steps...)
 		}
 	}
 	return out

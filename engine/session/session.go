@@ -40,6 +40,9 @@ type Session struct {
 	// observer, when set, is called after every step the session takes
 	// (checkers, recorders); it must only read the simulation.
 	observer func(sim.StepInfo)
+	// forwardOnly, once set, stops the keeping of history, samples and
+	// checkpoints (SetForwardOnly).
+	forwardOnly bool
 }
 
 // SetStepObserver makes the session call fn after every step it takes,

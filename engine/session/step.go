@@ -47,6 +47,10 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 	if !ok {
 		return info, false
 	}
+	if s.forwardOnly {
+		s.observeStep(info)
+		return info, true
+	}
 	if info.Step <= len(s.history) {
 		s.history[info.Step-1] = info
 	} else {
@@ -54,10 +58,15 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 	}
 	s.setSample(info.Step, sample(s.sim, &info))
 	s.checkpointAfterStep()
+	s.observeStep(info)
+	return info, true
+}
+
+// observeStep calls the step observer, if any.
+func (s *Session) observeStep(info sim.StepInfo) {
 	if s.observer != nil {
 		s.observer(info)
 	}
-	return info, true
 }
 
 // setSample stores the chart sample taken after step i.
@@ -92,14 +101,14 @@ func (s *Session) Advance(g Granularity, n int) []sim.StepInfo {
 			if !ok {
 				return out
 			}
-			out = append(out, info)
+			out = s.taken(out, info)
 		case BySync:
 			for {
 				info, ok := s.stepOnce()
 				if !ok {
 					return out
 				}
-				out = append(out, info)
+				out = s.taken(out, info)
 				if info.Kind == sim.StepSync {
 					break
 				}
@@ -115,7 +124,7 @@ func (s *Session) Advance(g Granularity, n int) []sim.StepInfo {
 				if !ok {
 					break
 				}
-				out = append(out, info)
+				out = s.taken(out, info)
 			}
 			return out
 		}
@@ -126,12 +135,12 @@ func (s *Session) Advance(g Granularity, n int) []sim.StepInfo {
 // RunUntil steps until done holds or maxSteps steps were taken.
 func (s *Session) RunUntil(done func(*sim.Sim) bool, maxSteps int) []sim.StepInfo {
 	var out []sim.StepInfo
-	for len(out) < maxSteps && !done(s.sim) {
+	for n := 0; n < maxSteps && !done(s.sim); n++ {
 		info, ok := s.stepOnce()
 		if !ok {
 			break
 		}
-		out = append(out, info)
+		out = s.taken(out, info)
 	}
 	return out
 }
@@ -142,6 +151,9 @@ func (s *Session) RunUntil(done func(*sim.Sim) bool, maxSteps int) []sim.StepInf
 func (s *Session) Seek(n int) error {
 	if n < 0 {
 		return fmt.Errorf("%w: %d", ErrNoSuchStep, n)
+	}
+	if s.forwardOnly && n < s.sim.Steps() {
+		return fmt.Errorf("%w: cannot go back to step %d from step %d", ErrForwardOnly, n, s.sim.Steps())
 	}
 	if c := s.nearestCheckpoint(n); n < s.sim.Steps() || c.sim.Step() > s.sim.Steps() {
 		s.restore(c)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
 
@@ -166,7 +167,7 @@ func (s *Sim) run(n next, info *StepInfo) {
 		s.runAction(a)
 	case StepWatch:
 		inf := s.informers[n.index]
-		info.Component = "informer/" + string(inf.Resource())
+		info.Component = informerComponent(inf.Resource())
 		info.Key = inf.NextKey()
 		inf.DeliverNext()
 	case StepTimer:
@@ -191,4 +192,19 @@ func (s *Sim) run(n next, info *StepInfo) {
 func (s *Sim) stop(err error) {
 	s.err = err
 	s.rec.Emit("sim", trace.Note{Message: "run stopped: " + err.Error()})
+}
+
+// informerComponent is the StepInfo component of a watch delivery to the
+// informer of res: "informer/pods". The resources the simulation watches
+// have theirs written out, so a delivery builds no string.
+func informerComponent(res apiserver.Resource) string {
+	switch res {
+	case apiserver.Pods:
+		return "informer/pods"
+	case apiserver.ReplicaSets:
+		return "informer/replicasets"
+	case apiserver.Deployments:
+		return "informer/deployments"
+	}
+	return "informer/" + string(res)
 }

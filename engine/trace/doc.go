@@ -14,5 +14,7 @@
 //
 // Records are stored in fixed-size chunks, so a long trace grows without
 // being copied; read long traces with Each, At or Slice (Records copies
-// once the trace outgrows one chunk).
+// once the trace outgrows one chunk). A reader that streams the trace out
+// as it grows (the command line) releases the chunks it has written with
+// Forget, so that its memory does not grow with the run.
 package trace

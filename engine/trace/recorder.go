@@ -68,6 +68,19 @@ func (r *Recorder) Emit(source string, p Payload) uint64 {
 	return seq
 }
 
+// Forget releases the records before index upTo (0-based) that fill whole
+// chunks, for a reader that streams the trace out as it grows and will not
+// read them again (the command line's forward-only run). Len and Seq
+// numbering are unchanged; reading a released record (At, Slice, Each,
+// Records, Since) panics. A checkpoint taken earlier still holds the
+// chunks it saw.
+func (r *Recorder) Forget(upTo int) {
+	// The last chunk stays even when full: Emit appends after it.
+	for c := min(upTo/chunkSize, len(r.chunks)-1) - 1; c >= 0 && r.chunks[c] != nil; c-- {
+		r.chunks[c] = nil
+	}
+}
+
 // Len returns the number of records so far.
 func (r *Recorder) Len() int { return r.n }
 

@@ -26,6 +26,15 @@ type Recorder struct {
 	lastNanos int64
 }
 
+// apiVersion returns gvk's group/version as an involvedObject names it,
+// without building the string for the kinds Events are usually about.
+func apiVersion(gvk schema.GroupVersionKind) string {
+	if gvk.Group == "apps" && gvk.Version == "v1" {
+		return "apps/v1"
+	}
+	return gvk.GroupVersion().String()
+}
+
 // New returns a recorder for component.
 func New(server *apiserver.Server, c *clock.Clock, rec *trace.Recorder, component string) *Recorder {
 	return &Recorder{server: server, clock: c, rec: rec, component: component}
@@ -37,10 +46,10 @@ func (r *Recorder) Event(obj metav1.Object, gvk schema.GroupVersionKind, eventTy
 	nanos := max(now.UnixNano(), r.lastNanos+1)
 	r.lastNanos = nanos
 	ts := metav1.NewTime(now)
-	ev := &corev1.Event{
+	ev := corev1.Event{
 		ObjectMeta: metav1.ObjectMeta{Namespace: obj.GetNamespace(), Name: obj.GetName() + "." + strconv.FormatInt(nanos, 16)},
 		InvolvedObject: corev1.ObjectReference{
-			APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(),
+			APIVersion: apiVersion(gvk), Kind: gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(),
 			UID: obj.GetUID(), ResourceVersion: obj.GetResourceVersion(),
 		},
 		Reason:              reason,
@@ -53,7 +62,7 @@ func (r *Recorder) Event(obj metav1.Object, gvk schema.GroupVersionKind, eventTy
 		Count:               1,
 	}
 	rec := EventRecorded{Object: gvk.Kind + " " + obj.GetNamespace() + "/" + obj.GetName(), Type: eventType, Reason: reason, Message: message}
-	if _, err := r.server.CreateEvent(r.component, ev); err != nil {
+	if err := r.server.PostEvent(r.component, &ev); err != nil {
 		rec.Error = err.Error()
 	}
 	r.rec.Emit(r.component, rec)

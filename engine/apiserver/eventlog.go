@@ -1,0 +1,51 @@
+package apiserver
+
+import "slices"
+
+// eventLog holds the stored Events in creation order, in chunks of
+// eventChunk: a long run's Events are never copied to grow the storage, as
+// one growing slice would copy them at every doubling. Events are never
+// changed or removed once stored.
+type eventLog struct {
+	// chunks hold the events in order: event i is
+	// chunks[i/eventChunk][i%eventChunk]. Every chunk but the last is full
+	// (len eventChunk). Snapshot: yes (the headers, see checkpoint).
+	chunks [][]storedEvent
+	// n is the number of events.
+	n int
+}
+
+// eventChunk is the number of events per chunk.
+const eventChunk = 256
+
+// len returns the number of events.
+func (l *eventLog) len() int { return l.n }
+
+// at returns event i (0 <= i < len).
+func (l *eventLog) at(i int) *storedEvent { return &l.chunks[i/eventChunk][i%eventChunk] }
+
+// add appends e.
+func (l *eventLog) add(e storedEvent) {
+	c := l.n / eventChunk
+	if c == len(l.chunks) {
+		l.chunks = append(l.chunks, make([]storedEvent, 0, eventChunk))
+	}
+	l.chunks[c] = append(l.chunks[c], e)
+	l.n++
+}
+
+// checkpoint returns the log as it is now: a copy of the chunk headers
+// (each chunk's length now), sharing the events.
+func (l *eventLog) checkpoint() eventLog {
+	return eventLog{chunks: slices.Clone(l.chunks), n: l.n}
+}
+
+// restore puts back the log of cp. The events after it stay in the arrays
+// until overwritten: appending after a restore to an earlier checkpoint
+// writes into slots later checkpoints may show, with the same events a
+// replay computes again, as the trace does (see trace.Checkpoint).
+func (l *eventLog) restore(cp eventLog) {
+	clear(l.chunks[min(len(cp.chunks), len(l.chunks)):])
+	l.chunks = append(l.chunks[:0], cp.chunks...)
+	l.n = cp.n
+}

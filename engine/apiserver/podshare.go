@@ -1,0 +1,59 @@
+package apiserver
+
+import (
+	"maps"
+	"reflect"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// podShare lets a created pod share its containers, labels and owner
+// references with the pod created before it when they are equal, field for
+// field: a ReplicaSet creates its pods from one template, and every pod
+// holding its own copy of the same containers is most of a large cluster's
+// memory. Stored objects are never changed in place, so sharing is safe;
+// the comparison is exact (no nil-equals-empty or quantity-by-value rules:
+// both maps are non-nil, and containers compare with reflect.DeepEqual), so
+// the stored pod is the one that would have been stored without sharing.
+type podShare struct {
+	containers []corev1.Container
+	labels     map[string]string
+	owners     []metav1.OwnerReference
+}
+
+// share replaces p's containers, labels and owner references by the last
+// created pod's when they are equal, and remembers p's otherwise. p is the
+// server's own copy, about to be stored.
+func (ps *podShare) share(p *corev1.Pod) {
+	if c := p.Spec.Containers; c != nil && ps.containers != nil && reflect.DeepEqual(c, ps.containers) {
+		p.Spec.Containers = ps.containers
+	} else {
+		ps.containers = c
+	}
+	if l := p.Labels; l != nil && ps.labels != nil && maps.Equal(l, ps.labels) {
+		p.Labels = ps.labels
+	} else {
+		ps.labels = l
+	}
+	if o := p.OwnerReferences; o != nil && ps.owners != nil && slices.EqualFunc(o, ps.owners, sameOwnerRef) {
+		p.OwnerReferences = ps.owners
+	} else {
+		ps.owners = o
+	}
+}
+
+// sameOwnerRef reports whether a and b are equal field for field (their
+// pointer fields by value).
+func sameOwnerRef(a, b metav1.OwnerReference) bool {
+	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
+		sameBoolPtr(a.Controller, b.Controller) && sameBoolPtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
+}
+
+func sameBoolPtr(a, b *bool) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}

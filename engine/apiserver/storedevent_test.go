@@ -1,0 +1,92 @@
+package apiserver
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// fieldNames lists the exported fields of struct type t.
+func fieldNames(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		out = append(out, t.Field(i).Name)
+	}
+	return out
+}
+
+// TestStoredEventCoversEveryEventField fails when corev1.Event, its
+// ObjectMeta or EventSource gain a field: storedEvent keeps some fields and
+// compactable checks that the others are unset, so each new field must be
+// added to one or the other.
+func TestStoredEventCoversEveryEventField(t *testing.T) {
+	want := map[reflect.Type][]string{
+		reflect.TypeOf(corev1.Event{}): {"TypeMeta", "ObjectMeta", "InvolvedObject", "Reason", "Message", "Source",
+			"FirstTimestamp", "LastTimestamp", "Count", "Type", "EventTime", "Series", "Action", "Related",
+			"ReportingController", "ReportingInstance"},
+		reflect.TypeOf(metav1.ObjectMeta{}): {"Name", "GenerateName", "Namespace", "SelfLink", "UID", "ResourceVersion",
+			"Generation", "CreationTimestamp", "DeletionTimestamp", "DeletionGracePeriodSeconds", "Labels",
+			"Annotations", "OwnerReferences", "Finalizers", "ManagedFields"},
+		reflect.TypeOf(corev1.EventSource{}): {"Component", "Host"},
+	}
+	for typ, fields := range want {
+		if got := fieldNames(typ); !slices.Equal(got, fields) {
+			t.Errorf("%v has fields %v; storedEvent and compactable know %v", typ, got, fields)
+		}
+	}
+}
+
+func TestStoredEventReadsBackEqual(t *testing.T) {
+	at := metav1.NewTime(time.Date(2024, 1, 1, 0, 0, 5, 0, time.UTC))
+	later := metav1.NewTime(at.Add(time.Second))
+	uid := [2]uint64{0x0123456789ab4def, 0x8123456789abcdef}
+	common := &corev1.Event{
+		ObjectMeta: metav1.ObjectMeta{Name: "web.17", Namespace: "default", UID: formatUID(uid[0], uid[1]), ResourceVersion: "9", CreationTimestamp: at},
+		InvolvedObject: corev1.ObjectReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "default",
+			Name: "web", UID: "u0", ResourceVersion: "8"},
+		Reason: "SuccessfulCreate", Message: "Created pod: web-x", Type: corev1.EventTypeNormal,
+		Source: corev1.EventSource{Component: "replicaset-controller"}, ReportingController: "replicaset-controller",
+		FirstTimestamp: at, LastTimestamp: at, Count: 1,
+	}
+	next := common.DeepCopy()
+	next.Name, next.InvolvedObject.ResourceVersion, next.LastTimestamp = "web.18", "10", later
+	elsewhere := common.DeepCopy()
+	elsewhere.InvolvedObject.Name = "api"
+	other := common.DeepCopy()
+	other.Labels = map[string]string{"a": "b"}
+	other.Series = &corev1.EventSeries{Count: 2}
+	other.ReportingInstance = "i-1"
+
+	var prev *storedEvent
+	var stored []storedEvent
+	for _, e := range []*corev1.Event{common, next, elsewhere, other} {
+		se := storeEvent(e, uid, 9, prev)
+		if got := se.event(); !reflect.DeepEqual(got, e) {
+			t.Errorf("%s: read back %+v\nwant %+v", e.Name, got, e)
+		}
+		if (se.full != nil) == compactable(e) {
+			t.Errorf("%s: kept whole = %v, compactable = %v", e.Name, se.full != nil, compactable(e))
+		}
+		if se.namespaceOf() != e.Namespace {
+			t.Errorf("namespaceOf = %q", se.namespaceOf())
+		}
+		stored = append(stored, se)
+		prev = &stored[len(stored)-1]
+	}
+	if stored[1].involved != stored[0].involved {
+		t.Error("an event about the same object must share the involved object")
+	}
+	if stored[2].involved == stored[1].involved {
+		t.Error("an event about another object must not share the involved object")
+	}
+	if stored[0].times != nil || stored[1].times == nil {
+		t.Error("first and last timestamps must be kept exactly when they differ from the creation time")
+	}
+	if se := storeEvent(other, uid, 9, nil); se.full == other {
+		t.Error("an Event kept whole must be a copy")
+	}
+}
