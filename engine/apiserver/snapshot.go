@@ -101,3 +101,19 @@ func cloneOwners(deps map[types.UID]map[ObjectRef]struct{}) map[types.UID]map[Ob
 	}
 	return out
 }
+
+// RestoreDetached is Restore for a checkpoint taken by another server of
+// the same scenario (a forked or rebuilt simulation's), so that neither
+// server writes into the other's storage afterwards: the watch log is
+// clipped (the next entry appended copies it), and the events come from
+// from, the server the checkpoint was taken from, whose event list holds
+// every event the checkpoint counts; they are copied. from is nil when s
+// already holds them: a checkpoint no later than one restored from there
+// before.
+func (s *Server) RestoreDetached(cp *Checkpoint, from *Server) {
+	if from != nil {
+		s.events = slices.Clone(from.events[:cp.events])
+	}
+	s.Restore(cp)
+	s.log = slices.Clip(s.log)
+}

@@ -32,6 +32,12 @@ const (
 type checkpoint struct {
 	sim          *sim.Checkpoint
 	timelineNext int
+	// armed is the timeline's pending action in sim (timeline.armed).
+	armed *sim.Action
+	// foreign marks a checkpoint another simulation took (a fork's
+	// parent's, or the one a Restore replaced): it is restored detached,
+	// see sim.RestoreDetached, and its armed action rebound.
+	foreign bool
 }
 
 // checkpoints are the rewind points of the current run. Invariant: every
@@ -102,7 +108,7 @@ func (s *Session) SetCheckpointBudget(bytes int) {
 
 // saveCheckpoint saves the current state.
 func (s *Session) saveCheckpoint() checkpoint {
-	return checkpoint{sim: s.sim.Checkpoint(), timelineNext: s.timeline.next}
+	return checkpoint{sim: s.sim.Checkpoint(), timelineNext: s.timeline.next, armed: s.timeline.armed}
 }
 
 // checkpointAfterStep takes a checkpoint when the step just taken is on the
@@ -177,15 +183,18 @@ func (s *Session) dropCheckpointsAfter(n int) {
 }
 
 // nearestCheckpoint returns the last checkpoint at or before step n.
-func (s *Session) nearestCheckpoint(n int) checkpoint {
-	best := s.cps.list[0]
-	for _, c := range s.cps.list[1:] {
+func (s *Session) nearestCheckpoint(n int) checkpoint { return s.cps.nearest(n) }
+
+// nearest returns the last checkpoint at or before step n.
+func (cps *checkpoints) nearest(n int) checkpoint {
+	best := cps.list[0]
+	for _, c := range cps.list[1:] {
 		if c.sim.Step() > n {
 			break
 		}
 		best = c
 	}
-	if c := s.cps.scratch; c != nil && c.sim.Step() <= n && c.sim.Step() > best.sim.Step() {
+	if c := cps.scratch; c != nil && c.sim.Step() <= n && c.sim.Step() > best.sim.Step() {
 		best = *c
 	}
 	return best
@@ -194,11 +203,51 @@ func (s *Session) nearestCheckpoint(n int) checkpoint {
 // restore puts the session in the state of c: the simulation, the
 // timeline's cursor and the user actions still to run.
 func (s *Session) restore(c checkpoint) {
-	s.sim.Restore(c.sim)
+	s.restoreFrom(c, nil)
+}
+
+// restoreFrom is restore; from is the simulation a foreign checkpoint was
+// taken by, when s does not hold its events yet (sim.RestoreDetached).
+func (s *Session) restoreFrom(c checkpoint, from *sim.Sim) {
 	s.timeline.next = c.timelineNext
+	if c.foreign {
+		s.sim.RestoreDetached(c.sim, from)
+		s.timeline.rebind(s.sim, c.armed)
+	} else {
+		s.sim.Restore(c.sim)
+		s.timeline.armed = c.armed
+	}
 	at := c.sim.Step()
 	s.nextUser = 0
 	for s.nextUser < len(s.user) && s.user[s.nextUser].AtStep < at {
 		s.nextUser++
 	}
+}
+
+// inheritCheckpoints continues the run of another simulation, from, of the
+// same scenario, seed and user actions up to step n (a fork's parent, or
+// the simulation Restore replaces), from its checkpoints cps instead of
+// replaying it from step 0: s's simulation, just rebuilt, restores the
+// last checkpoint at or before n, and the checkpoints up to that one
+// become s's rewind points (marked foreign: they are restored detached, so
+// that neither run writes into the other's storage), with from's spacing
+// and limits. s then replays the rest of the way itself; its history and
+// chart samples must hold the steps up to there.
+func (s *Session) inheritCheckpoints(from *sim.Sim, cps *checkpoints, n int) {
+	c := cps.nearest(n)
+	at := c.sim.Step()
+	kept := make([]checkpoint, 0, len(cps.list)+1)
+	for _, k := range cps.list {
+		if k.sim.Step() < at {
+			k.foreign = true
+			kept = append(kept, k)
+		}
+	}
+	c.foreign = true
+	kept = append(kept, c)
+	s.cps = checkpoints{list: kept, every: cps.every, max: cps.max, gap: cps.gap, budget: cps.budget}
+	for _, k := range kept {
+		s.cps.bytes += k.sim.ApproxBytes()
+	}
+	s.restoreFrom(c, from)
 }

@@ -27,13 +27,21 @@ func (e *ActionPanicError) Error() string {
 // it as a panic).
 func (e *ActionPanicError) Panicked() bool { return true }
 
-// Restore rebuilds the simulation from the scenario and replays it to step
-// n with the user actions recorded so far. Unlike Seek it never keeps the
-// current state, so it also repairs a state left half-changed by a panic.
+// Restore rebuilds the simulation from the scenario and brings it to step
+// n with the user actions recorded so far: from the old simulation's last
+// checkpoint at or before n (restored detached into the new one, see
+// inheritCheckpoints), replaying the rest. Unlike Seek it never keeps the
+// current state, so it also repairs a state left half-changed by a panic
+// (checkpoints are copies, taken before the panic).
 func (s *Session) Restore(n int) error {
+	if n < 0 {
+		return fmt.Errorf("%w: %d", ErrNoSuchStep, n)
+	}
+	old, cps := s.sim, s.cps
 	if err := s.rebuild(); err != nil {
 		return err
 	}
+	s.inheritCheckpoints(old, &cps, n)
 	return s.Seek(n)
 }
 

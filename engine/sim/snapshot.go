@@ -93,14 +93,26 @@ func (s *Sim) Checkpoint() *Checkpoint {
 // stays usable. Actions in the restored timeline are the ones that were
 // pending then; an action's Do may carry state of its own (the session's
 // timeline cursor), which its owner restores.
-func (s *Sim) Restore(cp *Checkpoint) {
+func (s *Sim) Restore(cp *Checkpoint) { s.restore(cp, false, nil) }
+
+// restore is Restore, or RestoreDetached with detached set.
+func (s *Sim) restore(cp *Checkpoint, detached bool, from *Sim) {
 	s.step = cp.step
 	s.clock.Restore(cp.clock)
 	for i, st := range s.streams {
 		st.Restore(cp.streams[i])
 	}
-	s.rec.Restore(cp.rec)
-	s.server.Restore(cp.server)
+	if detached {
+		var fromServer *apiserver.Server
+		if from != nil {
+			fromServer = from.server
+		}
+		s.rec.RestoreDetached(cp.rec)
+		s.server.RestoreDetached(cp.server, fromServer)
+	} else {
+		s.rec.Restore(cp.rec)
+		s.server.Restore(cp.server)
+	}
 	s.gc.Restore(cp.gc)
 	for i, inf := range s.informers {
 		inf.Restore(cp.informers[i])
@@ -115,4 +127,32 @@ func (s *Sim) Restore(cp *Checkpoint) {
 	s.podCount = cp.podCount
 	s.logCursor = cp.logCursor
 	s.err = cp.err
+}
+
+// RestoreDetached is Restore for a checkpoint taken by another simulation
+// built from the same scenario and options: a fork, or a fresh simulation
+// replacing one an internal error may have left half-changed. What the
+// checkpoint shares and a run appends to (the trace's last chunk, the
+// watch log, the API server's events) is copied or clipped, so that
+// neither simulation ever writes into the other's storage; everything else
+// a restore copies anyway. from is the simulation the checkpoint was taken
+// from; it may be nil when s has restored a checkpoint of from's run taken
+// at this step or later before (its events are then already here).
+//
+// The pending actions are shared: an action whose Do holds state of its
+// owner's (the session's timeline cursor) must be rebound with
+// ReplaceAction.
+func (s *Sim) RestoreDetached(cp *Checkpoint, from *Sim) { s.restore(cp, true, from) }
+
+// ReplaceAction puts b in the place of the pending action a (same turn in
+// the order of actions due together) and reports whether a was pending.
+func (s *Sim) ReplaceAction(a, b *Action) bool {
+	for i, p := range s.timeline {
+		if p == a {
+			b.seq = a.seq
+			s.timeline[i] = b
+			return true
+		}
+	}
+	return false
 }
