@@ -15,7 +15,8 @@ import (
 // the owner index, the per-node pod counts, the events and the watch log.
 // Stored objects are never changed in place (a write stores a new object),
 // so a checkpoint copies the maps and shares the objects. The events are
-// append-only: a checkpoint keeps their length (package appendonly). The
+// append-only: a checkpoint keeps their length (package appendonly), and
+// the index of their keys follows from them (restoreEvents). The
 // watch log's retained tail is only appended to and is replaced, never
 // reused, when its head is forgotten, so a checkpoint shares its slice
 // header (with logBase); appending after a restore to an earlier header
@@ -27,7 +28,6 @@ type Checkpoint struct {
 	rv        uint64
 	tables    map[Resource]tableCheckpoint
 	events    int
-	eventKeys map[string]int
 	owners    map[types.UID]map[ObjectRef]struct{}
 	nodePods  map[string]int
 	log       []WatchEvent
@@ -59,7 +59,6 @@ func (s *Server) Checkpoint() *Checkpoint {
 		rv:        s.rv,
 		tables:    make(map[Resource]tableCheckpoint, len(s.tables)),
 		events:    len(s.events),
-		eventKeys: maps.Clone(s.eventKeys),
 		owners:    cloneOwners(s.owners.deps),
 		nodePods:  maps.Clone(s.nodePods),
 		log:       s.log,
@@ -78,8 +77,7 @@ func (s *Server) Restore(cp *Checkpoint) {
 	for r, t := range cp.tables {
 		s.tables[r].restore(t)
 	}
-	s.events = appendonly.Restore(s.events, cp.events)
-	s.eventKeys = inplace.Map(s.eventKeys, cp.eventKeys)
+	s.restoreEvents(cp.events)
 	s.owners.deps = cloneOwners(cp.owners)
 	s.nodePods = inplace.Map(s.nodePods, cp.nodePods)
 	s.log, s.logBase = cp.log, cp.logBase
@@ -113,7 +111,27 @@ func cloneOwners(deps map[types.UID]map[ObjectRef]struct{}) map[types.UID]map[Ob
 func (s *Server) RestoreDetached(cp *Checkpoint, from *Server) {
 	if from != nil {
 		s.events = slices.Clone(from.events[:cp.events])
+		clear(s.eventKeys)
+		for i, e := range s.events {
+			s.eventKeys[objectKey(e.Namespace, e.Name)] = i
+		}
 	}
 	s.Restore(cp)
 	s.log = slices.Clip(s.log)
+}
+
+// restoreEvents cuts or extends the events to n (appendonly.Restore) and
+// brings their key index along: the keys of the events cut are deleted,
+// those of the events brought back added. eventKeys always indexes exactly
+// the events held, each key once (a duplicate name is refused).
+func (s *Server) restoreEvents(n int) {
+	held := len(s.events)
+	all := appendonly.Restore(s.events, max(held, n))
+	for _, e := range all[min(n, held):held] {
+		delete(s.eventKeys, objectKey(e.Namespace, e.Name))
+	}
+	for i := held; i < n; i++ {
+		s.eventKeys[objectKey(all[i].Namespace, all[i].Name)] = i
+	}
+	s.events = all[:n]
 }

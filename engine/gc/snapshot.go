@@ -11,26 +11,40 @@ import (
 // Checkpoint is the collector's whole mutable state at one moment: its
 // position in the watch log, the dependency graph, both queues and the
 // absent-owner cache. Graph nodes change in place and point at each other,
-// so the graph is copied node by node with the links remapped; the
-// ownerReference and finalizer slices they hold come from stored objects
-// and are shared.
+// so the graph is saved node by node as values, each node's dependents as
+// their UIDs; the ownerReference and finalizer slices the nodes hold come
+// from stored objects and are shared.
 type Checkpoint struct {
 	retryDelay time.Duration
 	cursor     int
-	nodes      map[types.UID]*node
-	queue      workQueue
-	absent     absentCache
+	nodes      map[types.UID]savedNode
+	// graph is the graph copied whole, set instead of nodes when a
+	// dependent is not the graph's node of its UID (never expected; see
+	// restoreGraph).
+	graph  map[types.UID]*node
+	queue  workQueue
+	absent absentCache
+}
+
+// savedNode is a node's fields (dependents nil) and its dependents' UIDs.
+type savedNode struct {
+	node
+	deps []types.UID
 }
 
 // Checkpoint saves the collector's state.
 func (g *Collector) Checkpoint() *Checkpoint {
-	return &Checkpoint{
+	cp := &Checkpoint{
 		retryDelay: g.RetryDelay,
 		cursor:     g.cursor,
-		nodes:      cloneGraph(g.nodes),
 		queue:      g.queue.clone(),
 		absent:     g.absent.clone(),
 	}
+	cp.nodes = saveGraph(g.nodes)
+	if cp.nodes == nil {
+		cp.graph = cloneGraph(g.nodes)
+	}
+	return cp
 }
 
 // Restore puts the collector back in the saved state; the checkpoint can
@@ -38,9 +52,41 @@ func (g *Collector) Checkpoint() *Checkpoint {
 func (g *Collector) Restore(cp *Checkpoint) {
 	g.RetryDelay = cp.retryDelay
 	g.cursor = cp.cursor
-	g.restoreGraph(cp.nodes)
+	if cp.graph != nil {
+		g.nodes = cloneGraph(cp.graph)
+	} else {
+		g.restoreGraph(cp.nodes)
+	}
 	q, a := cp.queue.clone(), cp.absent.clone()
 	g.queue, g.absent = &q, &a
+}
+
+// saveGraph saves every node as a value, its dependents' UIDs in one
+// array shared by the checkpoint; nil when a dependent is not the graph's
+// node of its UID.
+func saveGraph(nodes map[types.UID]*node) map[types.UID]savedNode {
+	total := 0
+	for _, n := range nodes {
+		total += len(n.dependents)
+	}
+	flat := make([]types.UID, 0, total)
+	out := make(map[types.UID]savedNode, len(nodes))
+	for uid, n := range nodes {
+		sn := savedNode{node: *n}
+		sn.dependents = nil
+		if len(n.dependents) > 0 {
+			start := len(flat)
+			for duid, d := range n.dependents {
+				if nodes[duid] != d {
+					return nil
+				}
+				flat = append(flat, duid)
+			}
+			sn.deps = flat[start:len(flat):len(flat)]
+		}
+		out[uid] = sn
+	}
+	return out
 }
 
 // cloneGraph copies every node and rewires dependents to the copies.
@@ -69,20 +115,10 @@ func cloneGraph(nodes map[types.UID]*node) map[types.UID]*node {
 	return out
 }
 
-// restoreGraph makes the live graph equal to saved (a checkpoint's copy),
-// overwriting live nodes in place: a node is only allocated for a UID the
-// live graph lacks. Every dependent is expected to be in the graph's map
-// (removing a node removes it from its owners' dependents); if one is not,
-// the graph is copied whole instead.
-func (g *Collector) restoreGraph(saved map[types.UID]*node) {
-	for _, sn := range saved {
-		for duid, d := range sn.dependents {
-			if saved[duid] != d {
-				g.nodes = cloneGraph(saved)
-				return
-			}
-		}
-	}
+// restoreGraph makes the live graph equal to saved, overwriting live nodes
+// in place: a node is only allocated for a UID the live graph lacks, and a
+// dependents map is only written where it differs.
+func (g *Collector) restoreGraph(saved map[types.UID]savedNode) {
 	for uid := range g.nodes {
 		if _, ok := saved[uid]; !ok {
 			delete(g.nodes, uid)
@@ -96,17 +132,27 @@ func (g *Collector) restoreGraph(saved map[types.UID]*node) {
 	for uid, sn := range saved {
 		cur := g.nodes[uid]
 		deps := cur.dependents
-		*cur = *sn
+		*cur = sn.node
 		if deps == nil {
-			deps = make(map[types.UID]*node, len(sn.dependents))
+			deps = make(map[types.UID]*node, len(sn.deps))
 		}
-		for duid := range deps {
-			if _, ok := sn.dependents[duid]; !ok {
-				delete(deps, duid)
+		for _, duid := range sn.deps {
+			d := g.nodes[duid]
+			if cur, ok := deps[duid]; !ok || cur != d {
+				deps[duid] = d
 			}
 		}
-		for duid := range sn.dependents {
-			deps[duid] = g.nodes[duid]
+		// Every saved dependent is in; any more are extras.
+		if len(deps) != len(sn.deps) {
+			keep := make(map[types.UID]struct{}, len(sn.deps))
+			for _, duid := range sn.deps {
+				keep[duid] = struct{}{}
+			}
+			for duid := range deps {
+				if _, ok := keep[duid]; !ok {
+					delete(deps, duid)
+				}
+			}
 		}
 		cur.dependents = deps
 	}

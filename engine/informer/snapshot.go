@@ -1,10 +1,7 @@
 package informer
 
 import (
-	"maps"
 	"slices"
-
-	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
 )
 
 // Checkpoint is an informer's whole mutable state at one moment: its
@@ -41,9 +38,9 @@ type storeCheckpoint struct {
 }
 
 // setCheckpoint is an orderedSet with its items named by key ("" for a
-// tombstone).
+// tombstone). The positions are not saved: pos[k] is the index of k in
+// keys, which restore writes back.
 type setCheckpoint struct {
-	pos  map[string]int
 	keys []string
 }
 
@@ -139,20 +136,34 @@ func (s *orderedSet) checkpoint() setCheckpoint {
 			keys[i] = e.key
 		}
 	}
-	return setCheckpoint{pos: maps.Clone(s.pos), keys: keys}
+	return setCheckpoint{keys: keys}
 }
 
-// restore makes s equal to saved, its items the entries of objects.
+// restore makes s equal to saved, its items the entries of objects: the
+// positions of the saved keys are written where they differ, then, unless
+// pos holds no more keys than that, every key whose item is not its own
+// (pos[k] is i exactly when items[i] is k's entry) is dropped.
 func (s *orderedSet) restore(saved setCheckpoint, objects map[string]*entry) {
-	s.pos = inplace.Map(s.pos, saved.pos)
 	clear(s.items)
 	s.items = s.items[:0]
-	for _, k := range saved.keys {
+	live := 0
+	for i, k := range saved.keys {
 		var e *entry
 		if k != "" {
 			e = objects[k]
+			live++
+			if p, ok := s.pos[k]; !ok || p != i {
+				s.pos[k] = i
+			}
 		}
 		s.items = append(s.items, e)
+	}
+	if len(s.pos) != live {
+		for k, i := range s.pos {
+			if i >= len(s.items) || s.items[i] == nil || s.items[i].key != k {
+				delete(s.pos, k)
+			}
+		}
 	}
 }
 

@@ -14,10 +14,11 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // budget (stored objects and trace records are shared, see sim.Checkpoint;
 // what a checkpoint copies grows with the objects stored).
 //
-// Stepping back repeatedly is the usual way to rewind, so a seek that
-// replays a long way also keeps a scratch checkpoint scratchGap steps
-// before its target: the next presses restore it instead of replaying the
-// whole spacing again.
+// Stepping back repeatedly is the usual way to rewind, so a step back (a
+// seek at most scratchGap steps behind the current step) that replays a
+// long way also keeps a scratch checkpoint scratchGap steps before its
+// target: the next presses restore it instead of replaying the whole
+// spacing again.
 const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 64
