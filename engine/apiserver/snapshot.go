@@ -25,13 +25,13 @@ import (
 // random stream used for names belongs to the simulation, which
 // checkpoints it.
 type Checkpoint struct {
-	rv        uint64
-	tables    map[Resource]tableCheckpoint
-	events    int
-	owners    map[types.UID]map[ObjectRef]struct{}
-	nodePods  map[string]int
-	log       []WatchEvent
-	logBase   int
+	rv       uint64
+	tables   map[Resource]tableCheckpoint
+	events   int
+	owners   map[types.UID]map[ObjectRef]struct{}
+	nodePods map[string]int
+	log      []WatchEvent
+	logBase  int
 }
 
 // tableCheckpoint is one table's objects and key order. keys replaces
@@ -56,13 +56,13 @@ func (t *table) restore(cp tableCheckpoint) {
 // Checkpoint saves the server's state.
 func (s *Server) Checkpoint() *Checkpoint {
 	cp := &Checkpoint{
-		rv:        s.rv,
-		tables:    make(map[Resource]tableCheckpoint, len(s.tables)),
-		events:    len(s.events),
-		owners:    cloneOwners(s.owners.deps),
-		nodePods:  maps.Clone(s.nodePods),
-		log:       s.log,
-		logBase:   s.logBase,
+		rv:       s.rv,
+		tables:   make(map[Resource]tableCheckpoint, len(s.tables)),
+		events:   len(s.events),
+		owners:   cloneOwners(s.owners.deps),
+		nodePods: maps.Clone(s.nodePods),
+		log:      s.log,
+		logBase:  s.logBase,
 	}
 	for r, t := range s.tables {
 		cp.tables[r] = t.checkpoint()
