@@ -135,3 +135,19 @@ func (s *Server) restoreEvents(n int) {
 	}
 	s.events = all[:n]
 }
+
+// ObjectsChangedSince counts the objects cp holds in another version than
+// prev does, or that prev does not hold: the object versions cp alone may
+// keep alive once the run has moved on.
+func (cp *Checkpoint) ObjectsChangedSince(prev *Checkpoint) int {
+	n := 0
+	for r, t := range cp.tables {
+		before := prev.tables[r].objs
+		for k, obj := range t.objs {
+			if old, ok := before[k]; !ok || old != obj {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -13,11 +13,13 @@ import (
 // absent-owner cache. Graph nodes change in place and point at each other,
 // so the graph is saved node by node as values, each node's dependents as
 // their UIDs; the ownerReference and finalizer slices the nodes hold come
-// from stored objects and are shared.
+// from stored objects and are shared. A saved node is never changed, so a
+// checkpoint taken after another shares the nodes that did not change in
+// between (CheckpointAfter).
 type Checkpoint struct {
 	retryDelay time.Duration
 	cursor     int
-	nodes      map[types.UID]savedNode
+	nodes      map[types.UID]*savedNode
 	// graph is the graph copied whole, set instead of nodes when a
 	// dependent is not the graph's node of its UID (never expected; see
 	// restoreGraph).
@@ -26,21 +28,30 @@ type Checkpoint struct {
 	absent absentCache
 }
 
-// savedNode is a node's fields (dependents nil) and its dependents' UIDs.
+// savedNode is a node's fields (dependents nil) and its dependents' UIDs;
+// never changed once saved.
 type savedNode struct {
 	node
 	deps []types.UID
 }
 
 // Checkpoint saves the collector's state.
-func (g *Collector) Checkpoint() *Checkpoint {
+func (g *Collector) Checkpoint() *Checkpoint { return g.CheckpointAfter(nil) }
+
+// CheckpointAfter saves the collector's state, sharing with prev (an
+// earlier checkpoint, or nil) the saved nodes equal to its own.
+func (g *Collector) CheckpointAfter(prev *Checkpoint) *Checkpoint {
 	cp := &Checkpoint{
 		retryDelay: g.RetryDelay,
 		cursor:     g.cursor,
 		queue:      g.queue.clone(),
 		absent:     g.absent.clone(),
 	}
-	cp.nodes = saveGraph(g.nodes)
+	var before map[types.UID]*savedNode
+	if prev != nil {
+		before = prev.nodes
+	}
+	cp.nodes = saveGraph(g.nodes, before)
 	if cp.nodes == nil {
 		cp.graph = cloneGraph(g.nodes)
 	}
@@ -61,32 +72,54 @@ func (g *Collector) Restore(cp *Checkpoint) {
 	g.queue, g.absent = &q, &a
 }
 
-// saveGraph saves every node as a value, its dependents' UIDs in one
-// array shared by the checkpoint; nil when a dependent is not the graph's
-// node of its UID.
-func saveGraph(nodes map[types.UID]*node) map[types.UID]savedNode {
-	total := 0
-	for _, n := range nodes {
-		total += len(n.dependents)
-	}
-	flat := make([]types.UID, 0, total)
-	out := make(map[types.UID]savedNode, len(nodes))
+// saveGraph saves every node as a value with its dependents' UIDs, taking the saved node of before instead where it is equal; nil
+// when a dependent is not the graph's node of its UID.
+func saveGraph(nodes map[types.UID]*node, before map[types.UID]*savedNode) map[types.UID]*savedNode {
+	out := make(map[types.UID]*savedNode, len(nodes))
 	for uid, n := range nodes {
-		sn := savedNode{node: *n}
+		for duid, d := range n.dependents {
+			if nodes[duid] != d {
+				return nil
+			}
+		}
+		if old := before[uid]; old != nil && old.equals(n) {
+			out[uid] = old
+			continue
+		}
+		sn := &savedNode{node: *n}
 		sn.dependents = nil
 		if len(n.dependents) > 0 {
-			start := len(flat)
-			for duid, d := range n.dependents {
-				if nodes[duid] != d {
-					return nil
-				}
-				flat = append(flat, duid)
+			sn.deps = make([]types.UID, 0, len(n.dependents))
+			for duid := range n.dependents {
+				sn.deps = append(sn.deps, duid)
 			}
-			sn.deps = flat[start:len(flat):len(flat)]
 		}
 		out[uid] = sn
 	}
 	return out
+}
+
+// equals reports whether sn saved n as it is: same fields, the same
+// ownerReference and finalizer slices (they come from stored objects and
+// are replaced, never changed), the same dependents. Every field of node
+// is compared (TestSavedNodeEqualsComparesEveryField).
+func (sn *savedNode) equals(n *node) bool {
+	a := &sn.node
+	if a.ref != n.ref || a.virtual != n.virtual || a.beingDeleted != n.beingDeleted || a.deletingDependents != n.deletingDependents ||
+		!sameSlice(a.owners, n.owners) || !sameSlice(a.finalizers, n.finalizers) || len(sn.deps) != len(n.dependents) {
+		return false
+	}
+	for _, duid := range sn.deps {
+		if _, ok := n.dependents[duid]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sameSlice reports whether a and b are the same slice of the same array.
+func sameSlice[E any](a, b []E) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // cloneGraph copies every node and rewires dependents to the copies.
@@ -118,7 +151,7 @@ func cloneGraph(nodes map[types.UID]*node) map[types.UID]*node {
 // restoreGraph makes the live graph equal to saved, overwriting live nodes
 // in place: a node is only allocated for a UID the live graph lacks, and a
 // dependents map is only written where it differs.
-func (g *Collector) restoreGraph(saved map[types.UID]savedNode) {
+func (g *Collector) restoreGraph(saved map[types.UID]*savedNode) {
 	for uid := range g.nodes {
 		if _, ok := saved[uid]; !ok {
 			delete(g.nodes, uid)
