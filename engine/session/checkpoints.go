@@ -300,3 +300,17 @@ func (cps *checkpoints) nearestIn(list []checkpoint, n int) checkpoint {
 	}
 	return best
 }
+
+// wellFormed reports whether the list holds its invariant: a first
+// checkpoint at step 0, then strictly later ones.
+func (cps *checkpoints) wellFormed() bool {
+	if len(cps.list) == 0 || cps.list[0].sim == nil || cps.list[0].sim.Step() != 0 {
+		return false
+	}
+	for i := 1; i < len(cps.list); i++ {
+		if cps.list[i].sim == nil || cps.list[i].sim.Step() <= cps.list[i-1].sim.Step() {
+			return false
+		}
+	}
+	return true
+}

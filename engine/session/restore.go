@@ -32,7 +32,9 @@ func (e *ActionPanicError) Panicked() bool { return true }
 // checkpoint at or before n (restored detached into the new one, see
 // inheritCheckpoints), replaying the rest. Unlike Seek it never keeps the
 // current state, so it also repairs a state left half-changed by a panic
-// (checkpoints are copies, taken before the panic).
+// (checkpoints are copies, taken before the panic). Should the list of
+// checkpoints itself be damaged (a panic while it was being thinned), the
+// run is replayed from step 0 instead.
 func (s *Session) Restore(n int) error {
 	if n < 0 {
 		return fmt.Errorf("%w: %d", ErrNoSuchStep, n)
@@ -41,7 +43,9 @@ func (s *Session) Restore(n int) error {
 	if err := s.rebuild(); err != nil {
 		return err
 	}
-	s.inheritCheckpoints(old, &cps, n)
+	if cps.wellFormed() {
+		s.inheritCheckpoints(old, &cps, n)
+	}
 	return s.Seek(n)
 }
 
