@@ -40,12 +40,15 @@ func (l *eventLog) checkpoint() eventLog {
 	return eventLog{chunks: slices.Clone(l.chunks), n: l.n}
 }
 
-// restore puts back the log of cp. The events after it stay in the arrays
-// until overwritten: appending after a restore to an earlier checkpoint
-// writes into slots later checkpoints may show, with the same events a
-// replay computes again, as the trace does (see trace.Checkpoint).
+// restore puts back the log of cp. The last chunk is clipped, so the next
+// event appended after a restore goes to a new array: a slot any
+// checkpoint shows is written once and never again, and checkpoints can be
+// shared between servers (a fork's and its parent's) without copying.
 func (l *eventLog) restore(cp eventLog) {
 	clear(l.chunks[min(len(cp.chunks), len(l.chunks)):])
 	l.chunks = append(l.chunks[:0], cp.chunks...)
+	if k := len(l.chunks) - 1; k >= 0 {
+		l.chunks[k] = slices.Clip(l.chunks[k])
+	}
 	l.n = cp.n
 }

@@ -14,7 +14,8 @@ import (
 // the owner index, the per-node pod counts, the events and the watch log.
 // Stored objects are never changed in place (a write stores a new object),
 // so a checkpoint copies the maps and shares the objects. The events are
-// append-only: a checkpoint keeps their chunk headers (eventLog.checkpoint). The
+// append-only: a checkpoint keeps their chunk headers (eventLog.checkpoint),
+// and the index of their keys follows from them (restoreEvents). The
 // watch log's retained tail is only appended to and is replaced, never
 // reused, when its head is forgotten, so a checkpoint shares its slice
 // header (with logBase); appending after a restore to an earlier header
@@ -23,15 +24,14 @@ import (
 // random stream used for names belongs to the simulation, which
 // checkpoints it.
 type Checkpoint struct {
-	rv        uint64
-	tables    map[Resource]tableCheckpoint
-	events    eventLog
-	eventKeys map[string]int
-	owners    map[types.UID]map[ObjectRef]struct{}
-	nodePods  map[string]int
-	log       []WatchEvent
-	logBase   int
-	podShare  podShare
+	rv       uint64
+	tables   map[Resource]tableCheckpoint
+	events   eventLog
+	owners   map[types.UID]map[ObjectRef]struct{}
+	nodePods map[string]int
+	log      []WatchEvent
+	logBase  int
+	podShare podShare
 }
 
 // tableCheckpoint is one table's objects and key order. keys replaces
@@ -56,15 +56,14 @@ func (t *table) restore(cp tableCheckpoint) {
 // Checkpoint saves the server's state.
 func (s *Server) Checkpoint() *Checkpoint {
 	cp := &Checkpoint{
-		rv:        s.rv,
-		tables:    make(map[Resource]tableCheckpoint, len(s.tables)),
-		events:    s.events.checkpoint(),
-		eventKeys: maps.Clone(s.eventKeys),
-		owners:    cloneOwners(s.owners.deps),
-		nodePods:  maps.Clone(s.nodePods),
-		log:       s.log,
-		logBase:   s.logBase,
-		podShare:  s.podShare,
+		rv:       s.rv,
+		tables:   make(map[Resource]tableCheckpoint, len(s.tables)),
+		events:   s.events.checkpoint(),
+		owners:   cloneOwners(s.owners.deps),
+		nodePods: maps.Clone(s.nodePods),
+		log:      s.log,
+		logBase:  s.logBase,
+		podShare: s.podShare,
 	}
 	for r, t := range s.tables {
 		cp.tables[r] = t.checkpoint()
@@ -79,8 +78,7 @@ func (s *Server) Restore(cp *Checkpoint) {
 	for r, t := range cp.tables {
 		s.tables[r].restore(t)
 	}
-	s.events.restore(cp.events)
-	s.eventKeys = inplace.Map(s.eventKeys, cp.eventKeys)
+	s.restoreEvents(cp.events)
 	s.owners.deps = cloneOwners(cp.owners)
 	s.nodePods = inplace.Map(s.nodePods, cp.nodePods)
 	s.log, s.logBase = cp.log, cp.logBase
@@ -102,4 +100,50 @@ func cloneOwners(deps map[types.UID]map[ObjectRef]struct{}) map[types.UID]map[Ob
 		out[u] = maps.Clone(set)
 	}
 	return out
+}
+
+// RestoreDetached is Restore for a checkpoint taken by another server of
+// the same scenario (a forked or rebuilt simulation's), so that neither
+// server writes into the other's storage afterwards: the watch log is
+// clipped (the next entry appended copies it); the events need nothing
+// more (eventLog.restore), but their key index is rebuilt, since s held
+// other events before.
+func (s *Server) RestoreDetached(cp *Checkpoint) {
+	s.Restore(cp)
+	clear(s.eventKeys)
+	for i := range s.events.len() {
+		s.eventKeys[s.events.at(i).key()] = i
+	}
+	s.log = slices.Clip(s.log)
+}
+
+// restoreEvents puts back the events of cp and brings their key index
+// along: the keys of the events cut are deleted, those of the events
+// brought back added. eventKeys always indexes exactly the events held,
+// each key once (a duplicate name is refused).
+func (s *Server) restoreEvents(cp eventLog) {
+	held := s.events.len()
+	for i := cp.n; i < held; i++ {
+		delete(s.eventKeys, s.events.at(i).key())
+	}
+	s.events.restore(cp)
+	for i := held; i < cp.n; i++ {
+		s.eventKeys[s.events.at(i).key()] = i
+	}
+}
+
+// ObjectsChangedSince counts the objects cp holds in another version than
+// prev does, or that prev does not hold: the object versions cp alone may
+// keep alive once the run has moved on.
+func (cp *Checkpoint) ObjectsChangedSince(prev *Checkpoint) int {
+	n := 0
+	for r, t := range cp.tables {
+		before := prev.tables[r].objs
+		for k, obj := range t.objs {
+			if old, ok := before[k]; !ok || old != obj {
+				n++
+			}
+		}
+	}
+	return n
 }

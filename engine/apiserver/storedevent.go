@@ -41,6 +41,14 @@ type storedEvent struct {
 	count int32
 }
 
+// key returns the event's namespace/name key (objectKey).
+func (e *storedEvent) key() string {
+	if e.full != nil {
+		return objectKey(e.full.Namespace, e.full.Name)
+	}
+	return objectKey(e.namespace, e.name)
+}
+
 // storeEvent returns e as stored: e carries the UID uid and the
 // resourceVersion rv the server gave it. prev is the event stored before,
 // nil for the first. e itself is not kept: the strings it shares are

@@ -1,10 +1,7 @@
 package informer
 
 import (
-	"maps"
 	"slices"
-
-	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
 )
 
 // Checkpoint is an informer's whole mutable state at one moment: its
@@ -28,10 +25,11 @@ type Checkpoint struct {
 // server's immutable objects, shared) and each set as the keys of its
 // items, which restore turns back into the live entries of those keys.
 type storeCheckpoint struct {
-	// entries holds a copy of every entry by key; their indexed slices
-	// point into one array owned by the checkpoint, never handed to the
-	// live store (restore copies out of it).
-	entries       map[string]entry
+	// entries holds a copy of every entry by key, never changed and never
+	// handed to the live store (restore copies out of it), so a checkpoint
+	// taken after another shares the copies of the entries that did not
+	// change in between (CheckpointAfter).
+	entries       map[string]*entry
 	order         setCheckpoint
 	byNamespace   map[string]setCheckpoint
 	indices       map[string]map[string]setCheckpoint
@@ -44,21 +42,30 @@ type storeCheckpoint struct {
 }
 
 // setCheckpoint is an orderedSet with its items named by key ("" for a
-// tombstone).
+// tombstone). The positions are not saved: pos[k] is the index of k in
+// keys, which restore writes back.
 type setCheckpoint struct {
-	pos  map[string]int
 	keys []string
 }
 
 // Checkpoint saves the informer's state.
-func (i *Informer) Checkpoint() *Checkpoint {
+func (i *Informer) Checkpoint() *Checkpoint { return i.CheckpointAfter(nil) }
+
+// CheckpointAfter saves the informer's state, sharing with prev (an
+// earlier checkpoint of this informer, or nil) the saved cache entries
+// equal to its own.
+func (i *Informer) CheckpointAfter(prev *Checkpoint) *Checkpoint {
+	var before map[string]*entry
+	if prev != nil {
+		before = prev.store.entries
+	}
 	return &Checkpoint{
 		cfg:       i.cfg,
 		cursor:    i.cursor,
 		pending:   slices.Clone(i.pending),
 		head:      i.head,
 		delivered: i.delivered,
-		store:     i.store.checkpoint(),
+		store:     i.store.checkpoint(before),
 	}
 }
 
@@ -72,9 +79,9 @@ func (i *Informer) Restore(cp *Checkpoint) {
 	i.store.restore(&cp.store)
 }
 
-func (s *Store) checkpoint() storeCheckpoint {
+func (s *Store) checkpoint(before map[string]*entry) storeCheckpoint {
 	cp := storeCheckpoint{
-		entries:       make(map[string]entry, len(s.objects)),
+		entries:       make(map[string]*entry, len(s.objects)),
 		order:         s.order.checkpoint(),
 		byNamespace:   checkpointSets(s.byNamespace),
 		indices:       make(map[string]map[string]setCheckpoint, len(s.indices)),
@@ -83,17 +90,17 @@ func (s *Store) checkpoint() storeCheckpoint {
 		nextSeq:       s.nextSeq,
 		groups:        s.groups.checkpoint(),
 	}
-	// One array holds every entry's indexed values (an entry writes its
-	// own slice in place when re-indexed, so the slices are copied).
-	flat := make([][]string, 0, len(s.objects)*len(s.indexNames))
+	// Each copy is its own allocation (a later checkpoint may keep any of
+	// them), its indexed slice copied too: an entry writes its own slice
+	// in place when re-indexed.
 	for k, e := range s.objects {
-		saved := *e
-		if e.indexed != nil {
-			start := len(flat)
-			flat = append(flat, e.indexed...)
-			saved.indexed = flat[start:len(flat):len(flat)]
+		if old := before[k]; old != nil && old.equals(e) {
+			cp.entries[k] = old
+			continue
 		}
-		cp.entries[k] = saved
+		saved := *e
+		saved.indexed = slices.Clone(e.indexed)
+		cp.entries[k] = &saved
 	}
 	for name, sets := range s.indices {
 		cp.indices[name] = checkpointSets(sets)
@@ -118,7 +125,7 @@ func (s *Store) restore(cp *storeCheckpoint) {
 			s.objects[k] = e
 		}
 		indexed := e.indexed
-		*e = saved
+		*e = *saved
 		if len(indexed) == len(saved.indexed) && saved.indexed != nil {
 			copy(indexed, saved.indexed)
 			e.indexed = indexed
@@ -151,20 +158,34 @@ func (s *orderedSet) checkpoint() setCheckpoint {
 			keys[i] = e.key
 		}
 	}
-	return setCheckpoint{pos: maps.Clone(s.pos), keys: keys}
+	return setCheckpoint{keys: keys}
 }
 
-// restore makes s equal to saved, its items the entries of objects.
+// restore makes s equal to saved, its items the entries of objects: the
+// positions of the saved keys are written where they differ, then, unless
+// pos holds no more keys than that, every key whose item is not its own
+// (pos[k] is i exactly when items[i] is k's entry) is dropped.
 func (s *orderedSet) restore(saved setCheckpoint, objects map[string]*entry) {
-	s.pos = inplace.Map(s.pos, saved.pos)
 	clear(s.items)
 	s.items = s.items[:0]
-	for _, k := range saved.keys {
+	live := 0
+	for i, k := range saved.keys {
 		var e *entry
 		if k != "" {
 			e = objects[k]
+			live++
+			if p, ok := s.pos[k]; !ok || p != i {
+				s.pos[k] = i
+			}
 		}
 		s.items = append(s.items, e)
+	}
+	if len(s.pos) != live {
+		for k, i := range s.pos {
+			if i >= len(s.items) || s.items[i] == nil || s.items[i].key != k {
+				delete(s.pos, k)
+			}
+		}
 	}
 }
 
@@ -196,4 +217,19 @@ func checkpointSets(sets map[string]*orderedSet) map[string]setCheckpoint {
 		out[k] = set.checkpoint()
 	}
 	return out
+}
+
+// equals reports whether saved holds e as it is: every field of entry is
+// compared, the indexed values element by element
+// (TestSavedEntryEqualsComparesEveryField).
+func (saved *entry) equals(e *entry) bool {
+	if saved.key != e.key || saved.obj != e.obj || saved.seq != e.seq || saved.labelSig != e.labelSig || saved.facts != e.facts || len(saved.indexed) != len(e.indexed) || (saved.indexed == nil) != (e.indexed == nil) {
+		return false
+	}
+	for i, vals := range saved.indexed {
+		if !slices.Equal(vals, e.indexed[i]) {
+			return false
+		}
+	}
+	return true
 }

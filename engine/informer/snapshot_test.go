@@ -2,6 +2,7 @@ package informer
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -97,8 +98,31 @@ func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 	s := newStore(map[string]IndexFunc{"owner": byOwner})
 	churn(s, 0)
 	churn(s, 1)
-	saved := s.checkpoint()
+	saved := s.checkpoint(nil)
 	want := dumpStore(t, s)
+	// A checkpoint taken after more changes shares saved's unchanged
+	// entries; restoring either gives back its own state.
+	churn(s, 20)
+	later := s.checkpoint(saved.entries)
+	wantLater := dumpStore(t, s)
+	shared := 0
+	for k, e := range later.entries {
+		if saved.entries[k] == e {
+			shared++
+		}
+	}
+	if shared == 0 || shared == len(later.entries) {
+		t.Fatalf("%d of %d entries shared: the test checks nothing", shared, len(later.entries))
+	}
+	s.restore(&saved)
+	if got := dumpStore(t, s); got != want {
+		t.Fatalf("restore of the first checkpoint after the second was taken:\n%s\nwant:\n%s", got, want)
+	}
+	s.restore(&later)
+	if got := dumpStore(t, s); got != wantLater {
+		t.Fatalf("restore of the second checkpoint:\n%s\nwant:\n%s", got, wantLater)
+	}
+	s.restore(&saved)
 	for r := 2; r < 6; r++ {
 		churn(s, r)
 		if dumpStore(t, s) == want {
@@ -117,5 +141,39 @@ func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 			t.Fatalf("after restore and round %d:\n%s\nfresh store restored likewise:\n%s", r+10, a, b)
 		}
 		s.restore(&saved)
+	}
+}
+
+// A checkpoint shares a saved entry with the one before only when equals
+// holds, so equals must see a change in any field of entry.
+func TestSavedEntryEqualsComparesEveryField(t *testing.T) {
+	obj1, obj2 := &corev1.Pod{}, &corev1.Pod{}
+	base := func() *entry { return &entry{key: "k", obj: obj1, seq: 1, indexed: [][]string{{"a"}}} }
+	saved := base()
+	if !saved.equals(base()) {
+		t.Fatal("an entry saved as it is does not equal it")
+	}
+	typ := reflect.TypeOf(entry{})
+	for i := 0; i < typ.NumField(); i++ {
+		e := base()
+		switch name := typ.Field(i).Name; name {
+		case "key":
+			e.key = "j"
+		case "obj":
+			e.obj = obj2
+		case "seq":
+			e.seq = 2
+		case "indexed":
+			e.indexed = [][]string{{"b"}}
+		case "labelSig":
+			e.labelSig = "app=web"
+		case "facts":
+			e.facts.Nums[5] = 1
+		default:
+			t.Fatalf("field %s: teach equals and this test about it", name)
+		}
+		if saved.equals(e) {
+			t.Errorf("a change of entry.%s is not seen by equals", typ.Field(i).Name)
+		}
 	}
 }

@@ -11,17 +11,26 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // object, so the spacing is kept at least that many steps per object.
 // A seek restores the nearest checkpoint at or before its target and
 // replays at most one spacing of steps; the memory held stays within the
-// budget (stored objects and trace records are shared, see sim.Checkpoint;
-// what a checkpoint copies grows with the objects stored).
+// budget (stored objects and trace records are shared, and a checkpoint
+// shares the saved states that did not change with the one before it, see
+// sim.Checkpoint; what it holds grows with the objects stored and with the
+// objects changed since the checkpoint before, whose old versions it keeps
+// alive).
 //
-// Stepping back repeatedly is the usual way to rewind, so a seek that
-// replays a long way also keeps a scratch checkpoint scratchGap steps
-// before its target: the next presses restore it instead of replaying the
-// whole spacing again.
+// Stepping back repeatedly is the usual way to rewind, so a step back (a
+// seek at most scratchGap steps behind the current step) that replays a
+// long way also keeps a scratch checkpoint scratchGap steps before its
+// target: the next presses restore it instead of replaying the whole
+// spacing again.
+//
+// The budget: the estimate (sim.Checkpoint.ApproxBytes) is calibrated on
+// the heap the checkpoints actually hold, old object versions included;
+// 160 MiB keeps a 100k-step run of 7,800 replicas at a spacing of 16,384
+// steps (about 140 MB held).
 const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 64
-	maxCheckpointBytes = 128 << 20
+	maxCheckpointBytes = 160 << 20
 	stepsPerObject     = 0.5
 	scratchGap         = 64
 )
@@ -32,6 +41,17 @@ const (
 type checkpoint struct {
 	sim          *sim.Checkpoint
 	timelineNext int
+	// armed is the timeline's pending action in sim (timeline.armed).
+	armed *sim.Action
+	// foreign marks a checkpoint another simulation took (a fork's
+	// parent's, or the one a Restore replaced): it is restored detached,
+	// see sim.RestoreDetached, and its armed action rebound.
+	foreign bool
+	// bytes estimates the memory it holds beyond the checkpoint before
+	// it (it shares the states that did not change with that one):
+	// sim.Checkpoint.ApproxBytes when taken, ApproxBytesAfter the one
+	// before once those between are dropped.
+	bytes int
 }
 
 // checkpoints are the rewind points of the current run. Invariant: every
@@ -49,8 +69,8 @@ type checkpoints struct {
 	// checkpoint's distance before a seek's target (maxCheckpoints and
 	// scratchGap; tests lower them).
 	max, gap int
-	// bytes is the estimated size of list and scratch
-	// (sim.Checkpoint.ApproxBytes); budget is what it may reach
+	// bytes is the estimated size of list and scratch (the sum of their
+	// bytes fields); budget is what it may reach
 	// (maxCheckpointBytes unless SetCheckpointBudget changed it).
 	bytes, budget int
 }
@@ -85,12 +105,12 @@ func (s *Session) resetCheckpoints() {
 		budget = s.cps.budget
 	}
 	s.cps = checkpoints{every: minCheckpointEvery, max: maxCheckpoints, gap: scratchGap, budget: budget}
-	s.cps.list = append(s.cps.list, s.saveCheckpoint())
-	s.cps.bytes = s.cps.list[0].sim.ApproxBytes()
+	s.cps.list = append(s.cps.list, s.saveCheckpoint(nil))
+	s.cps.bytes = s.cps.list[0].bytes
 }
 
 // SetCheckpointBudget bounds the memory the rewind checkpoints may hold
-// (estimated; 128 MiB unless set). A front end that only plays forward,
+// (estimated; 160 MiB unless set). A front end that only plays forward,
 // like the command line, keeps its memory for the run with a small budget;
 // at least two checkpoints are always kept, the first at step 0.
 func (s *Session) SetCheckpointBudget(bytes int) {
@@ -100,9 +120,15 @@ func (s *Session) SetCheckpointBudget(bytes int) {
 	}
 }
 
-// saveCheckpoint saves the current state.
-func (s *Session) saveCheckpoint() checkpoint {
-	return checkpoint{sim: s.sim.Checkpoint(), timelineNext: s.timeline.next}
+// saveCheckpoint saves the current state, sharing what did not change
+// with prev (an earlier checkpoint of this run, or nil).
+func (s *Session) saveCheckpoint(prev *checkpoint) checkpoint {
+	var after *sim.Checkpoint
+	if prev != nil {
+		after = prev.sim
+	}
+	cp := s.sim.CheckpointAfter(after)
+	return checkpoint{sim: cp, timelineNext: s.timeline.next, armed: s.timeline.armed, bytes: cp.ApproxBytes()}
 }
 
 // checkpointAfterStep takes a checkpoint when the step just taken is on the
@@ -121,40 +147,64 @@ func (s *Session) checkpointAfterStep() {
 			return
 		}
 	}
-	c := s.saveCheckpoint()
+	c := s.saveCheckpoint(&s.cps.list[len(s.cps.list)-1])
 	s.cps.list = append(s.cps.list, c)
-	s.cps.bytes += c.sim.ApproxBytes()
+	s.cps.bytes += c.bytes
 	for len(s.cps.list) > s.cps.max || (s.cps.bytes > s.cps.budget && len(s.cps.list) > 2) {
 		s.thinCheckpoints()
 	}
 }
 
 // thinCheckpoints doubles the spacing and drops the checkpoints off it.
+// A checkpoint kept after a dropped one (the scratch one too) may share
+// that one's states: its estimate is taken again, since the checkpoint
+// now before it.
 func (s *Session) thinCheckpoints() {
 	s.cps.every *= 2
 	kept := s.cps.list[:0]
+	dropped := false
 	for _, c := range s.cps.list {
-		if c.sim.Step()%s.cps.every == 0 {
-			kept = append(kept, c)
-		} else {
-			s.cps.bytes -= c.sim.ApproxBytes()
+		switch {
+		case c.sim.Step()%s.cps.every != 0:
+			dropped = true
+			continue
+		case dropped:
+			c.bytes = c.sim.ApproxBytesAfter(kept[len(kept)-1].sim)
+			dropped = false
 		}
+		kept = append(kept, c)
+	}
+	if sc := s.cps.scratch; sc != nil {
+		sc.bytes = sc.sim.ApproxBytesAfter(s.cps.nearestIn(kept, sc.sim.Step()).sim)
 	}
 	clear(s.cps.list[len(kept):])
 	s.cps.list = kept
+	s.cps.sumBytes()
+}
+
+// sumBytes recomputes bytes from the checkpoints kept.
+func (cps *checkpoints) sumBytes() {
+	cps.bytes = 0
+	for _, c := range cps.list {
+		cps.bytes += c.bytes
+	}
+	if c := cps.scratch; c != nil {
+		cps.bytes += c.bytes
+	}
 }
 
 // setScratch replaces the scratch checkpoint by the current state.
 func (s *Session) setScratch() {
 	s.dropScratch()
-	c := s.saveCheckpoint()
+	prev := s.cps.nearest(s.sim.Steps())
+	c := s.saveCheckpoint(&prev)
 	s.cps.scratch = &c
-	s.cps.bytes += c.sim.ApproxBytes()
+	s.cps.bytes += c.bytes
 }
 
 func (s *Session) dropScratch() {
 	if c := s.cps.scratch; c != nil {
-		s.cps.bytes -= c.sim.ApproxBytes()
+		s.cps.bytes -= c.bytes
 		s.cps.scratch = nil
 	}
 }
@@ -170,22 +220,19 @@ func (s *Session) dropCheckpointsAfter(n int) {
 		i--
 	}
 	for _, c := range s.cps.list[i:] {
-		s.cps.bytes -= c.sim.ApproxBytes()
+		s.cps.bytes -= c.bytes
 	}
 	clear(s.cps.list[i:])
 	s.cps.list = s.cps.list[:i]
 }
 
 // nearestCheckpoint returns the last checkpoint at or before step n.
-func (s *Session) nearestCheckpoint(n int) checkpoint {
-	best := s.cps.list[0]
-	for _, c := range s.cps.list[1:] {
-		if c.sim.Step() > n {
-			break
-		}
-		best = c
-	}
-	if c := s.cps.scratch; c != nil && c.sim.Step() <= n && c.sim.Step() > best.sim.Step() {
+func (s *Session) nearestCheckpoint(n int) checkpoint { return s.cps.nearest(n) }
+
+// nearest returns the last checkpoint at or before step n.
+func (cps *checkpoints) nearest(n int) checkpoint {
+	best := cps.nearestIn(cps.list, n)
+	if c := cps.scratch; c != nil && c.sim.Step() <= n && c.sim.Step() > best.sim.Step() {
 		best = *c
 	}
 	return best
@@ -194,11 +241,70 @@ func (s *Session) nearestCheckpoint(n int) checkpoint {
 // restore puts the session in the state of c: the simulation, the
 // timeline's cursor and the user actions still to run.
 func (s *Session) restore(c checkpoint) {
-	s.sim.Restore(c.sim)
 	s.timeline.next = c.timelineNext
+	if c.foreign {
+		s.sim.RestoreDetached(c.sim)
+		s.timeline.rebind(s.sim, c.armed)
+	} else {
+		s.sim.Restore(c.sim)
+		s.timeline.armed = c.armed
+	}
 	at := c.sim.Step()
 	s.nextUser = 0
 	for s.nextUser < len(s.user) && s.user[s.nextUser].AtStep < at {
 		s.nextUser++
 	}
+}
+
+// inheritCheckpoints continues the run of another simulation of the
+// same scenario, seed and user actions up to step n (a fork's parent, or
+// the simulation Restore replaces), from its checkpoints cps instead of
+// replaying it from step 0: s's simulation, just rebuilt, restores the
+// last checkpoint at or before n, and the checkpoints up to that one
+// become s's rewind points (marked foreign: they are restored detached, so
+// that neither run writes into the other's storage), with from's spacing
+// and limits. s then replays the rest of the way itself; its history and
+// chart samples must hold the steps up to there.
+func (s *Session) inheritCheckpoints(cps *checkpoints, n int) {
+	c := cps.nearest(n)
+	at := c.sim.Step()
+	kept := make([]checkpoint, 0, len(cps.list)+1)
+	for _, k := range cps.list {
+		if k.sim.Step() < at {
+			k.foreign = true
+			kept = append(kept, k)
+		}
+	}
+	c.foreign = true
+	kept = append(kept, c)
+	s.cps = checkpoints{list: kept, every: cps.every, max: cps.max, gap: cps.gap, budget: cps.budget}
+	s.cps.sumBytes()
+	s.restore(c)
+}
+
+// nearestIn returns the last checkpoint of list (sorted by step, the first
+// at step 0) at or before step n.
+func (cps *checkpoints) nearestIn(list []checkpoint, n int) checkpoint {
+	best := list[0]
+	for _, c := range list[1:] {
+		if c.sim.Step() > n {
+			break
+		}
+		best = c
+	}
+	return best
+}
+
+// wellFormed reports whether the list holds its invariant: a first
+// checkpoint at step 0, then strictly later ones.
+func (cps *checkpoints) wellFormed() bool {
+	if len(cps.list) == 0 || cps.list[0].sim == nil || cps.list[0].sim.Step() != 0 {
+		return false
+	}
+	for i := 1; i < len(cps.list); i++ {
+		if cps.list[i].sim == nil || cps.list[i].sim.Step() <= cps.list[i-1].sim.Step() {
+			return false
+		}
+	}
+	return true
 }

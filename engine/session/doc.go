@@ -28,9 +28,13 @@
 // Deployments an action can name, with their containers. Kubectl renders
 // kubectl's read-only commands with their -n/-A and get/rollout flags.
 //
-// The same replay gives forks (ForkAt, fork.go): a second session standing
-// at a step of this one's run, with or without the user actions made from
-// there on, for engine/compare's "what if I had done X instead?"; and
+// The same checkpoints and replay give forks (ForkAt, fork.go): a second
+// session standing at a step of this one's run, with or without the user
+// actions made from there on, for engine/compare's "what if I had done X
+// instead?", started from this session's last checkpoint before that step
+// (restored detached: the two never write into each other's storage); the
+// undo of an action that panicked restores a checkpoint the same way into
+// a rebuilt simulation (Restore, restore.go); and
 // ExportScenario (export.go) writes the user's actions into the file's
 // timeline so that the file alone replays the run.
 package session

@@ -4,10 +4,14 @@ import (
 	"fmt"
 
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
 )
 
 // ForkAt returns a second session standing right after step n of this
-// session's run, built by replaying it: same source, seed and user actions.
+// session's run, computed as this session's run would be: from its last
+// checkpoint at or before n, replaying the rest, with the same source, seed
+// and user actions. The fork takes the checkpoints up to there as its own
+// rewind points.
 // The user actions recorded at step n itself have not run yet in the fork;
 // they run with its next step, as they would in this session. With
 // keepLater false, the actions recorded at step n or later are dropped, so
@@ -34,6 +38,10 @@ func (s *Session) ForkAt(n int, keepLater bool) (*Session, error) {
 	if err := f.rebuild(); err != nil {
 		return nil, err
 	}
+	at := s.cps.nearest(n).sim.Step()
+	f.history = append([]sim.StepInfo(nil), s.history[:at]...)
+	f.samples = append([]Sample(nil), s.samples[:at+1]...)
+	f.inheritCheckpoints(&s.cps, n)
 	for f.sim.Steps() < n {
 		if _, ok := f.stepOnce(); !ok {
 			return nil, fmt.Errorf("%w: the run ends at step %d", ErrNoSuchStep, f.sim.Steps())

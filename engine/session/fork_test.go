@@ -52,3 +52,36 @@ func TestForkAt(t *testing.T) {
 		t.Error("a fork past the end of the run: no error")
 	}
 }
+
+// A fork starts from its parent's last checkpoint at or before the fork
+// step (taking over the checkpoints up to there) instead of replaying
+// from step 0.
+func TestForkStartsFromACheckpoint(t *testing.T) {
+	s, err := Load("b.yaml", benchScenario(150), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cps.every = 40
+	s.RunToEnd()
+	n := s.MaxStep() - 7
+	f, err := s.ForkAt(n, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.nearestCheckpoint(n)
+	last := f.cps.list[len(f.cps.list)-1]
+	if last.sim != c.sim || !last.foreign || c.sim.Step() <= n-s.cps.every || f.Step() != n {
+		t.Fatalf("fork at %d: its last checkpoint is at %d (parent's nearest %d), foreign %v", n, last.sim.Step(), c.sim.Step(), last.foreign)
+	}
+	if finalState(t, f) != finalState(t, mustSeek(t, s, n)) {
+		t.Fatal("the fork is not in the state of its parent at the fork step")
+	}
+}
+
+func mustSeek(t *testing.T, s *Session, n int) *Session {
+	t.Helper()
+	if err := s.Seek(n); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

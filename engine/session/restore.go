@@ -27,12 +27,24 @@ func (e *ActionPanicError) Error() string {
 // it as a panic).
 func (e *ActionPanicError) Panicked() bool { return true }
 
-// Restore rebuilds the simulation from the scenario and replays it to step
-// n with the user actions recorded so far. Unlike Seek it never keeps the
-// current state, so it also repairs a state left half-changed by a panic.
+// Restore rebuilds the simulation from the scenario and brings it to step
+// n with the user actions recorded so far: from the old simulation's last
+// checkpoint at or before n (restored detached into the new one, see
+// inheritCheckpoints), replaying the rest. Unlike Seek it never keeps the
+// current state, so it also repairs a state left half-changed by a panic
+// (checkpoints are copies, taken before the panic). Should the list of
+// checkpoints itself be damaged (a panic while it was being thinned), the
+// run is replayed from step 0 instead.
 func (s *Session) Restore(n int) error {
+	if n < 0 {
+		return fmt.Errorf("%w: %d", ErrNoSuchStep, n)
+	}
+	cps := s.cps
 	if err := s.rebuild(); err != nil {
 		return err
+	}
+	if cps.wellFormed() {
+		s.inheritCheckpoints(&cps, n)
 	}
 	return s.Seek(n)
 }

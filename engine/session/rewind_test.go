@@ -250,7 +250,7 @@ func TestSeekThenContinueEqualsReplayFromZero(t *testing.T) {
 				}
 				same(t, "run to the end", s, ref.at(s.Step(), false))
 				for op := 0; op < ops; op++ {
-					switch k := r.Intn(10); {
+					switch k := r.Intn(12); {
 					case k < 3: // seek anywhere computed, then continue
 						n := r.Intn(s.MaxStep() + 1)
 						if err := s.Seek(n); err != nil {
@@ -308,9 +308,11 @@ func TestSeekThenContinueEqualsReplayFromZero(t *testing.T) {
 						same(t, fmt.Sprintf("op %d: %s at step %d", op, Describe(a), n), s, ref.at(n, true))
 						s.Advance(ByEvent, r.Intn(300))
 						same(t, fmt.Sprintf("op %d: continue after %s", op, Describe(a)), s, ref.at(s.Step(), false))
-					default: // play on (a crash loop a user action started never ends)
+					case k < 10: // play on (a crash loop a user action started never ends)
 						s.RunUntil(func(sm *sim.Sim) bool { return sm.Idle() }, 1500)
 						same(t, fmt.Sprintf("op %d: play on", op), s, ref.at(s.Step(), false))
+					default: // fork, and use the fork; the session must not move
+						forkAndCheck(t, r, c.src, seed, s, ref, fmt.Sprintf("op %d", op))
 					}
 				}
 				if st := s.CheckpointStats(); len(s.cps.list) > s.cps.max || st.Steps[0] != 0 {
@@ -404,5 +406,46 @@ func TestSeekAcrossTraceChunks(t *testing.T) {
 			t.Fatal(err)
 		}
 		same(t, fmt.Sprintf("seek to %d after the rewrite", n), s, ref.at(n, true))
+	}
+}
+
+// forkAndCheck forks s at a random step computed, with or without its
+// later actions, and checks the fork against a replay from step 0 while it
+// plays on, seeks back (restoring the checkpoints it took over from s) and
+// acts; then that s has not moved: a fork shares storage with its parent's
+// checkpoints, and neither may write into the other's.
+func forkAndCheck(t *testing.T, r *rng.Stream, src []byte, seed uint64, s *Session, ref *reference, what string) {
+	t.Helper()
+	beforeTrace, beforeView, beforeStep := traceJSON(t, s), viewJSON(t, s), s.Step()
+	beforeCursors := [2]int{s.timeline.next, s.nextUser}
+	n, keep := r.Intn(s.MaxStep()+1), r.Intn(2) == 0
+	what = fmt.Sprintf("%s: fork at %d (keep later actions: %v)", what, n, keep)
+	f, err := s.ForkAt(n, keep)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	fref := &reference{t: t, src: src, seed: seed}
+	for _, p := range ref.plan {
+		if keep || p.at < n {
+			fref.plan = append(fref.plan, p)
+		}
+	}
+	same(t, what, f, fref.at(n, false))
+	f.Advance(ByEvent, 1+r.Intn(200))
+	same(t, what+", played on", f, fref.at(f.Step(), false))
+	m := r.Intn(f.Step() + 1)
+	if err := f.Seek(m); err != nil {
+		t.Fatal(err)
+	}
+	same(t, fmt.Sprintf("%s, seek back to %d", what, m), f, fref.at(m, true))
+	if a, ok := randomAction(r, f); ok {
+		_, _ = f.Apply(a)
+		fref.replan(m, a)
+		f.Advance(ByEvent, r.Intn(200))
+		// (Still at m if no step followed: the action shows.)
+		same(t, fmt.Sprintf("%s, %s at %d and on", what, Describe(a), m), f, fref.at(f.Step(), f.Step() == m))
+	}
+	if s.Step() != beforeStep || traceJSON(t, s) != beforeTrace || viewJSON(t, s) != beforeView || beforeCursors != [2]int{s.timeline.next, s.nextUser} {
+		t.Fatalf("%s: the fork moved the session it came from", what)
 	}
 }

@@ -152,16 +152,19 @@ func (s *Session) Seek(n int) error {
 	if n < 0 {
 		return fmt.Errorf("%w: %d", ErrNoSuchStep, n)
 	}
-	if s.forwardOnly && n < s.sim.Steps() {
-		return fmt.Errorf("%w: cannot go back to step %d from step %d", ErrForwardOnly, n, s.sim.Steps())
+	from := s.sim.Steps()
+	if s.forwardOnly && n < from {
+		return fmt.Errorf("%w: cannot go back to step %d from step %d", ErrForwardOnly, n, from)
 	}
-	if c := s.nearestCheckpoint(n); n < s.sim.Steps() || c.sim.Step() > s.sim.Steps() {
+	if c := s.nearestCheckpoint(n); n < from || c.sim.Step() > from {
 		s.restore(c)
 	}
-	// A long replay leaves a scratch checkpoint shortly before n, for the
-	// step backs that usually follow.
+	// A step back (a seek a little behind the current step) that replays
+	// a long way leaves a scratch checkpoint shortly before n, for the
+	// presses that usually follow. A seek farther away does not: taking a
+	// checkpoint costs about as much as restoring one.
 	scratchAt := -1
-	if n-s.sim.Steps() >= 2*s.cps.gap {
+	if n < from && from-n <= s.cps.gap && n-s.sim.Steps() >= 2*s.cps.gap {
 		scratchAt = n - s.cps.gap
 	}
 	for s.sim.Steps() < n {

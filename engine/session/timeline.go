@@ -20,22 +20,22 @@ type timeline struct {
 	actions []scenario.Action
 	// next is the index of the entry armed (or to arm) next.
 	next int
+	// armed is the action scheduled for entry next, pending in the
+	// simulation until it runs; nil once every entry has run. Its Do moves
+	// this timeline on (see rebind).
+	armed *sim.Action
 }
 
 func newTimeline(actions []scenario.Action) *timeline { return &timeline{actions: actions} }
 
 // arm schedules entry t.next on sm.
 func (t *timeline) arm(sm *sim.Sim) {
+	t.armed = nil
 	if t.next >= len(t.actions) {
 		return
 	}
 	a := t.actions[t.next]
-	sa := &sim.Action{Name: Describe(a), Do: func(sm *sim.Sim) (string, error) {
-		msg, err := perform(sm, a)
-		t.next++
-		t.arm(sm)
-		return msg, err
-	}}
+	sa := &sim.Action{Name: Describe(a), Do: t.run(a)}
 	switch a.Trigger.Type {
 	case scenario.TriggerAt:
 		sa.At = sm.Clock().Start().Add(a.Trigger.At)
@@ -47,6 +47,32 @@ func (t *timeline) arm(sm *sim.Sim) {
 		sa.At = sm.Now()
 	}
 	sm.Schedule(sa)
+	t.armed = sa
+}
+
+// run returns the Do of entry t.next (a): perform it, then arm the next.
+func (t *timeline) run(a scenario.Action) func(*sim.Sim) (string, error) {
+	return func(sm *sim.Sim) (string, error) {
+		msg, err := perform(sm, a)
+		t.next++
+		t.arm(sm)
+		return msg, err
+	}
+}
+
+// rebind makes t the owner of armed, the action another session's timeline
+// armed for entry t.next of the same scenario (a fork restored from its
+// checkpoint): sm runs a copy that moves t on instead.
+func (t *timeline) rebind(sm *sim.Sim, armed *sim.Action) {
+	t.armed = armed
+	if armed == nil || t.next >= len(t.actions) {
+		return
+	}
+	own := *armed
+	own.Do = t.run(t.actions[t.next])
+	if sm.ReplaceAction(armed, &own) {
+		t.armed = &own
+	}
 }
 
 // condition turns a "when" trigger into a predicate over the simulation.

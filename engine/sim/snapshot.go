@@ -21,8 +21,11 @@ import (
 // simulator's own counters. Each component checkpoints itself (its
 // snapshot.go); immutable things (stored objects, trace records, actions)
 // are shared, so a checkpoint costs a copy of the maps and slices that
-// index them, not of the objects. Options and the wiring between components
-// never change and are not part of it.
+// index them, not of the objects. Saved per-object states (pod states,
+// graph nodes, cache entries) are never changed once saved, so a
+// checkpoint taken after another (CheckpointAfter) shares those that did
+// not change in between. Options and the wiring between components never
+// change and are not part of it.
 type Checkpoint struct {
 	step       int
 	clock      clock.Checkpoint
@@ -43,33 +46,62 @@ type Checkpoint struct {
 	podCount  int
 	logCursor int
 	err       error
-	// objects is the number of objects stored, for ApproxBytes.
-	objects int
+	// objects is the number of objects stored and changed the number
+	// stored in another version than in the checkpoint this one was taken
+	// after (all of them when none), for ApproxBytes.
+	objects, changed int
 }
 
-// approxBytesPerObject is what a checkpoint copies per stored object, all
-// components together (cache and index entries, graph node, kubelet
-// state), measured on a rollout of 7,700 replicas (BenchmarkSeek in package
-// session reports the real figure as ckpt-MB).
-const approxBytesPerObject = 1800
+// Checkpoint memory, measured on a rollout of 7,800 replicas
+// (BenchmarkSeek in package session reports the real figure as ckpt-MB):
+// what a checkpoint copies per stored object whatever changed (map and
+// set entries, shared saved states), and what it adds per object changed
+// since the checkpoint it was taken after (the saved states of that
+// object in every component, and the object's version, which the
+// checkpoint keeps alive once the run has replaced it).
+const (
+	approxBytesPerObject        = 620
+	approxBytesPerChangedObject = 1900
+)
 
-// ApproxBytes estimates the memory the checkpoint holds.
-func (c *Checkpoint) ApproxBytes() int { return 4096 + c.objects*approxBytesPerObject }
+// ApproxBytes estimates the memory the checkpoint holds beyond what the
+// checkpoint it was taken after holds: FixedBytes, plus the states and
+// versions of the objects changed in between.
+func (c *Checkpoint) ApproxBytes() int {
+	return c.FixedBytes() + c.changed*approxBytesPerChangedObject
+}
+
+// ApproxBytesAfter is ApproxBytes for c kept right after prev (an earlier
+// checkpoint of the same run) once the checkpoints taken between them are
+// dropped: the objects changed are counted since prev.
+func (c *Checkpoint) ApproxBytesAfter(prev *Checkpoint) int {
+	return c.FixedBytes() + c.server.ObjectsChangedSince(prev.server)*approxBytesPerChangedObject
+}
+
+// FixedBytes is the part of ApproxBytes that does not depend on what
+// changed: what the checkpoint copies for every object stored.
+func (c *Checkpoint) FixedBytes() int { return 4096 + c.objects*approxBytesPerObject }
 
 // Step returns the step count the checkpoint was taken at.
 func (c *Checkpoint) Step() int { return c.step }
 
 // Checkpoint saves the simulation's state.
-func (s *Sim) Checkpoint() *Checkpoint {
+func (s *Sim) Checkpoint() *Checkpoint { return s.CheckpointAfter(nil) }
+
+// CheckpointAfter saves the simulation's state, sharing with prev (an
+// earlier checkpoint of this simulation's run, or nil) the saved states
+// that did not change in between: pod states, graph nodes, cache entries.
+// Saved states are never changed, so dropping prev later is safe.
+func (s *Sim) CheckpointAfter(prev *Checkpoint) *Checkpoint {
 	cp := &Checkpoint{
 		step:       s.step,
 		clock:      s.clock.Checkpoint(),
 		rec:        s.rec.Checkpoint(),
 		server:     s.server.Checkpoint(),
-		gc:         s.gc.Checkpoint(),
+		gc:         s.gc.CheckpointAfter(prevOf(prev, func(p *Checkpoint) *gc.Checkpoint { return p.gc })),
 		rsc:        s.rsc.Checkpoint(),
 		dc:         s.dc.Checkpoint(),
-		kubelet:    s.kubelet.Checkpoint(),
+		kubelet:    s.kubelet.CheckpointAfter(prevOf(prev, func(p *Checkpoint) *kubelet.Checkpoint { return p.kubelet })),
 		lastSynced: s.lastSynced,
 		turnTaken:  s.turnTaken,
 		timeline:   slices.Clone(s.timeline),
@@ -82,10 +114,22 @@ func (s *Sim) Checkpoint() *Checkpoint {
 	for _, st := range s.streams {
 		cp.streams = append(cp.streams, st.Checkpoint())
 	}
-	for _, inf := range s.informers {
-		cp.informers = append(cp.informers, inf.Checkpoint())
+	for i, inf := range s.informers {
+		cp.informers = append(cp.informers, inf.CheckpointAfter(prevOf(prev, func(p *Checkpoint) *informer.Checkpoint { return p.informers[i] })))
+	}
+	cp.changed = cp.objects
+	if prev != nil {
+		cp.changed = cp.server.ObjectsChangedSince(prev.server)
 	}
 	return cp
+}
+
+// prevOf returns part(prev), nil for a nil prev.
+func prevOf[T any](prev *Checkpoint, part func(*Checkpoint) *T) *T {
+	if prev == nil {
+		return nil
+	}
+	return part(prev)
 }
 
 // Restore puts the simulation back in the saved state, which must come
@@ -93,14 +137,22 @@ func (s *Sim) Checkpoint() *Checkpoint {
 // stays usable. Actions in the restored timeline are the ones that were
 // pending then; an action's Do may carry state of its own (the session's
 // timeline cursor), which its owner restores.
-func (s *Sim) Restore(cp *Checkpoint) {
+func (s *Sim) Restore(cp *Checkpoint) { s.restore(cp, false) }
+
+// restore is Restore, or RestoreDetached with detached set.
+func (s *Sim) restore(cp *Checkpoint, detached bool) {
 	s.step = cp.step
 	s.clock.Restore(cp.clock)
 	for i, st := range s.streams {
 		st.Restore(cp.streams[i])
 	}
-	s.rec.Restore(cp.rec)
-	s.server.Restore(cp.server)
+	if detached {
+		s.rec.RestoreDetached(cp.rec)
+		s.server.RestoreDetached(cp.server)
+	} else {
+		s.rec.Restore(cp.rec)
+		s.server.Restore(cp.server)
+	}
 	s.gc.Restore(cp.gc)
 	for i, inf := range s.informers {
 		inf.Restore(cp.informers[i])
@@ -115,4 +167,30 @@ func (s *Sim) Restore(cp *Checkpoint) {
 	s.podCount = cp.podCount
 	s.logCursor = cp.logCursor
 	s.err = cp.err
+}
+
+// RestoreDetached is Restore for a checkpoint taken by another simulation
+// built from the same scenario and options: a fork, or a fresh simulation
+// replacing one an internal error may have left half-changed. What the
+// checkpoint shares and a run appends to (the trace's last chunk, the
+// watch log, the API server's events) is copied or clipped, so that
+// neither simulation ever writes into the other's storage; everything else
+// a restore copies anyway.
+//
+// The pending actions are shared: an action whose Do holds state of its
+// owner's (the session's timeline cursor) must be rebound with
+// ReplaceAction.
+func (s *Sim) RestoreDetached(cp *Checkpoint) { s.restore(cp, true) }
+
+// ReplaceAction puts b in the place of the pending action a (same turn in
+// the order of actions due together) and reports whether a was pending.
+func (s *Sim) ReplaceAction(a, b *Action) bool {
+	for i, p := range s.timeline {
+		if p == a {
+			b.seq = a.seq
+			s.timeline[i] = b
+			return true
+		}
+	}
+	return false
 }

@@ -35,3 +35,15 @@ func (r *Recorder) Restore(cp Checkpoint) {
 	r.n = cp.n
 	r.step = cp.step
 }
+
+// RestoreDetached is Restore for a checkpoint of another recorder's trace
+// (a forked simulation's): the records are shared as usual, but the last,
+// partly filled chunk is clipped to its length, so that the next record
+// appended copies it to a new array instead of landing in the other
+// trace's. Chunks before it are full and never written again.
+func (r *Recorder) RestoreDetached(cp Checkpoint) {
+	r.Restore(cp)
+	if last := len(r.chunks) - 1; last >= 0 {
+		r.chunks[last] = slices.Clip(r.chunks[last])
+	}
+}
