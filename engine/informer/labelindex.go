@@ -9,10 +9,11 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 )
 
-// labelBucketKey is the Store.byLabel key of the objects of namespace ns
-// whose label k has value v. NUL cannot occur in namespaces or label keys.
-func labelBucketKey(ns, k, v string) string {
-	return ns + "\x00" + k + "\x00" + v
+// labelBucket is the Store.byLabel key of the objects of namespace ns whose
+// label key has value value. A struct rather than a joined string, so that
+// no key is built per label on every add, relabel and lookup.
+type labelBucket struct {
+	ns, key, value string
 }
 
 // relabel moves e between label buckets for a change of its object's
@@ -27,9 +28,9 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 		if nv, ok := newLabels[k]; ok && nv == v {
 			continue
 		}
-		bk := labelBucketKey(ns, k, v)
+		bk := labelBucket{ns, k, v}
 		if set := s.byLabel[bk]; set != nil {
-			set.remove(e.key)
+			set.remove(e)
 			if set.len() == 0 {
 				delete(s.byLabel, bk)
 			}
@@ -39,7 +40,7 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 		if ov, ok := oldLabels[k]; ok && ov == v {
 			continue
 		}
-		bk := labelBucketKey(ns, k, v)
+		bk := labelBucket{ns, k, v}
 		set := s.byLabel[bk]
 		if set == nil {
 			set = newOrderedSet()
@@ -85,7 +86,7 @@ func (s *Store) narrowest(ns string, sel labels.Selector) (set *orderedSet, ok b
 		if len(vals) != 1 {
 			continue
 		}
-		b := s.byLabel[labelBucketKey(ns, r.Key(), vals[0])]
+		b := s.byLabel[labelBucket{ns, r.Key(), vals[0]}]
 		if b == nil {
 			return nil, true
 		}

@@ -1,10 +1,7 @@
 package informer
 
 import (
-	"maps"
 	"slices"
-
-	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
 )
 
 // Checkpoint is an informer's whole mutable state at one moment: its
@@ -35,7 +32,7 @@ type storeCheckpoint struct {
 	order         setCheckpoint
 	byNamespace   map[string]setCheckpoint
 	indices       map[string]map[string]setCheckpoint
-	byLabel       map[string]setCheckpoint
+	byLabel       map[labelBucket]setCheckpoint
 	lastAppliedRV uint64
 	nextSeq       uint64
 	// groups is the group summary's byValue (nil when the store kept none
@@ -44,9 +41,8 @@ type storeCheckpoint struct {
 }
 
 // setCheckpoint is an orderedSet with its items named by key ("" for a
-// tombstone).
+// tombstone); the positions follow from the order of keys.
 type setCheckpoint struct {
-	pos  map[string]int
 	keys []string
 }
 
@@ -151,18 +147,19 @@ func (s *orderedSet) checkpoint() setCheckpoint {
 			keys[i] = e.key
 		}
 	}
-	return setCheckpoint{pos: maps.Clone(s.pos), keys: keys}
+	return setCheckpoint{keys: keys}
 }
 
 // restore makes s equal to saved, its items the entries of objects.
 func (s *orderedSet) restore(saved setCheckpoint, objects map[string]*entry) {
-	s.pos = inplace.Map(s.pos, saved.pos)
+	clear(s.pos)
 	clear(s.items)
 	s.items = s.items[:0]
-	for _, k := range saved.keys {
+	for i, k := range saved.keys {
 		var e *entry
 		if k != "" {
 			e = objects[k]
+			s.pos[e.seq] = i
 		}
 		s.items = append(s.items, e)
 	}
@@ -170,9 +167,9 @@ func (s *orderedSet) restore(saved setCheckpoint, objects map[string]*entry) {
 
 // restoreSets makes live equal to saved: sets present in both are
 // restored in place, the others created or dropped.
-func restoreSets(live map[string]*orderedSet, saved map[string]setCheckpoint, objects map[string]*entry) map[string]*orderedSet {
+func restoreSets[K comparable](live map[K]*orderedSet, saved map[K]setCheckpoint, objects map[string]*entry) map[K]*orderedSet {
 	if live == nil {
-		live = make(map[string]*orderedSet, len(saved))
+		live = make(map[K]*orderedSet, len(saved))
 	}
 	for k := range live {
 		if _, ok := saved[k]; !ok {
@@ -190,8 +187,8 @@ func restoreSets(live map[string]*orderedSet, saved map[string]setCheckpoint, ob
 	return live
 }
 
-func checkpointSets(sets map[string]*orderedSet) map[string]setCheckpoint {
-	out := make(map[string]setCheckpoint, len(sets))
+func checkpointSets[K comparable](sets map[K]*orderedSet) map[K]setCheckpoint {
+	out := make(map[K]setCheckpoint, len(sets))
 	for k, set := range sets {
 		out[k] = set.checkpoint()
 	}

@@ -34,29 +34,30 @@ type entry struct {
 
 // orderedSet is a set of entries that remembers insertion order.
 type orderedSet struct {
-	// pos maps a live key to its index in items.
-	pos map[string]int
+	// pos maps the seq of a live entry to its index in items. seq is unique
+	// among cached entries and, unlike the key, hashes as one word.
+	pos map[uint64]int
 	// items holds live entries and nil tombstones; len(items)-len(pos)
 	// tombstones.
 	items []*entry
 }
 
-func newOrderedSet() *orderedSet { return &orderedSet{pos: map[string]int{}} }
+func newOrderedSet() *orderedSet { return &orderedSet{pos: map[uint64]int{}} }
 
 func (s *orderedSet) add(e *entry) {
-	if _, ok := s.pos[e.key]; ok {
+	if _, ok := s.pos[e.seq]; ok {
 		return
 	}
-	s.pos[e.key] = len(s.items)
+	s.pos[e.seq] = len(s.items)
 	s.items = append(s.items, e)
 }
 
-func (s *orderedSet) remove(k string) {
-	i, ok := s.pos[k]
+func (s *orderedSet) remove(e *entry) {
+	i, ok := s.pos[e.seq]
 	if !ok {
 		return
 	}
-	delete(s.pos, k)
+	delete(s.pos, e.seq)
 	s.items[i] = nil
 	s.compact()
 }
@@ -64,7 +65,7 @@ func (s *orderedSet) remove(k string) {
 // moveToEnd moves e to the end of the order, as remove then add would (it
 // is added when absent).
 func (s *orderedSet) moveToEnd(e *entry) {
-	i, ok := s.pos[e.key]
+	i, ok := s.pos[e.seq]
 	if !ok {
 		s.add(e)
 		return
@@ -73,7 +74,7 @@ func (s *orderedSet) moveToEnd(e *entry) {
 		return
 	}
 	s.items[i] = nil
-	s.pos[e.key] = len(s.items)
+	s.pos[e.seq] = len(s.items)
 	s.items = append(s.items, e)
 	s.compact()
 }
@@ -84,7 +85,7 @@ func (s *orderedSet) compact() {
 		live := s.items[:0]
 		for _, e := range s.items {
 			if e != nil {
-				s.pos[e.key] = len(live)
+				s.pos[e.seq] = len(live)
 				live = append(live, e)
 			}
 		}
@@ -123,12 +124,12 @@ type Store struct {
 	// follows this order.
 	indexNames []string
 	indices    map[string]map[string]*orderedSet
-	// byLabel maps labelBucketKey(ns, k, v) to exactly the keys of the
+	// byLabel maps labelBucket{ns, k, v} to exactly the keys of the
 	// cached objects of namespace ns whose label k has value v; empty
 	// buckets are deleted. Bucket order carries no meaning: List sorts its
 	// hits back into byNamespace order, so a selector List answered from a
 	// bucket equals the namespace scan.
-	byLabel map[string]*orderedSet
+	byLabel map[labelBucket]*orderedSet
 	// lastAppliedRV is the resourceVersion of the last event applied to the
 	// store, whatever its namespace (0 before the first).
 	lastAppliedRV uint64
@@ -146,7 +147,7 @@ func newStore(indexers map[string]IndexFunc) *Store {
 		byNamespace: map[string]*orderedSet{},
 		indexers:    indexers,
 		indices:     map[string]map[string]*orderedSet{},
-		byLabel:     map[string]*orderedSet{},
+		byLabel:     map[labelBucket]*orderedSet{},
 	}
 	for name := range indexers {
 		s.indices[name] = map[string]*orderedSet{}
@@ -215,9 +216,9 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 	s.unindex(e)
 	s.relabel(e, old.GetNamespace(), old.GetLabels(), nil)
 	delete(s.objects, key)
-	s.order.remove(key)
+	s.order.remove(e)
 	if ns := s.byNamespace[old.GetNamespace()]; ns != nil {
-		ns.remove(key)
+		ns.remove(e)
 	}
 	return old
 }
@@ -279,7 +280,7 @@ func (s *Store) unindex(e *entry) {
 func (s *Store) unindexOne(i int, name string, e *entry) {
 	for _, v := range e.indexed[i] {
 		if set := s.indices[name][v]; set != nil {
-			set.remove(e.key)
+			set.remove(e)
 			if set.len() == 0 {
 				delete(s.indices[name], v)
 			}
