@@ -123,7 +123,11 @@ type Store struct {
 	// indexNames holds the names of indexers, sorted; entry.indexed
 	// follows this order.
 	indexNames []string
-	indices    map[string]map[string]*orderedSet
+	// refOnly[i] is true when the i-th index (indexNames) is one of this
+	// package's controller indexes, whose values depend on an object's
+	// namespace and controller reference alone (see refOnlyIndex).
+	refOnly []bool
+	indices map[string]map[string]*orderedSet
 	// byLabel maps labelBucket{ns, k, v} to exactly the keys of the
 	// cached objects of namespace ns whose label k has value v; empty
 	// buckets are deleted. Bucket order carries no meaning: List sorts its
@@ -154,6 +158,9 @@ func newStore(indexers map[string]IndexFunc) *Store {
 		s.indexNames = append(s.indexNames, name)
 	}
 	sort.Strings(s.indexNames)
+	for _, name := range s.indexNames {
+		s.refOnly = append(s.refOnly, refOnlyIndex(indexers[name]))
+	}
 	return s
 }
 
@@ -183,7 +190,7 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 		if s.relabel(e, obj.GetNamespace(), old.GetLabels(), obj.GetLabels()) && s.groups != nil {
 			e.labelSig = labelSignature(obj.GetLabels())
 		}
-		s.reindex(e)
+		s.reindex(e, old)
 		s.regroup(e, prevVals, was)
 		return old
 	}
@@ -249,15 +256,21 @@ func (s *Store) indexOne(name string, vals []string, e *entry) {
 	}
 }
 
-// reindex moves e, whose object was replaced, to the index sets of its new
-// object, with the result of unindex then index: at the end of every set
-// it lands in, including the sets it was already in.
-func (s *Store) reindex(e *entry) {
+// reindex moves e, whose object old was replaced, to the index sets of its
+// new object, with the result of unindex then index: at the end of every
+// set it lands in, including the sets it was already in.
+func (s *Store) reindex(e *entry, old apiserver.Object) {
 	for i, name := range s.indexNames {
-		vals := s.indexers[name](e.obj)
-		if slices.Equal(e.indexed[i], vals) {
+		var vals []string
+		// A controller index keeps its values when the controller
+		// reference stays: they are not recomputed.
+		kept := s.refOnly[i] && sameControllerInputs(old, e.obj)
+		if !kept {
+			vals = s.indexers[name](e.obj)
+		}
+		if kept || slices.Equal(e.indexed[i], vals) {
 			// The usual update: same sets, one map write each.
-			for _, v := range vals {
+			for _, v := range e.indexed[i] {
 				s.indices[name][v].moveToEnd(e)
 			}
 			continue
