@@ -1,6 +1,7 @@
 package informer
 
 import (
+	"reflect"
 	"sort"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -57,12 +58,20 @@ func sameLabels(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	if sameMap(a, b) {
+		return true // a status write keeps the stored labels map
+	}
 	for k, v := range b {
 		if ov, ok := a[k]; !ok || ov != v {
 			return false
 		}
 	}
 	return true
+}
+
+// sameMap reports whether a and b are the same map (not merely equal).
+func sameMap(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // narrowest returns the smallest label bucket that holds every object of
