@@ -47,7 +47,9 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 			set = newOrderedSet()
 			s.byLabel[bk] = set
 		}
-		set.add(e)
+		// e is in the bucket of each label it carries, and its object did
+		// not carry this pair.
+		set.addAbsent(e)
 	}
 	return true
 }

@@ -48,6 +48,13 @@ func (s *orderedSet) add(e *entry) {
 	if _, ok := s.pos[e.seq]; ok {
 		return
 	}
+	s.addAbsent(e)
+}
+
+// addAbsent is add for an entry the caller knows is not in s (a new entry,
+// or one entering the label bucket of a value its object did not have): it
+// skips the membership lookup.
+func (s *orderedSet) addAbsent(e *entry) {
 	s.pos[e.seq] = len(s.items)
 	s.items = append(s.items, e)
 }
@@ -201,13 +208,13 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 		e.labelSig = labelSignature(obj.GetLabels())
 	}
 	s.objects[key] = e
-	s.order.add(e)
+	s.order.addAbsent(e)
 	ns := s.byNamespace[obj.GetNamespace()]
 	if ns == nil {
 		ns = newOrderedSet()
 		s.byNamespace[obj.GetNamespace()] = ns
 	}
-	ns.add(e)
+	ns.addAbsent(e)
 	s.index(e)
 	s.count(e)
 	return nil
