@@ -57,9 +57,19 @@ func SortByCreation(rss []*appsv1.ReplicaSet) { sort.Sort(byCreation(rss)) }
 // template ignoring the pod-template-hash label, or nil. rsList is sorted in
 // place oldest first, so when several match, the oldest one is the new one.
 func FindNewReplicaSet(d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
+	return FindNewReplicaSetMatching(rsList, func(rs *appsv1.ReplicaSet) bool {
+		return EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template)
+	})
+}
+
+// FindNewReplicaSetMatching is FindNewReplicaSet with the template
+// comparison supplied by the caller: matches(rs) must answer
+// EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) (a caller may
+// remember the answers). rsList is sorted in place oldest first.
+func FindNewReplicaSetMatching(rsList []*appsv1.ReplicaSet, matches func(rs *appsv1.ReplicaSet) bool) *appsv1.ReplicaSet {
 	SortByCreation(rsList)
 	for _, rs := range rsList {
-		if EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) {
+		if matches(rs) {
 			return rs
 		}
 	}
@@ -72,7 +82,15 @@ func FindNewReplicaSet(d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) *appsv
 // rsList in place. The new ReplicaSet is recognised by UID, so every
 // ReplicaSet must carry one.
 func FindOldReplicaSets(d *appsv1.Deployment, rsList []*appsv1.ReplicaSet) (required, all []*appsv1.ReplicaSet) {
-	newRS := FindNewReplicaSet(d, rsList)
+	return FindOldReplicaSetsMatching(rsList, func(rs *appsv1.ReplicaSet) bool {
+		return EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template)
+	})
+}
+
+// FindOldReplicaSetsMatching is FindOldReplicaSets with the template
+// comparison supplied by the caller, as for FindNewReplicaSetMatching.
+func FindOldReplicaSetsMatching(rsList []*appsv1.ReplicaSet, matches func(rs *appsv1.ReplicaSet) bool) (required, all []*appsv1.ReplicaSet) {
+	newRS := FindNewReplicaSetMatching(rsList, matches)
 	for _, rs := range rsList {
 		if newRS != nil && rs.UID == newRS.UID {
 			continue

@@ -1,6 +1,8 @@
 package informer
 
 import (
+	"reflect"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
@@ -38,4 +40,28 @@ func ControllerUIDIndexFunc(obj apiserver.Object) []string {
 		return nil
 	}
 	return []string{string(ref.UID)}
+}
+
+// refOnlyIndex reports whether fn is PodControllerIndexFunc or
+// ControllerUIDIndexFunc, whose values are a function of an object's
+// namespace and controller reference alone: an update that keeps both
+// keeps the values, and the store does not recompute them.
+func refOnlyIndex(fn IndexFunc) bool {
+	p := reflect.ValueOf(fn).Pointer()
+	return p == reflect.ValueOf(IndexFunc(PodControllerIndexFunc)).Pointer() ||
+		p == reflect.ValueOf(IndexFunc(ControllerUIDIndexFunc)).Pointer()
+}
+
+// sameControllerInputs reports whether a and b have the same namespace and
+// the same controller reference (kind, name and UID, the fields the
+// controller indexes read), or both none.
+func sameControllerInputs(a, b apiserver.Object) bool {
+	if a.GetNamespace() != b.GetNamespace() {
+		return false
+	}
+	ra, rb := metav1.GetControllerOfNoCopy(a), metav1.GetControllerOfNoCopy(b)
+	if ra == nil || rb == nil {
+		return ra == nil && rb == nil
+	}
+	return ra.Kind == rb.Kind && ra.Name == rb.Name && ra.UID == rb.UID
 }

@@ -48,7 +48,9 @@ type Config struct {
 }
 
 type pendingEvent struct {
-	event     apiserver.WatchEvent
+	event apiserver.WatchEvent
+	// key is KeyOf(event.Object), computed once when observed.
+	key       string
 	deliverAt time.Time
 }
 
@@ -111,7 +113,7 @@ func (i *Informer) Observe() {
 	for _, ev := range i.source.WatchSince(i.cursor) {
 		i.cursor++
 		if ev.Resource == i.resource {
-			i.pending = append(i.pending, pendingEvent{event: ev, deliverAt: at})
+			i.pending = append(i.pending, pendingEvent{event: ev, key: KeyOf(ev.Object), deliverAt: at})
 		}
 	}
 }
@@ -133,18 +135,19 @@ func (i *Informer) DeliverNext() bool {
 	if i.head >= len(i.pending) || i.pending[i.head].deliverAt.After(i.clock.Now()) {
 		return false
 	}
-	ev := i.pending[i.head].event
+	ev, key := i.pending[i.head].event, i.pending[i.head].key
 	i.pending[i.head] = pendingEvent{}
 	i.head++
 	if i.head == len(i.pending) {
 		i.pending, i.head = i.pending[:0], 0
 	}
-	i.apply(ev)
+	i.apply(ev, key)
 	return true
 }
 
-func (i *Informer) apply(ev apiserver.WatchEvent) {
-	key := KeyOf(ev.Object)
+// apply applies ev, whose object has key key, to the store and runs the
+// handlers.
+func (i *Informer) apply(ev apiserver.WatchEvent, key string) {
 	i.store.lastAppliedRV = ev.RV
 	i.delivered++
 	rec := WatchDelivery{Resource: string(i.resource), Type: string(ev.Type), Key: key, RV: ev.RV, Lag: i.cfg.Lag}
@@ -230,5 +233,5 @@ func (i *Informer) NextKey() string {
 	if i.head >= len(i.pending) {
 		return ""
 	}
-	return KeyOf(i.pending[i.head].event.Object)
+	return i.pending[i.head].key
 }

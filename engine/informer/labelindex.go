@@ -1,6 +1,7 @@
 package informer
 
 import (
+	"reflect"
 	"sort"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -9,10 +10,11 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 )
 
-// labelBucketKey is the Store.byLabel key of the objects of namespace ns
-// whose label k has value v. NUL cannot occur in namespaces or label keys.
-func labelBucketKey(ns, k, v string) string {
-	return ns + "\x00" + k + "\x00" + v
+// labelBucket is the Store.byLabel key of the objects of namespace ns whose
+// label key has value value. A struct rather than a joined string, so that
+// no key is built per label on every add, relabel and lookup.
+type labelBucket struct {
+	ns, key, value string
 }
 
 // relabel moves e between label buckets for a change of its object's
@@ -27,9 +29,9 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 		if nv, ok := newLabels[k]; ok && nv == v {
 			continue
 		}
-		bk := labelBucketKey(ns, k, v)
+		bk := labelBucket{ns, k, v}
 		if set := s.byLabel[bk]; set != nil {
-			set.remove(e.key)
+			set.remove(e)
 			if set.len() == 0 {
 				delete(s.byLabel, bk)
 			}
@@ -39,13 +41,15 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 		if ov, ok := oldLabels[k]; ok && ov == v {
 			continue
 		}
-		bk := labelBucketKey(ns, k, v)
+		bk := labelBucket{ns, k, v}
 		set := s.byLabel[bk]
 		if set == nil {
 			set = newOrderedSet()
 			s.byLabel[bk] = set
 		}
-		set.add(e)
+		// e is in the bucket of each label it carries, and its object did
+		// not carry this pair.
+		set.addAbsent(e)
 	}
 	return true
 }
@@ -56,12 +60,20 @@ func sameLabels(a, b map[string]string) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	if sameMap(a, b) {
+		return true // a status write keeps the stored labels map
+	}
 	for k, v := range b {
 		if ov, ok := a[k]; !ok || ov != v {
 			return false
 		}
 	}
 	return true
+}
+
+// sameMap reports whether a and b are the same map (not merely equal).
+func sameMap(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // narrowest returns the smallest label bucket that holds every object of
@@ -85,7 +97,7 @@ func (s *Store) narrowest(ns string, sel labels.Selector) (set *orderedSet, ok b
 		if len(vals) != 1 {
 			continue
 		}
-		b := s.byLabel[labelBucketKey(ns, r.Key(), vals[0])]
+		b := s.byLabel[labelBucket{ns, r.Key(), vals[0]}]
 		if b == nil {
 			return nil, true
 		}

@@ -33,7 +33,7 @@ type storeCheckpoint struct {
 	order         setCheckpoint
 	byNamespace   map[string]setCheckpoint
 	indices       map[string]map[string]setCheckpoint
-	byLabel       map[string]setCheckpoint
+	byLabel       map[labelBucket]setCheckpoint
 	lastAppliedRV uint64
 	nextSeq       uint64
 	// groups is the group summary's byValue (nil when the store kept none
@@ -42,8 +42,8 @@ type storeCheckpoint struct {
 }
 
 // setCheckpoint is an orderedSet with its items named by key ("" for a
-// tombstone). The positions are not saved: pos[k] is the index of k in
-// keys, which restore writes back.
+// tombstone). The positions are not saved: they follow from the order of
+// keys, and restore writes them back.
 type setCheckpoint struct {
 	keys []string
 }
@@ -162,9 +162,10 @@ func (s *orderedSet) checkpoint() setCheckpoint {
 }
 
 // restore makes s equal to saved, its items the entries of objects: the
-// positions of the saved keys are written where they differ, then, unless
-// pos holds no more keys than that, every key whose item is not its own
-// (pos[k] is i exactly when items[i] is k's entry) is dropped.
+// positions of the saved entries are written where they differ, then,
+// unless pos holds no more entries than that, every seq whose item is not
+// its own (pos[q] is i exactly when items[i] is the entry of seq q) is
+// dropped.
 func (s *orderedSet) restore(saved setCheckpoint, objects map[string]*entry) {
 	clear(s.items)
 	s.items = s.items[:0]
@@ -174,16 +175,16 @@ func (s *orderedSet) restore(saved setCheckpoint, objects map[string]*entry) {
 		if k != "" {
 			e = objects[k]
 			live++
-			if p, ok := s.pos[k]; !ok || p != i {
-				s.pos[k] = i
+			if p, ok := s.pos[e.seq]; !ok || p != i {
+				s.pos[e.seq] = i
 			}
 		}
 		s.items = append(s.items, e)
 	}
 	if len(s.pos) != live {
-		for k, i := range s.pos {
-			if i >= len(s.items) || s.items[i] == nil || s.items[i].key != k {
-				delete(s.pos, k)
+		for q, i := range s.pos {
+			if i >= len(s.items) || s.items[i] == nil || s.items[i].seq != q {
+				delete(s.pos, q)
 			}
 		}
 	}
@@ -191,9 +192,9 @@ func (s *orderedSet) restore(saved setCheckpoint, objects map[string]*entry) {
 
 // restoreSets makes live equal to saved: sets present in both are
 // restored in place, the others created or dropped.
-func restoreSets(live map[string]*orderedSet, saved map[string]setCheckpoint, objects map[string]*entry) map[string]*orderedSet {
+func restoreSets[K comparable](live map[K]*orderedSet, saved map[K]setCheckpoint, objects map[string]*entry) map[K]*orderedSet {
 	if live == nil {
-		live = make(map[string]*orderedSet, len(saved))
+		live = make(map[K]*orderedSet, len(saved))
 	}
 	for k := range live {
 		if _, ok := saved[k]; !ok {
@@ -211,8 +212,8 @@ func restoreSets(live map[string]*orderedSet, saved map[string]setCheckpoint, ob
 	return live
 }
 
-func checkpointSets(sets map[string]*orderedSet) map[string]setCheckpoint {
-	out := make(map[string]setCheckpoint, len(sets))
+func checkpointSets[K comparable](sets map[K]*orderedSet) map[K]setCheckpoint {
+	out := make(map[K]setCheckpoint, len(sets))
 	for k, set := range sets {
 		out[k] = set.checkpoint()
 	}

@@ -38,7 +38,7 @@ func dumpStore(t *testing.T, s *Store) string {
 			if s.objects[e.key] != e {
 				t.Fatalf("set %s holds an entry for %s that is not the cached one", name, e.key)
 			}
-			fmt.Fprintf(&b, " %s@%d", e.key, os.pos[e.key])
+			fmt.Fprintf(&b, " %s@%d", e.key, os.pos[e.seq])
 		}
 		if len(os.pos) != os.len() {
 			t.Fatalf("set %s: pos and items disagree", name)
@@ -60,7 +60,11 @@ func dumpStore(t *testing.T, s *Store) string {
 	for _, name := range s.indexNames {
 		sets("index/"+name+"/", s.indices[name])
 	}
-	sets("label/", s.byLabel)
+	byLabel := make(map[string]*orderedSet, len(s.byLabel))
+	for k, set := range s.byLabel {
+		byLabel[k.ns+"/"+k.key+"="+k.value] = set
+	}
+	sets("label/", byLabel)
 	if s.groups != nil {
 		b.WriteString(dumpGroups(s))
 		for _, k := range keys {

@@ -34,29 +34,37 @@ type entry struct {
 
 // orderedSet is a set of entries that remembers insertion order.
 type orderedSet struct {
-	// pos maps a live key to its index in items.
-	pos map[string]int
+	// pos maps the seq of a live entry to its index in items. seq is unique
+	// among cached entries and, unlike the key, hashes as one word.
+	pos map[uint64]int
 	// items holds live entries and nil tombstones; len(items)-len(pos)
 	// tombstones.
 	items []*entry
 }
 
-func newOrderedSet() *orderedSet { return &orderedSet{pos: map[string]int{}} }
+func newOrderedSet() *orderedSet { return &orderedSet{pos: map[uint64]int{}} }
 
 func (s *orderedSet) add(e *entry) {
-	if _, ok := s.pos[e.key]; ok {
+	if _, ok := s.pos[e.seq]; ok {
 		return
 	}
-	s.pos[e.key] = len(s.items)
+	s.addAbsent(e)
+}
+
+// addAbsent is add for an entry the caller knows is not in s (a new entry,
+// or one entering the label bucket of a value its object did not have): it
+// skips the membership lookup.
+func (s *orderedSet) addAbsent(e *entry) {
+	s.pos[e.seq] = len(s.items)
 	s.items = append(s.items, e)
 }
 
-func (s *orderedSet) remove(k string) {
-	i, ok := s.pos[k]
+func (s *orderedSet) remove(e *entry) {
+	i, ok := s.pos[e.seq]
 	if !ok {
 		return
 	}
-	delete(s.pos, k)
+	delete(s.pos, e.seq)
 	s.items[i] = nil
 	s.compact()
 }
@@ -64,7 +72,7 @@ func (s *orderedSet) remove(k string) {
 // moveToEnd moves e to the end of the order, as remove then add would (it
 // is added when absent).
 func (s *orderedSet) moveToEnd(e *entry) {
-	i, ok := s.pos[e.key]
+	i, ok := s.pos[e.seq]
 	if !ok {
 		s.add(e)
 		return
@@ -73,7 +81,7 @@ func (s *orderedSet) moveToEnd(e *entry) {
 		return
 	}
 	s.items[i] = nil
-	s.pos[e.key] = len(s.items)
+	s.pos[e.seq] = len(s.items)
 	s.items = append(s.items, e)
 	s.compact()
 }
@@ -84,7 +92,7 @@ func (s *orderedSet) compact() {
 		live := s.items[:0]
 		for _, e := range s.items {
 			if e != nil {
-				s.pos[e.key] = len(live)
+				s.pos[e.seq] = len(live)
 				live = append(live, e)
 			}
 		}
@@ -122,13 +130,17 @@ type Store struct {
 	// indexNames holds the names of indexers, sorted; entry.indexed
 	// follows this order.
 	indexNames []string
-	indices    map[string]map[string]*orderedSet
-	// byLabel maps labelBucketKey(ns, k, v) to exactly the keys of the
+	// refOnly[i] is true when the i-th index (indexNames) is one of this
+	// package's controller indexes, whose values depend on an object's
+	// namespace and controller reference alone (see refOnlyIndex).
+	refOnly []bool
+	indices map[string]map[string]*orderedSet
+	// byLabel maps labelBucket{ns, k, v} to exactly the keys of the
 	// cached objects of namespace ns whose label k has value v; empty
 	// buckets are deleted. Bucket order carries no meaning: List sorts its
 	// hits back into byNamespace order, so a selector List answered from a
 	// bucket equals the namespace scan.
-	byLabel map[string]*orderedSet
+	byLabel map[labelBucket]*orderedSet
 	// lastAppliedRV is the resourceVersion of the last event applied to the
 	// store, whatever its namespace (0 before the first).
 	lastAppliedRV uint64
@@ -146,13 +158,16 @@ func newStore(indexers map[string]IndexFunc) *Store {
 		byNamespace: map[string]*orderedSet{},
 		indexers:    indexers,
 		indices:     map[string]map[string]*orderedSet{},
-		byLabel:     map[string]*orderedSet{},
+		byLabel:     map[labelBucket]*orderedSet{},
 	}
 	for name := range indexers {
 		s.indices[name] = map[string]*orderedSet{}
 		s.indexNames = append(s.indexNames, name)
 	}
 	sort.Strings(s.indexNames)
+	for _, name := range s.indexNames {
+		s.refOnly = append(s.refOnly, refOnlyIndex(indexers[name]))
+	}
 	return s
 }
 
@@ -182,7 +197,7 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 		if s.relabel(e, obj.GetNamespace(), old.GetLabels(), obj.GetLabels()) && s.groups != nil {
 			e.labelSig = labelSignature(obj.GetLabels())
 		}
-		s.reindex(e)
+		s.reindex(e, old)
 		s.regroup(e, prevVals, was)
 		return old
 	}
@@ -193,13 +208,13 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 		e.labelSig = labelSignature(obj.GetLabels())
 	}
 	s.objects[key] = e
-	s.order.add(e)
+	s.order.addAbsent(e)
 	ns := s.byNamespace[obj.GetNamespace()]
 	if ns == nil {
 		ns = newOrderedSet()
 		s.byNamespace[obj.GetNamespace()] = ns
 	}
-	ns.add(e)
+	ns.addAbsent(e)
 	s.index(e)
 	s.count(e)
 	return nil
@@ -215,9 +230,9 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 	s.unindex(e)
 	s.relabel(e, old.GetNamespace(), old.GetLabels(), nil)
 	delete(s.objects, key)
-	s.order.remove(key)
+	s.order.remove(e)
 	if ns := s.byNamespace[old.GetNamespace()]; ns != nil {
-		ns.remove(key)
+		ns.remove(e)
 	}
 	return old
 }
@@ -248,15 +263,21 @@ func (s *Store) indexOne(name string, vals []string, e *entry) {
 	}
 }
 
-// reindex moves e, whose object was replaced, to the index sets of its new
-// object, with the result of unindex then index: at the end of every set
-// it lands in, including the sets it was already in.
-func (s *Store) reindex(e *entry) {
+// reindex moves e, whose object old was replaced, to the index sets of its
+// new object, with the result of unindex then index: at the end of every
+// set it lands in, including the sets it was already in.
+func (s *Store) reindex(e *entry, old apiserver.Object) {
 	for i, name := range s.indexNames {
-		vals := s.indexers[name](e.obj)
-		if slices.Equal(e.indexed[i], vals) {
+		var vals []string
+		// A controller index keeps its values when the controller
+		// reference stays: they are not recomputed.
+		kept := s.refOnly[i] && sameControllerInputs(old, e.obj)
+		if !kept {
+			vals = s.indexers[name](e.obj)
+		}
+		if kept || slices.Equal(e.indexed[i], vals) {
 			// The usual update: same sets, one map write each.
-			for _, v := range vals {
+			for _, v := range e.indexed[i] {
 				s.indices[name][v].moveToEnd(e)
 			}
 			continue
@@ -279,7 +300,7 @@ func (s *Store) unindex(e *entry) {
 func (s *Store) unindexOne(i int, name string, e *entry) {
 	for _, v := range e.indexed[i] {
 		if set := s.indices[name][v]; set != nil {
-			set.remove(e.key)
+			set.remove(e)
 			if set.len() == 0 {
 				delete(s.indices[name], v)
 			}

@@ -86,10 +86,11 @@ func rankForDeletion(filteredPods []*corev1.Pod, known *KnownRankInputs, perNode
 // pods' known nodes and inputs.
 func rankKnown(pods []*corev1.Pod, known *KnownRankInputs, perNode map[string]int, now time.Time) ActivePodsWithRanks {
 	s := ActivePodsWithRanks{Pods: pods, Rank: make([]int, len(pods)), Now: now, keys: make([]rankKey, len(pods))}
+	var ages rankAges
 	for i, p := range pods {
 		node := known.Nodes[i]
 		s.Rank[i] = perNode[node]
-		s.keys[i] = rankKeyFrom(p, node, &known.Inputs[i], now)
+		s.keys[i] = rankKeyFrom(p, node, &known.Inputs[i], now, &ages)
 	}
 	return s
 }

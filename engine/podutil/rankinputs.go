@@ -32,19 +32,48 @@ func RankInputsOf(p *corev1.Pod) RankInputs {
 }
 
 // rankKeyFrom is rankKeyOf(p, now) for a pod on node whose inputs are in;
-// only the UID is read from p.
-func rankKeyFrom(p *corev1.Pod, node string, in *RankInputs, now time.Time) rankKey {
+// only the UID is read from p. ages, when not nil, remembers the last ages
+// built against now, for the candidates that follow.
+func rankKeyFrom(p *corev1.Pod, node string, in *RankInputs, now time.Time, ages *rankAges) rankKey {
+	if ages == nil {
+		ages = &rankAges{}
+	}
 	return rankKey{
 		unscheduled: node == "",
 		phase:       int(in[0] & 3),
 		ready:       in[0]&4 != 0,
 		cost:        int32(uint32(in[0] >> 8)),
-		readySince:  ageOf(now, unpackTime(in[1], in[2])),
+		readySince:  ages.ready.of(now, in[1], in[2]),
 		restarts:    int(in[5] >> 32),
 		sidecar:     int(int32(uint32(in[5]))),
-		created:     ageOf(now, unpackTime(in[3], in[4])),
+		created:     ages.created.of(now, in[3], in[4]),
 		uid:         p.UID,
 	}
+}
+
+// rankAges remembers the last ready and creation ages one ranking built.
+// Pods are created and become ready in batches, so consecutive candidates
+// often carry the same instants, and the age (a time and its logarithmic
+// bucket against the ranking's now) is then the same value.
+type rankAges struct {
+	ready, created ageMemo
+}
+
+// ageMemo is the last age built, for the packed instant (sec, nsec).
+type ageMemo struct {
+	sec, nsec int64
+	a         age
+	// ok is false until the first age is built.
+	ok bool
+}
+
+// of returns ageOf(now, unpackTime(sec, nsec)); now must be the same on
+// every call.
+func (m *ageMemo) of(now time.Time, sec, nsec int64) age {
+	if !m.ok || m.sec != sec || m.nsec != nsec {
+		m.sec, m.nsec, m.a, m.ok = sec, nsec, ageOf(now, unpackTime(sec, nsec)), true
+	}
+	return m.a
 }
 
 // packTime is t's instant as Unix seconds and nanoseconds.

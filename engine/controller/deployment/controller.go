@@ -38,6 +38,9 @@ type Controller struct {
 	path string
 	// events creates Kubernetes Events about Deployments.
 	events *events.Recorder
+	// templates remembers which ReplicaSet templates equal which
+	// Deployment templates (see templateMatches).
+	templates templateMatches
 }
 
 // New builds the controller and registers its handlers: Deployment add,

@@ -143,6 +143,7 @@ func (dc *Controller) deleteReplicaSet(obj any) {
 	if !ok {
 		return
 	}
+	dc.templates.forget(rs.UID)
 	ref := podutil.GetControllerOf(rs)
 	if ref == nil {
 		return

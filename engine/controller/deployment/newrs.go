@@ -18,7 +18,7 @@ import (
 // creates the new ReplicaSet when there is none (BEHAVIOR §4.8). newRS may be
 // nil. rsList is sorted in place, oldest first.
 func (dc *Controller) getAllReplicaSetsAndSyncRevision(d *appsv1.Deployment, rsList []*appsv1.ReplicaSet, create bool) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet, error) {
-	_, allOldRSs := deployutil.FindOldReplicaSets(d, rsList)
+	_, allOldRSs := dc.templates.findOldReplicaSets(d, rsList)
 	newRS, err := dc.getNewReplicaSet(d, rsList, allOldRSs, create)
 	if err != nil {
 		return nil, nil, err
@@ -31,7 +31,7 @@ func (dc *Controller) getAllReplicaSetsAndSyncRevision(d *appsv1.Deployment, rsL
 // Progressing condition, collisionCount) go through UpdateStatus with d's
 // cached resourceVersion.
 func (dc *Controller) getNewReplicaSet(d *appsv1.Deployment, rsList, oldRSs []*appsv1.ReplicaSet, create bool) (*appsv1.ReplicaSet, error) {
-	existing := deployutil.FindNewReplicaSet(d, rsList)
+	existing := dc.templates.findNewReplicaSet(d, rsList)
 	maxOld := deployutil.MaxRevision(oldRSs)
 	newRevision := strconv.FormatInt(maxOld+1, 10)
 	dec := RevisionDecision{Deployment: d.Namespace + "/" + d.Name, MaxOldRevision: maxOld, NewRevision: newRevision}

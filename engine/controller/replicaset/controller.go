@@ -15,7 +15,8 @@ import (
 
 // podControl is the part of the API server that creates and deletes pods
 // (upstream's PodControlInterface). New sets it to the server; tests wrap it
-// to inject failures.
+// to inject failures. CreatePod neither keeps nor changes p (the server
+// stores a copy): a scale-up sends one body for all its creates.
 type podControl interface {
 	CreatePod(actor string, p *corev1.Pod) (*corev1.Pod, error)
 	DeletePod(actor, ns, name string, opts apiserver.DeleteOptions) error

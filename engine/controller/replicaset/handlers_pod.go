@@ -29,12 +29,12 @@ func (rc *Controller) addPod(obj apiserver.Object) {
 		return
 	}
 	if ref := metav1.GetControllerOfNoCopy(pod); ref != nil {
-		rs := rc.resolveControllerRef(pod.Namespace, ref)
+		rs, key := rc.resolveControllerRef(pod.Namespace, ref)
 		if rs == nil {
 			return
 		}
-		rc.expectations.CreationObserved(keyOf(rs.Namespace, rs.Name))
-		rc.enqueue(rs, "pod "+pod.Name+" created (expectation observed)")
+		rc.expectations.CreationObserved(key)
+		rc.queue.Add(key, "pod "+pod.Name+" created (expectation observed)")
 		return
 	}
 	for _, rs := range rc.getPodReplicaSets(pod) {
@@ -63,12 +63,12 @@ func (rc *Controller) updatePod(oldObj, newObj apiserver.Object) {
 	oldRef := metav1.GetControllerOfNoCopy(oldPod)
 	refChanged := !sameOwnerRef(curRef, oldRef)
 	if refChanged && oldRef != nil {
-		if rs := rc.resolveControllerRef(oldPod.Namespace, oldRef); rs != nil {
-			rc.enqueue(rs, "pod "+cur.Name+" controller changed (was ours)")
+		if rs, key := rc.resolveControllerRef(oldPod.Namespace, oldRef); rs != nil {
+			rc.queue.Add(key, "pod "+cur.Name+" controller changed (was ours)")
 		}
 	}
 	if curRef != nil {
-		rs := rc.resolveControllerRef(cur.Namespace, curRef)
+		rs, key := rc.resolveControllerRef(cur.Namespace, curRef)
 		if rs == nil {
 			return
 		}
@@ -76,10 +76,10 @@ func (rc *Controller) updatePod(oldObj, newObj apiserver.Object) {
 		if oldRef == nil {
 			reason = "pod " + podKey(cur) + " adopted (controller reference set)"
 		}
-		rc.enqueue(rs, reason)
+		rc.queue.Add(key, reason)
 		if !podutil.IsPodReady(oldPod) && podutil.IsPodReady(cur) && rs.Spec.MinReadySeconds > 0 {
 			after := secondsDuration(rs.Spec.MinReadySeconds)
-			rc.queue.AddAfter(keyOf(rs.Namespace, rs.Name), "pod "+cur.Name+" became ready: availability check after minReadySeconds "+
+			rc.queue.AddAfter(key, "pod "+cur.Name+" became ready: availability check after minReadySeconds "+
 				strconv.Itoa(int(rs.Spec.MinReadySeconds)), after)
 		}
 		return
@@ -116,26 +116,27 @@ func (rc *Controller) podGone(pod *corev1.Pod, reason string) {
 	if ref == nil {
 		return
 	}
-	rs := rc.resolveControllerRef(pod.Namespace, ref)
+	rs, key := rc.resolveControllerRef(pod.Namespace, ref)
 	if rs == nil {
 		return
 	}
-	key := keyOf(rs.Namespace, rs.Name)
 	rc.expectations.DeletionObservedKey(key, podKey(pod))
-	rc.enqueue(rs, reason+" (deletion observed)")
+	rc.queue.Add(key, reason+" (deletion observed)")
 }
 
-// resolveControllerRef returns the cached ReplicaSet ref points to: the kind
-// must be ReplicaSet, the name must be cached and the UID must match.
-func (rc *Controller) resolveControllerRef(ns string, ref *metav1.OwnerReference) *appsv1.ReplicaSet {
+// resolveControllerRef returns the cached ReplicaSet ref points to, and its
+// key (keyOf, the queue key) for the caller: the kind must be ReplicaSet,
+// the name must be cached and the UID must match.
+func (rc *Controller) resolveControllerRef(ns string, ref *metav1.OwnerReference) (*appsv1.ReplicaSet, string) {
 	if ref.Kind != "ReplicaSet" {
-		return nil
+		return nil, ""
 	}
-	rs, ok := rc.replicaSets.Store().Get(keyOf(ns, ref.Name)).(*appsv1.ReplicaSet)
+	key := keyOf(ns, ref.Name)
+	rs, ok := rc.replicaSets.Store().Get(key).(*appsv1.ReplicaSet)
 	if !ok || rs.UID != ref.UID {
-		return nil
+		return nil, ""
 	}
-	return rs
+	return rs, key
 }
 
 // getPodReplicaSets returns the cached ReplicaSets in the pod's namespace

@@ -44,11 +44,15 @@ func (rc *Controller) scaleUp(d ManageDecision, rs *appsv1.ReplicaSet) error {
 	rc.emit(d)
 
 	rc.expectations.ExpectCreations(d.Key, n)
-	prefix := podNamePrefix(rs.Name)
+	// Every create of the batch sends the same request body: built once.
+	body, bodyErr := podFromTemplate(rs, podNamePrefix(rs.Name))
 	attempted := 0
 	successes, _, err := podutil.SlowStartBatch(n, slowStartInitialBatchSize, func(int) error {
 		attempted++
-		err := rc.createPod(rs, prefix)
+		if bodyErr != nil {
+			return bodyErr
+		}
+		err := rc.createPod(rs, body)
 		if err != nil && apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause) {
 			// Counted as a success: its expectation waits for the TTL.
 			return nil
@@ -67,13 +71,10 @@ func (rc *Controller) scaleUp(d ManageDecision, rs *appsv1.ReplicaSet) error {
 	return err
 }
 
-// createPod creates one pod from rs's template and records the Event.
-func (rc *Controller) createPod(rs *appsv1.ReplicaSet, prefix string) error {
-	pod, err := podFromTemplate(rs, prefix)
-	if err != nil {
-		return err
-	}
-	created, err := rc.podControl.CreatePod(ControllerName, pod)
+// createPod creates one pod of rs from body (podFromTemplate's request
+// body, shared by the creates of a batch) and records the Event.
+func (rc *Controller) createPod(rs *appsv1.ReplicaSet, body *corev1.Pod) error {
+	created, err := rc.podControl.CreatePod(ControllerName, body)
 	if err != nil {
 		if !apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause) {
 			rc.recordEvent(rs, corev1.EventTypeWarning, ReasonFailedCreate, "Error creating: "+err.Error())
