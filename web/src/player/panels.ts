@@ -10,6 +10,7 @@ import type { MathBlock } from '../math';
 import { fnLink, withLinks } from './sources';
 import type { DeploymentView, PodView, ReplicaSetView, StepInfo, TraceRecord, View } from '../types';
 export { ChartPanel } from './chartpanel';
+import { firstAtOrAfter } from './history';
 import { list } from '../types';
 
 /** Pod squares drawn per ReplicaSet; the rest are counted. */
@@ -339,8 +340,7 @@ const STEP_WINDOW = 80;
 /** The step list, filtered, windowed around the current step; click seeks. */
 export function renderSteps(root: HTMLElement, history: readonly StepInfo[], current: number, component: string, kind: string, seek: (n: number) => void): void {
   const filtered = component || kind ? history.filter((s) => (!component || s.component === component) && (!kind || s.kind === kind)) : history;
-  let at = filtered.findIndex((s) => s.step >= current);
-  if (at < 0) at = filtered.length;
+  const at = firstAtOrAfter(filtered, current);
   const from = Math.max(0, at - STEP_WINDOW / 2);
   const shown = filtered.slice(from, from + STEP_WINDOW);
   // Nothing to do when the same rows would be drawn with the same current step.
