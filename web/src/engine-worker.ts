@@ -5,6 +5,9 @@
 import 'virtual:wasm-exec';
 import type { FromWorker, ToWorker } from './engine';
 
+/** A call's answer. */
+type Answer = Extract<FromWorker, { type: 'result' | 'array' }>;
+
 interface Bridge {
   call(method: string, argsJSON: string): string;
   ready: boolean;
@@ -65,14 +68,14 @@ function chunks(texts: string[]): string[] {
 }
 
 /** A large array answer (e.g. "steps" after a long seek) in chunks the page parses one per task. */
-function chunked(id: number, raw: string): FromWorker {
+function chunked(id: number, raw: string): Answer {
   if (raw.length <= CHUNK_ABOVE) return { type: 'result', id, result: raw };
   const env = JSON.parse(raw) as { ok?: boolean; value?: unknown };
   if (!env.ok || !Array.isArray(env.value)) return { type: 'result', id, result: raw };
   return { type: 'array', id, delta: false, keep: 0, tail: chunks(env.value.map((v) => JSON.stringify(v))) };
 }
 
-function samplesDelta(id: number, raw: string): FromWorker {
+function samplesDelta(id: number, raw: string): Answer {
   let env: { ok?: boolean; value?: unknown };
   try {
     env = JSON.parse(raw) as typeof env;
@@ -99,6 +102,9 @@ scope.onmessage = (e) => {
     );
     return;
   }
+  const t0 = performance.now();
   const raw = answer(m.method, m.args);
-  scope.postMessage(m.method === 'samples' ? samplesDelta(m.id, raw) : m.method === 'steps' ? chunked(m.id, raw) : { type: 'result', id: m.id, result: raw });
+  const msg: Answer = m.method === 'samples' ? samplesDelta(m.id, raw) : m.method === 'steps' ? chunked(m.id, raw) : { type: 'result', id: m.id, result: raw };
+  msg.ms = performance.now() - t0;
+  scope.postMessage(msg);
 };
