@@ -4,7 +4,7 @@
 // The x axis is the step (default) or virtual time; a range can be zoomed by
 // dragging, or set to "from the last action".
 import { formatOffset, h } from '../dom';
-import { getLocale, t } from '../i18n';
+import { t } from '../i18n';
 import type { Sample } from '../types';
 import { type CachedSeries, lineStyle, linear, nearestStep, niceMax, SeriesCache, stepLine, ticks } from './chart';
 
@@ -112,7 +112,9 @@ export class ChartPanel {
     else if (this.range) [lo, hi] = this.range;
     if (hi - lo < 1e-9) hi = lo + 1;
     this.x = linear(lo, hi, PAD.l, W - PAD.r);
-    const drawn = `${this.series.version}|${this.overlay ? this.overlaySeries.version : -1}|${lo}|${hi}|${byStep}|${getLocale()}`;
+    // The labels drawn, not just the language: a language's strings may arrive after the switch.
+    const labels = ['player.axisStep', 'player.axisTime', 'player.axisReplicas', 'player.available', 'player.specReplicas'].map((k) => t(k)).join('|');
+    const drawn = `${this.series.version}|${this.overlay ? this.overlaySeries.version : -1}|${lo}|${hi}|${byStep}|${labels}`;
     if (drawn !== this.drawn) {
       this.drawLines(series, overlay, lo, hi, byStep, last);
       this.drawn = drawn;
