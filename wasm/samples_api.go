@@ -60,6 +60,9 @@ func (b *bridge) samplesSince(json.RawMessage) (any, error) {
 		if b.sent.of == s {
 			n := min(len(cur), len(b.sent.samples))
 			for keep < n && sameSample(cur[keep], b.sent.samples[keep]) {
+				// Hold the session's copy: a replay's equal copy replaces
+				// the old one, which can then be collected.
+				b.sent.samples[keep] = cur[keep]
 				keep++
 			}
 		}
