@@ -137,7 +137,7 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	@printf '  go wasm:   %s benchmarks\n' $$(grep -c '^Benchmark' test-artifacts/bench/go-wasm.txt || true)
 	@grep -h '^bench-engine:' test-artifacts/bench/engine.txt | sed 's/^/  /'
 	@grep -h '^size-budget: first load' test-artifacts/bench/size.txt | sed 's/^/  /'
-	@grep -hE '^bench-browser: (navigation|repeat|main thread)' test-artifacts/bench/browser.txt | sed 's/^/  /'
+	@grep -hE '^bench-browser: (navigation|repeat|step|main thread|seek)' test-artifacts/bench/browser.txt | sed 's/^/  /'
 	@grep -h '^Benchmark\(Seek\|StepBack\|FirstStepBack\)/' test-artifacts/bench/go-native.txt | awk '{mb=""; for(i=1;i<=NF;i++) if($$i=="ckpt-MB") mb=$$(i-1); printf "  rewind native %-34s %9.2f ms  checkpoints %s MB\n", $$1, $$3/1e6, mb}'
 	@grep -h '^Benchmark\(Seek\|StepBack\|FirstStepBack\)/' test-artifacts/bench/go-wasm-seek.txt | awk '{mb=""; for(i=1;i<=NF;i++) if($$i=="ckpt-MB") mb=$$(i-1); printf "  rewind wasm   %-34s %9.2f ms  checkpoints %s MB\n", $$1, $$3/1e6, mb}'
 

@@ -17,13 +17,24 @@
 // Responsiveness: with a 10,000-replica rolling update playing (and then
 // seeking) the longest main-thread task (PerformanceObserver "longtask") is
 // reported; the engine runs in a Worker, so the page must stay under 50 ms.
+// Wall time counts the time the tab waited for a CPU on a busy machine, so
+// the longest task's main-thread CPU time (a Chromium trace of the phase,
+// RunTask events' thread time) is printed beside it: that is what the page
+// itself costs. Then the same run is advanced to 100,000 steps and seeks are
+// timed from the call to the frame that shows the step, split into the
+// engine's time in its Worker and the rest (messages, parse, render).
 // Then, in one page, it times steps
 // (engine call + synchronous render, window.__rolloutlabApp.benchStep) during
 // a rolling update of a generated Deployment of 100 and of 1,000 replicas:
 // the scenario is loaded and settled, the image changed, then every event
 // step is timed until the run is idle (or --max-steps).
 //
-// Usage: node scripts/bench-browser.mjs [--runs 5] [--max-steps 4000] [--play-seconds 8] [--json out.json]
+// Usage: node scripts/bench-browser.mjs [--runs 5] [--max-steps 4000] [--play-seconds 8] [--seek-steps 100000]
+//          [--only loads,steps,big] [--json out.json]
+//   --only        run only these parts: loads (cold and repeat visits), steps
+//                 (per-step times at 100 and 1,000 replicas), big (the
+//                 10,000-replica play, seeks and the long-run seeks)
+//   --seek-steps  the length of the run the long-run seeks are timed in
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -43,12 +54,14 @@ const READY_TIMEOUT_MS = 60_000;
 const SERVER_START_TIMEOUT_MS = 10_000;
 
 function parseArgs(argv) {
-  const opts = { runs: 5, json: null, maxSteps: 4000, playSeconds: 8 };
+  const opts = { runs: 5, json: null, maxSteps: 4000, playSeconds: 8, seekSteps: 100_000, only: new Set(['loads', 'steps', 'big']) };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') opts.runs = Number(argv[++i]);
     else if (argv[i] === '--max-steps') opts.maxSteps = Number(argv[++i]);
     else if (argv[i] === '--json') opts.json = argv[++i];
     else if (argv[i] === '--play-seconds') opts.playSeconds = Number(argv[++i]);
+    else if (argv[i] === '--seek-steps') opts.seekSteps = Number(argv[++i]);
+    else if (argv[i] === '--only') opts.only = new Set(argv[++i].split(','));
     else {
       console.error(`bench-browser: unknown argument ${argv[i]}`);
       process.exit(2);
@@ -138,28 +151,85 @@ async function measureRepeat(browser, url, n) {
   }
 }
 
+/** Chromium trace categories for main-thread task times (ThreadControllerImpl::RunTask events, with thread time). */
+const TRACE_CATEGORIES = ['toplevel'];
+
+/**
+ * The longest main-thread task in a Chromium trace, by thread (CPU) time:
+ * { cpuMs, wallMs } of that task, and the longest wall time of any task.
+ */
+function longestMainTask(buffer) {
+  const json = JSON.parse(buffer.toString());
+  const events = Array.isArray(json) ? json : json.traceEvents;
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  let cpu = { cpuMs: 0, wallMs: 0 };
+  let wallMs = 0;
+  for (const e of events) {
+    if ((e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'RunTask') || e.ph !== 'X' || !main.has(`${e.pid}:${e.tid}`)) continue;
+    const c = (e.tdur ?? 0) / 1000;
+    if (c > cpu.cpuMs) cpu = { cpuMs: c, wallMs: e.dur / 1000 };
+    wallMs = Math.max(wallMs, e.dur / 1000);
+  }
+  return { cpuMs: cpu.cpuMs, cpuTaskWallMs: cpu.wallMs, wallMs };
+}
+
+/** Runs fn with a trace of page running; resolves with fn's result and the trace's longest main-thread task. */
+async function traced(browser, page, fn) {
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  try {
+    const result = await fn();
+    return { result, trace: longestMainTask(await browser.stopTracing()) };
+  } catch (e) {
+    await browser.stopTracing().catch(() => {});
+    throw e;
+  }
+}
+
+/** Seeks to each target in turn; per seek: total ms (call to the frame showing it) and the Worker's ms. */
+function seekAll(page, targets) {
+  return page.evaluate(async (targets) => {
+    const app = window.__rolloutlabApp;
+    const out = [];
+    for (const target of targets) {
+      const s0 = performance.now();
+      await app.seek(target);
+      const s1 = performance.now();
+      // The render is scheduled for the next frame: wait until it has run.
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      out.push({ target, ms: performance.now() - s0, callMs: s1 - s0, workerMs: app.workerMs('seek') ?? NaN });
+    }
+    return out;
+  }, targets);
+}
+
 /**
  * Plays a rolling update of n replicas at the fastest speed for playSeconds,
- * then seeks (middle, start, end, middle), recording main-thread long tasks.
+ * then seeks (middle, start, end, middle), recording main-thread long tasks
+ * (PerformanceObserver, wall time) and tracing each phase (CPU time). Then,
+ * unless seekSteps is 0, advances the run to seekSteps steps and times seeks
+ * there (middle, start, end, one step back from the end, a third).
  */
-async function responsiveness(page, n, playSeconds) {
-  return page.evaluate(
-    async ({ source, playSeconds }) => {
+async function responsiveness(browser, page, n, playSeconds, seekSteps) {
+  const setup = await page.evaluate(async (source) => {
+    const app = window.__rolloutlabApp;
+    window.__benchTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__benchTasks.push({ phase: window.__benchPhase, ms: e.duration });
+    }).observe({ type: 'longtask' });
+    const t0 = performance.now();
+    window.__benchPhase = 'load';
+    if (!(await app.load(source, 'bench.yaml'))) throw new Error('bench scenario did not load');
+    await app.advance('settle');
+    await app.act({ type: 'setImage', target: 'deployment/web', image: 'nginx:1.26' });
+    const setupMs = performance.now() - t0;
+    // Let the fetches that follow a load (samples, timeline) finish: the
+    // phases below measure playing and seeking, not the load.
+    await new Promise((r) => setTimeout(r, 3000));
+    return { setupMs };
+  }, generatedScenario(n));
+  const play = await traced(browser, page, () =>
+    page.evaluate(async (playSeconds) => {
       const app = window.__rolloutlabApp;
-      const tasks = [];
-      const observer = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) tasks.push({ phase: window.__benchPhase, ms: e.duration });
-      });
-      observer.observe({ type: 'longtask' });
-      const t0 = performance.now();
-      window.__benchPhase = 'load';
-      if (!(await app.load(source, 'bench.yaml'))) throw new Error('bench scenario did not load');
-      await app.advance('settle');
-      await app.act({ type: 'setImage', target: 'deployment/web', image: 'nginx:1.26' });
-      const setupMs = performance.now() - t0;
-      // Let the fetches that follow a load (samples, timeline) finish: the
-      // phases below measure playing and seeking, not the load.
-      await new Promise((r) => setTimeout(r, 3000));
       window.__benchPhase = 'play';
       const speed = document.getElementById('speed');
       speed.value = speed.options[speed.options.length - 1].value;
@@ -168,23 +238,58 @@ async function responsiveness(page, n, playSeconds) {
       await new Promise((r) => setTimeout(r, playSeconds * 1000));
       app.pause();
       await new Promise((r) => setTimeout(r, 300));
-      const played = app.current().step - before;
-      window.__benchPhase = 'seek';
-      const max = app.current().maxStep;
-      const seeks = [];
-      for (const target of [Math.floor(max / 2), 0, max, Math.floor(max / 3)]) {
-        const s0 = performance.now();
-        await app.seek(target);
-        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-        seeks.push({ target, ms: performance.now() - s0 });
-      }
-      await new Promise((r) => setTimeout(r, 200));
-      observer.disconnect();
-      const longest = (phase) => Math.max(0, ...tasks.filter((t) => t.phase === phase).map((t) => t.ms));
-      return { setupMs, played, maxStep: max, seeks, longestPlayMs: longest('play'), longestSeekMs: longest('seek'), longestLoadMs: longest('load'), longTasks: tasks.length };
-    },
-    { source: generatedScenario(n), playSeconds },
+      window.__benchPhase = 'idle';
+      return { played: app.current().step - before };
+    }, playSeconds),
   );
+  const maxStep = await page.evaluate(() => ((window.__benchPhase = 'seek'), window.__rolloutlabApp.current().maxStep));
+  const seek = await traced(browser, page, async () => {
+    const seeks = await seekAll(page, [Math.floor(maxStep / 2), 0, maxStep, Math.floor(maxStep / 3)]);
+    await page.waitForTimeout(200);
+    return seeks;
+  });
+  const longest = (phase) => page.evaluate((phase) => Math.max(0, ...window.__benchTasks.filter((t) => t.phase === phase).map((t) => t.ms)), phase);
+  const out = {
+    setupMs: setup.setupMs,
+    played: play.result.played,
+    maxStep,
+    seeks: seek.result,
+    longestPlayMs: await longest('play'),
+    longestSeekMs: await longest('seek'),
+    longestLoadMs: await longest('load'),
+    playTrace: play.trace,
+    seekTrace: seek.trace,
+  };
+  if (seekSteps > 0) out.longRun = await longRunSeeks(browser, page, seekSteps);
+  return out;
+}
+
+/** Advances the loaded run to at least `steps` steps, then times seeks in it. */
+async function longRunSeeks(browser, page, steps) {
+  const reached = await page.evaluate(async (steps) => {
+    const app = window.__rolloutlabApp;
+    window.__benchPhase = 'advance';
+    await app.seek(app.current().maxStep);
+    // In slices, so that no one answer carries tens of thousands of steps.
+    while (app.current().maxStep < steps) {
+      const taken = await app.advance('event', Math.min(5000, steps - app.current().maxStep));
+      if (taken === 0) break;
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+    window.__benchPhase = 'seek-long';
+    return app.current().maxStep;
+  }, steps);
+  if (reached < steps) return { error: `the run stopped at ${reached} steps, before ${steps}` };
+  const seek = await traced(browser, page, async () => {
+    // A warm-up seek (untimed): the first seek after a long advance also
+    // pays for Go's garbage collector catching up.
+    await seekAll(page, [reached - 10]);
+    const seeks = await seekAll(page, [Math.floor(reached / 2), 0, reached, reached - 1, reached - 2, Math.floor(reached / 3), Math.floor((reached * 2) / 3)]);
+    await page.waitForTimeout(200);
+    return seeks;
+  });
+  const longestMs = await page.evaluate(() => Math.max(0, ...window.__benchTasks.filter((t) => t.phase === 'seek-long').map((t) => t.ms)));
+  return { steps: reached, seeks: seek.result, longestMs, trace: seek.trace };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -237,17 +342,33 @@ async function stepTimes(page, n, maxSteps) {
       await app.act({ type: 'setImage', target: 'deployment/web', image: 'nginx:1.26' });
       app.render();
       const times = [];
+      const worker = [];
       for (let i = 0; i < maxSteps; i++) {
         const ms = await app.benchStep();
         if (ms < 0) break;
         times.push(ms);
+        worker.push(app.workerMs('advance') ?? NaN);
       }
-      return times;
+      return { times, worker };
     },
     { source: generatedScenario(n), maxSteps },
   );
 }
 const fmt = (ms) => `${ms.toFixed(0).padStart(6)} ms`;
+
+const pad = (n) => n.toFixed(0).padStart(4);
+/** "cpu X ms (wall Y ms)" of a trace's longest main-thread task. */
+const cpuOf = (tr) => (tr ? `main-thread CPU ${tr.cpuMs.toFixed(0)} ms (that task's wall time ${tr.cpuTaskWallMs.toFixed(0)} ms)` : 'not traced');
+/** median / max of seeks' totals and the Worker's share. */
+function seekStats(seeks) {
+  const ms = seeks.map((x) => x.ms);
+  const worker = seeks.map((x) => x.workerMs);
+  const page = seeks.map((x) => x.ms - x.workerMs);
+  // The page's part: the answer's trip and parse, then the wait for the frame and its render.
+  const trip = seeks.map((x) => x.callMs - x.workerMs);
+  const frame = seeks.map((x) => x.ms - x.callMs);
+  return { median: median(ms), max: Math.max(...ms), workerMedian: median(worker), workerMax: Math.max(...worker), pageMedian: median(page), pageMax: Math.max(...page), tripMedian: median(trip), frameMedian: median(frame) };
+}
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
@@ -256,66 +377,94 @@ async function main() {
   const runs = [];
   let repeats = [];
   const steps = {};
+  /** Per step, the Worker's time for the "advance" call (engine step, view, JSON). */
+  const stepsWorker = {};
   let big = null;
   try {
-    for (let i = 0; i < opts.runs; i++) runs.push(await measure(browser, server.url));
-    repeats = await measureRepeat(browser, server.url, opts.runs);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.waitForSelector('body[data-app="ready"]', { timeout: READY_TIMEOUT_MS });
-    for (const n of [100, 1000]) steps[n] = await stepTimes(page, n, opts.maxSteps);
-    await context.close();
-    const bigContext = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    const bigPage = await bigContext.newPage();
-    await bigPage.goto(server.url);
-    await bigPage.waitForSelector('body[data-app="ready"]', { timeout: READY_TIMEOUT_MS });
-    try {
-      big = await responsiveness(bigPage, 10000, opts.playSeconds);
-    } catch (e) {
-      big = { error: e instanceof Error ? e.message : String(e) };
+    if (opts.only.has('loads')) {
+      for (let i = 0; i < opts.runs; i++) runs.push(await measure(browser, server.url));
+      repeats = await measureRepeat(browser, server.url, opts.runs);
     }
-    await bigContext.close();
+    if (opts.only.has('steps')) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      const page = await context.newPage();
+      await page.goto(server.url);
+      await page.waitForSelector('body[data-app="ready"]', { timeout: READY_TIMEOUT_MS });
+      for (const n of [100, 1000]) {
+        const r = await stepTimes(page, n, opts.maxSteps);
+        steps[n] = r.times;
+        stepsWorker[n] = r.worker;
+      }
+      await context.close();
+    }
+    if (opts.only.has('big')) {
+      const bigContext = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      const bigPage = await bigContext.newPage();
+      await bigPage.goto(server.url);
+      await bigPage.waitForSelector('body[data-app="ready"]', { timeout: READY_TIMEOUT_MS });
+      try {
+        big = await responsiveness(browser, bigPage, 10000, opts.playSeconds, opts.seekSteps);
+      } catch (e) {
+        big = { error: e instanceof Error ? e.message : String(e) };
+      }
+      await bigContext.close();
+    }
   } finally {
     await browser.close();
     server.stop();
   }
   const summary = {};
-  console.log(`bench-browser: ${opts.runs} cold loads of ${server.url} (loopback, no throttling)`);
   const labels = {
     firstContentMs: 'navigation → first content   ',
     firstStepMs: 'navigation → first step      ',
     engineReadyMs: 'navigation → engine ready    ',
     firstLiveStepMs: 'navigation → first live step ',
   };
-  for (const key of Object.keys(labels)) {
-    const xs = runs.map((r) => r[key]);
-    summary[key] = { median: median(xs), max: Math.max(...xs) };
-    console.log(`bench-browser: ${labels[key]}  median ${fmt(summary[key].median)}  max ${fmt(summary[key].max)}`);
+  if (runs.length) {
+    console.log(`bench-browser: ${opts.runs} cold loads of ${server.url} (loopback, no throttling)`);
+    for (const key of Object.keys(labels)) {
+      const xs = runs.map((r) => r[key]);
+      summary[key] = { median: median(xs), max: Math.max(...xs) };
+      console.log(`bench-browser: ${labels[key]}  median ${fmt(summary[key].median)}  max ${fmt(summary[key].max)}`);
+    }
+    console.log(`bench-browser: ${repeats.length} repeat visits (same browser context: HTTP cache and compiled wasm kept)`);
+    for (const key of ['firstStepMs', 'engineReadyMs', 'firstLiveStepMs']) {
+      const xs = repeats.map((r) => r[key]);
+      summary[`repeat.${key}`] = { median: median(xs), max: Math.max(...xs) };
+      console.log(`bench-browser: repeat ${labels[key].replace('navigation', 'nav')}  median ${fmt(median(xs))}  max ${fmt(Math.max(...xs))}`);
+    }
+    const bytes = runs.map((r) => r.firstLoadBytes);
+    summary.firstLoadBytes = { median: median(bytes), max: Math.max(...bytes) };
+    console.log(`bench-browser: first load transferred  median ${(summary.firstLoadBytes.median / 1000).toFixed(1)} kB  max ${(summary.firstLoadBytes.max / 1000).toFixed(1)} kB`);
   }
-  console.log(`bench-browser: ${repeats.length} repeat visits (same browser context: HTTP cache and compiled wasm kept)`);
-  for (const key of ['firstStepMs', 'engineReadyMs', 'firstLiveStepMs']) {
-    const xs = repeats.map((r) => r[key]);
-    summary[`repeat.${key}`] = { median: median(xs), max: Math.max(...xs) };
-    console.log(`bench-browser: repeat ${labels[key].replace('navigation', 'nav')}  median ${fmt(median(xs))}  max ${fmt(Math.max(...xs))}`);
-  }
-  const bytes = runs.map((r) => r.firstLoadBytes);
-  summary.firstLoadBytes = { median: median(bytes), max: Math.max(...bytes) };
-  console.log(`bench-browser: first load transferred  median ${(summary.firstLoadBytes.median / 1000).toFixed(1)} kB  max ${(summary.firstLoadBytes.max / 1000).toFixed(1)} kB`);
   for (const [n, xs] of Object.entries(steps)) {
-    summary[`step${n}`] = { steps: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), max: Math.max(...xs) };
+    const w = stepsWorker[n];
+    const page = xs.map((x, i) => x - w[i]);
+    summary[`step${n}`] = { steps: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), max: Math.max(...xs), workerP50: percentile(w, 50), workerP95: percentile(w, 95), pageP50: percentile(page, 50), pageP95: percentile(page, 95) };
     const s = summary[`step${n}`];
-    console.log(`bench-browser: step (engine + render), ${String(n).padStart(4)} replicas: ${s.steps} steps  p50 ${s.p50.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms  max ${s.max.toFixed(1)} ms`);
+    console.log(`bench-browser: step (engine + render), ${String(n).padStart(4)} replicas: ${s.steps} steps  p50 ${s.p50.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms  max ${s.max.toFixed(1)} ms; engine in its Worker p50 ${s.workerP50.toFixed(2)} ms  p95 ${s.workerP95.toFixed(2)} ms; page p50 ${s.pageP50.toFixed(2)} ms  p95 ${s.pageP95.toFixed(2)} ms`);
   }
   if (big && !big.error) {
     summary.responsiveness10k = big;
     console.log(`bench-browser: main thread, 10000 replicas: longest task while playing ${big.longestPlayMs.toFixed(0)} ms (${big.played} steps in ${opts.playSeconds} s), while seeking ${big.longestSeekMs.toFixed(0)} ms (seeks ${big.seeks.map((x) => `${x.target}:${x.ms.toFixed(0)}ms`).join(' ')}); loading it ${big.longestLoadMs.toFixed(0)} ms`);
-  } else {
+    console.log(`bench-browser: main thread, 10000 replicas, longest task by CPU: playing ${cpuOf(big.playTrace)}; seeking ${cpuOf(big.seekTrace)}`);
+    const st = seekStats(big.seeks);
+    console.log(`bench-browser: seek, ${big.maxStep}-step run (10000 replicas): median ${pad(st.median)} ms  max ${pad(st.max)} ms; engine in its Worker median ${pad(st.workerMedian)} ms  max ${pad(st.workerMax)} ms; page (messages, parse, render) median ${pad(st.pageMedian)} ms  max ${pad(st.pageMax)} ms (answer's trip and parse median ${st.tripMedian.toFixed(1)} ms, then to the frame that shows it ${st.frameMedian.toFixed(1)} ms)`);
+    const lr = big.longRun;
+    if (lr && !lr.error) {
+      const l = seekStats(lr.seeks);
+      summary.seekLongRun = { steps: lr.steps, ...l, longestTaskMs: lr.longestMs, trace: lr.trace };
+      console.log(`bench-browser: seek, ${lr.steps}-step run (10000 replicas): median ${pad(l.median)} ms  max ${pad(l.max)} ms; engine in its Worker median ${pad(l.workerMedian)} ms  max ${pad(l.workerMax)} ms; page median ${pad(l.pageMedian)} ms  max ${pad(l.pageMax)} ms (trip and parse ${l.tripMedian.toFixed(1)} ms, to the frame ${l.frameMedian.toFixed(1)} ms); longest task ${lr.longestMs.toFixed(0)} ms, ${cpuOf(lr.trace)}`);
+      console.log(`bench-browser: seek, ${lr.steps}-step run, each (total/worker ms): ${lr.seeks.map((x) => `${x.target}:${x.ms.toFixed(0)}/${x.workerMs.toFixed(0)}`).join(' ')}`);
+    } else if (lr) {
+      console.log(`bench-browser: seek, long run: not measured: ${lr.error}`);
+    }
+  } else if (opts.only.has('big')) {
     console.log(`bench-browser: main thread, 10000 replicas: not measured: ${big?.error}`);
   }
   if (opts.json) {
     await mkdir(dirname(opts.json), { recursive: true });
-    await writeFile(opts.json, JSON.stringify({ runs, repeats, summary, steps, responsiveness10k: big }, null, 2));
+    await writeFile(opts.json, JSON.stringify({ runs, repeats, summary, steps, stepsWorker, responsiveness10k: big }, null, 2));
   }
 }
 

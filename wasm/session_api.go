@@ -22,6 +22,8 @@ type bridge struct {
 	// goodStep is the last step the session reached without a panic; after
 	// a panic the session is restored there.
 	goodStep int
+	// sent is what "samplesSince" last returned.
+	sent samplesSent
 }
 
 // snapshot is the value most methods return (see docs/bridge-api.md).
@@ -90,6 +92,7 @@ func (b *bridge) methods() map[string]handler {
 		"view":           b.viewMethod,
 		"steps":          b.steps,
 		"samples":        b.samples,
+		"samplesSince":   b.samplesSince,
 		"records":        b.records,
 		"kubectl":        b.kubectl,
 		"targets":        b.targets,

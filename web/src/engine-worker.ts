@@ -5,6 +5,9 @@
 import 'virtual:wasm-exec';
 import type { FromWorker, ToWorker } from './engine';
 
+/** A call's answer. */
+type Answer = Extract<FromWorker, { type: 'result' | 'array' }>;
+
 interface Bridge {
   call(method: string, argsJSON: string): string;
   ready: boolean;
@@ -43,14 +46,6 @@ function answer(method: string, args: string): string {
   }
 }
 
-/**
- * The samples last sent, one JSON text per step. "samples" returns one entry
- * per step of the whole run (megabytes at 10,000 replicas); past steps rarely
- * change, so only the entries after the unchanged prefix cross to the page,
- * which keeps the page's parse proportional to the new steps.
- */
-let sentSamples: string[] = [];
-
 /** Samples per JSON chunk: the page parses one chunk per task (a few ms each). */
 const SAMPLES_PER_CHUNK = 2000;
 
@@ -65,26 +60,31 @@ function chunks(texts: string[]): string[] {
 }
 
 /** A large array answer (e.g. "steps" after a long seek) in chunks the page parses one per task. */
-function chunked(id: number, raw: string): FromWorker {
+function chunked(id: number, raw: string): Answer {
   if (raw.length <= CHUNK_ABOVE) return { type: 'result', id, result: raw };
   const env = JSON.parse(raw) as { ok?: boolean; value?: unknown };
   if (!env.ok || !Array.isArray(env.value)) return { type: 'result', id, result: raw };
   return { type: 'array', id, delta: false, keep: 0, tail: chunks(env.value.map((v) => JSON.stringify(v))) };
 }
 
-function samplesDelta(id: number, raw: string): FromWorker {
-  let env: { ok?: boolean; value?: unknown };
+/**
+ * The answer to "samples": the bridge's "samplesSince" gives only the samples
+ * after the prefix that is unchanged since its last answer (its tail parsed
+ * and re-encoded here costs O(new steps), not O(run)), and the page keeps
+ * that prefix of the list it holds (engine.ts).
+ */
+function samplesDelta(id: number): Answer {
+  const raw = answer('samplesSince', 'null');
+  let env: { ok?: boolean; value?: { keep?: unknown; tail?: unknown } };
   try {
     env = JSON.parse(raw) as typeof env;
   } catch {
     return { type: 'result', id, result: raw };
   }
-  if (!env.ok || !Array.isArray(env.value)) return { type: 'result', id, result: raw };
-  const texts = env.value.map((v) => JSON.stringify(v));
-  let keep = 0;
-  while (keep < texts.length && keep < sentSamples.length && texts[keep] === sentSamples[keep]) keep++;
-  sentSamples = texts;
-  return { type: 'array', id, delta: true, keep, tail: chunks(texts.slice(keep)) };
+  const keep = env.value?.keep;
+  const tail = env.value?.tail;
+  if (!env.ok || typeof keep !== 'number' || !Array.isArray(tail)) return { type: 'result', id, result: raw };
+  return { type: 'array', id, delta: true, keep, tail: chunks(tail.map((v) => JSON.stringify(v))) };
 }
 
 scope.onmessage = (e) => {
@@ -99,6 +99,8 @@ scope.onmessage = (e) => {
     );
     return;
   }
-  const raw = answer(m.method, m.args);
-  scope.postMessage(m.method === 'samples' ? samplesDelta(m.id, raw) : m.method === 'steps' ? chunked(m.id, raw) : { type: 'result', id: m.id, result: raw });
+  const t0 = performance.now();
+  const msg: Answer = m.method === 'samples' ? samplesDelta(m.id) : m.method === 'steps' ? chunked(m.id, answer(m.method, m.args)) : { type: 'result', id: m.id, result: answer(m.method, m.args) };
+  msg.ms = performance.now() - t0;
+  scope.postMessage(msg);
 };

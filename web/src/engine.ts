@@ -134,14 +134,22 @@ async function countBytes(r: Response, onBytes: (n: number) => void): Promise<vo
 
 /** Messages between the page and engine-worker.ts. */
 export type ToWorker = { type: 'start'; module: WebAssembly.Module } | { type: 'call'; id: number; method: string; args: string };
+/** Answers carry `ms`: the Worker's time for the call (the engine and its JSON), for lastWorkerMs. */
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
-  | { type: 'result'; id: number; result: string }
+  | { type: 'result'; id: number; result: string; ms?: number }
   /** An array answer in chunks: the first `keep` entries of the last "samples" answer
    *  when `delta` (else none), then the entries of `tail` (JSON arrays, parsed one
    *  per task so that the page never blocks long on a large answer). */
-  | { type: 'array'; id: number; delta: boolean; keep: number; tail: string[] };
+  | { type: 'array'; id: number; delta: boolean; keep: number; tail: string[]; ms?: number };
+
+/**
+ * Per bridge method, the Worker's time in ms for its last call (any engine on
+ * the page): what the engine itself cost, apart from the page's parse and
+ * render. Read by scripts/bench-browser.mjs through the player.
+ */
+export const lastWorkerMs = new Map<string, number>();
 
 /**
  * Starts one engine in its own Worker from a compiled module. Each instance
@@ -165,8 +173,15 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
           reject(new Error(message));
         };
         worker.onerror = (e) => fail(`the engine worker failed: ${e.message || 'unknown error'}`);
+        /** The method of each pending call, for lastWorkerMs. */
+        const methods = new Map<number, string>();
         worker.onmessage = (e: MessageEvent<FromWorker>) => {
           const m = e.data;
+          if ((m.type === 'result' || m.type === 'array') && m.ms !== undefined) {
+            const method = methods.get(m.id);
+            methods.delete(m.id);
+            if (method) lastWorkerMs.set(method, m.ms);
+          }
           if (m.type === 'ready') resolve(client);
           else if (m.type === 'failed') fail(m.message);
           else if (m.type === 'array') {
@@ -203,6 +218,7 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
             const id = nextID++;
             const raw = await new Promise<string | Result<unknown>>((settle) => {
               pending.set(id, settle);
+              methods.set(id, method);
               worker.postMessage({ type: 'call', id, method, args: enc.json } satisfies ToWorker);
             });
             return typeof raw === 'string' ? parseResult<T>(raw) : (raw as Result<T>);

@@ -23,6 +23,23 @@ describe('SeriesCache', () => {
     ]);
   });
 
+  it('changes its version only when a series changes', () => {
+    const cache = new SeriesCache();
+    const samples = run([1, 2]);
+    cache.update(samples);
+    const v = cache.version;
+    // the same list again (a seek) or an equal copy: nothing to redraw
+    cache.update(samples);
+    cache.update(run([1, 2]));
+    expect(cache.version).toBe(v);
+    // a new step
+    cache.update(run([1, 2, 3]));
+    expect(cache.version).toBe(v + 1);
+    // cut back
+    cache.update(run([1, 2]));
+    expect(cache.version).toBe(v + 2);
+  });
+
   it('redoes only what follows the first difference of a cut-back or replaced list', () => {
     const cache = new SeriesCache();
     const samples = run([1, 2, 3, 4]);

@@ -147,9 +147,12 @@ export class SeriesCache {
   private readonly byId = new Map<string, CachedSeries>();
   /** The series in first-seen order. */
   private order: CachedSeries[] = [];
+  /** Changes whenever an update changes a series (a renderer redraws the lines only then). */
+  version = 0;
 
   update(samples: readonly Sample[]): CachedSeries[] {
     const keep = this.commonPrefix(samples);
+    if (keep < this.seen.length || keep < samples.length) this.version++;
     if (keep < this.seen.length) this.truncate(keep);
     for (let i = keep; i < samples.length; i++) this.add(samples[i]!);
     return this.order;

@@ -44,6 +44,8 @@ export class ChartPanel {
   /** The series of the run and of the overlay, kept between renders (a step appends, a seek reuses). */
   private readonly series = new SeriesCache();
   private readonly overlaySeries = new SeriesCache();
+  /** What the lines, ticks and legend were last drawn from; equal means only the cursor moves (a seek). */
+  private drawn = '';
 
   /** Draws another run's samples over this one from the next render on; null removes it. */
   setOverlay(samples: readonly Sample[] | null): void {
@@ -110,6 +112,24 @@ export class ChartPanel {
     else if (this.range) [lo, hi] = this.range;
     if (hi - lo < 1e-9) hi = lo + 1;
     this.x = linear(lo, hi, PAD.l, W - PAD.r);
+    // The labels drawn, not just the language: a language's strings may arrive after the switch.
+    const labels = ['player.axisStep', 'player.axisTime', 'player.axisReplicas', 'player.available', 'player.specReplicas'].map((k) => t(k)).join('|');
+    const drawn = `${this.series.version}|${this.overlay ? this.overlaySeries.version : -1}|${lo}|${hi}|${byStep}|${labels}`;
+    if (drawn !== this.drawn) {
+      this.drawLines(series, overlay, lo, hi, byStep, last);
+      this.drawn = drawn;
+    }
+    const cur = samples[Math.min(currentStep, samples.length - 1)];
+    const cx = this.x(pos(cur));
+    this.cursor.setAttribute('visibility', cx < PAD.l || cx > W - PAD.r ? 'hidden' : 'visible');
+    this.cursor.setAttribute('x1', cx.toFixed(1));
+    this.cursor.setAttribute('x2', cx.toFixed(1));
+    this.cursor.setAttribute('y1', String(PAD.t));
+    this.cursor.setAttribute('y2', String(HGT - PAD.b));
+  }
+
+  /** Draws the lines, the grid and ticks, the axis titles and the legend for the x range [lo, hi]. */
+  private drawLines(series: CachedSeries[], overlay: CachedSeries[], lo: number, hi: number, byStep: boolean, last: Sample | undefined): void {
     // Each line downsampled to the plot's pixel columns: the cost is the chart's width, not the run's length.
     const line = (s: CachedSeries) => stepLine(s, byStep, lo, hi, this.x, PAD.l, W - PAD.r);
     const lines = series.map(line);
@@ -184,13 +204,6 @@ export class ChartPanel {
       path.setAttribute('opacity', '0.7');
     }
     for (const [id, p] of this.paths) if (!seen.has(id)) (p.remove(), this.paths.delete(id));
-    const cur = samples[Math.min(currentStep, samples.length - 1)];
-    const cx = this.x(pos(cur));
-    this.cursor.setAttribute('visibility', cx < PAD.l || cx > W - PAD.r ? 'hidden' : 'visible');
-    this.cursor.setAttribute('x1', cx.toFixed(1));
-    this.cursor.setAttribute('x2', cx.toFixed(1));
-    this.cursor.setAttribute('y1', String(PAD.t));
-    this.cursor.setAttribute('y2', String(HGT - PAD.b));
     const sig = keys.map((k) => k.textContent).join('|');
     if (this.legend.dataset.sig !== sig) {
       this.legend.dataset.sig = sig;

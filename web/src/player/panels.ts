@@ -10,6 +10,7 @@ import type { MathBlock } from '../math';
 import { fnLink, withLinks } from './sources';
 import type { DeploymentView, PodView, ReplicaSetView, StepInfo, TraceRecord, View } from '../types';
 export { ChartPanel } from './chartpanel';
+import { firstAtOrAfter } from './history';
 import { list } from '../types';
 
 /** Pod squares drawn per ReplicaSet; the rest are counted. */
@@ -61,6 +62,11 @@ export class ClusterPanel {
   render(v: View, claims: Claims, maxPods: number): void {
     this.claims = claims;
     this.truncated = maxPods > 0 && list(v.pods).length >= maxPods;
+    // A large run's squares stand for counts and change by the hundred: they
+    // change colour at once (style.css), without a transition or entry
+    // animation each, which kept the page's main thread busy for the 0.35 s
+    // after every step or seek.
+    setAttr(this.root, 'data-large', this.truncated ? '' : null);
     const byOwner = podsByOwner(list(v.pods));
     const deploys = new Map<string, DeployGroup>();
     for (const d of list(v.deployments)) deploys.set(d.name, { d, name: d.name, groups: [] });
@@ -336,24 +342,58 @@ export function renderTrace(root: HTMLElement, label: HTMLElement, v: View): voi
 /** Rows of the step list drawn around the current step. */
 const STEP_WINDOW = 80;
 
+/** A step list's rows, kept between renders: a step or a step back updates a few rows instead of rebuilding all. */
+interface StepRows {
+  rows: KeyedList<StepInfo>;
+  /** The step shown and the seek callback of the last render (the rows' click handlers read them). */
+  current: number;
+  seek: (n: number) => void;
+}
+const stepRows = new WeakMap<HTMLElement, StepRows>();
+
+function stepRowsOf(root: HTMLElement): StepRows {
+  let st = stepRows.get(root);
+  if (st) return st;
+  const state: StepRows = { rows: null as unknown as KeyedList<StepInfo>, current: 0, seek: () => {} };
+  state.rows = new KeyedList<StepInfo>(
+    root,
+    (s) => String(s.step),
+    (s) => {
+      const b = h('button', { type: 'button', 'data-step': s.step });
+      b.addEventListener('click', () => state.seek(Number(b.dataset.step)));
+      return h('li', {}, b);
+    },
+    (li, s) => {
+      const b = li.firstElementChild as HTMLButtonElement;
+      const cur = s.step === state.current;
+      setClass(b, `step-row k-${s.kind}${cur ? ' current' : ''}`);
+      setAttr(b, 'tabindex', cur ? '0' : '-1');
+      setAttr(b, 'aria-current', cur ? 'step' : null);
+      // A step recomputed after an action may differ: its text is set every time (setText compares).
+      setText(b, `${s.step} ${formatOffset(s.atNs)} ${s.kind} ${s.component}${s.key ? ` ${s.key}` : ''}`);
+    },
+  );
+  st = state;
+  stepRows.set(root, st);
+  return st;
+}
+
 /** The step list, filtered, windowed around the current step; click seeks. */
 export function renderSteps(root: HTMLElement, history: readonly StepInfo[], current: number, component: string, kind: string, seek: (n: number) => void): void {
   const filtered = component || kind ? history.filter((s) => (!component || s.component === component) && (!kind || s.kind === kind)) : history;
-  let at = filtered.findIndex((s) => s.step >= current);
-  if (at < 0) at = filtered.length;
+  const at = firstAtOrAfter(filtered, current);
   const from = Math.max(0, at - STEP_WINDOW / 2);
   const shown = filtered.slice(from, from + STEP_WINDOW);
   // Nothing to do when the same rows would be drawn with the same current step.
   const sig = `${component}|${kind}|${current}|${shown.length}|${shown[0]?.step ?? 0}|${shown.at(-1)?.step ?? 0}|${history.length}`;
   if (root.dataset.sig === sig) return;
   root.dataset.sig = sig;
-  const rows = shown.map((s) => {
-    const b = h('button', { type: 'button', tabindex: s.step === current ? 0 : -1, class: `step-row k-${s.kind}${s.step === current ? ' current' : ''}`, 'aria-current': s.step === current ? 'step' : null, text: `${s.step} ${formatOffset(s.atNs)} ${s.kind} ${s.component}${s.key ? ` ${s.key}` : ''}` });
-    b.addEventListener('click', () => seek(s.step));
-    return h('li', {}, b);
-  });
-  if (rows.length === 0) rows.push(h('li', { class: 'muted', text: history.length ? t('player.noStepMatch') : t('player.noSteps') }));
-  root.replaceChildren(...rows);
+  const st = stepRowsOf(root);
+  st.current = current;
+  st.seek = seek;
+  root.querySelector(':scope > li.muted')?.remove();
+  st.rows.set(shown);
+  if (shown.length === 0) root.append(h('li', { class: 'muted', text: history.length ? t('player.noStepMatch') : t('player.noSteps') }));
   // One tab stop for the list (roving tabindex): the current row, or the first.
   if (!root.querySelector('[tabindex="0"]')) root.querySelector('button')?.setAttribute('tabindex', '0');
   // Scroll the list itself (never the page) so the current step is visible;

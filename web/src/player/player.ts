@@ -4,7 +4,7 @@
 import { claimsOf } from '../diff';
 import { formatOffset, h, setText } from '../dom';
 import { createEditor, type EditorHandle, preloadEditor, whenIdle } from '../editor';
-import type { EngineClient } from '../engine';
+import { type EngineClient, lastWorkerMs } from '../engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
 import { MATH_TYPES, mathOf } from '../math';
 import { t } from '../i18n';
@@ -14,6 +14,7 @@ import type { EngineError } from '../result';
 import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
 import { hasEdits, loadDraft, saveDraft } from '../whatif/persist';
 import type { WhatIfRoom } from '../whatif/room';
+import { HistoryComponents, SortedSteps } from './history';
 
 /** A scenario annotation as the bridge returns it (engine/scenario Annotation). */
 export interface Annotation {
@@ -40,6 +41,10 @@ export class Player {
   private history: StepInfo[] = [];
   /** Math records by step, for steps seen; the math panel falls back to the latest earlier one. Kept as records so a language switch re-renders them. */
   private mathByStep = new Map<number, TraceRecord[]>();
+  /** The keys of mathByStep, sorted (the math panel finds the latest at or before the step shown). */
+  private readonly mathSteps = new SortedSteps();
+  /** The components of history, for the step filter (read incrementally). */
+  private readonly components = new HistoryComponents();
   private source = '';
   private sourceName = '';
   private library: LibraryEntry[] = [];
@@ -195,6 +200,7 @@ export class Player {
     this.sourceName = name;
     this.history = [];
     this.mathByStep.clear();
+    this.mathSteps.clear();
     this.samples = r.value.samples ?? [];
     this.view = null;
     this.scenarioId = name.endsWith('.yaml') && this.library.some((e) => `${e.id}.yaml` === name) ? name.slice(0, -5) : name === 'scenario.yaml' ? '' : name.replace(/\.yaml$/, '');
@@ -208,7 +214,7 @@ export class Player {
     const v = s.view;
     this.view = v;
     if (s.steps?.length) {
-      for (const st of s.steps) this.history[st.step - 1] = st;
+      for (const st of s.steps) this.setStep(st);
     }
     if (this.history.length > v.maxStep) this.history.length = v.maxStep;
     if (s.samples) this.samples = s.samples;
@@ -219,7 +225,10 @@ export class Player {
       this.samples.push(sampleOf(v));
     } else if (this.samples.length < v.maxStep + 1) this.samplesStale = true;
     const math = list(v.records).filter((r) => MATH_TYPES.includes(r.type));
-    if (math.length) this.mathByStep.set(v.step, math);
+    if (math.length) {
+      this.mathByStep.set(v.step, math);
+      this.mathSteps.add(v.step);
+    }
     this.schedule();
     if (this.history.length < v.maxStep) void this.fetchSteps();
     if (this.samplesStale) this.fetchSamplesSoon();
@@ -228,8 +237,13 @@ export class Player {
   private async fetchSteps(): Promise<void> {
     const more = await this.call<StepInfo[]>('steps', { from: this.history.length + 1 });
     if (!more) return;
-    for (const st of more) this.history[st.step - 1] = st;
+    for (const st of more) this.setStep(st);
     this.schedule();
+  }
+
+  private setStep(st: StepInfo): void {
+    this.history[st.step - 1] = st;
+    this.components.note(st);
   }
 
   private fetchSamplesSoon(): void {
@@ -368,8 +382,7 @@ export class Player {
     this.cluster.render(v, claimsOf(records), MAX_PODS);
     renderQueues($('queues'), v);
     renderExpectations($('expectations'), v);
-    let from = v.step;
-    while (from > 0 && !this.mathByStep.has(from)) from--;
+    const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
     if (this.holdMath(v)) $('math').replaceChildren();
     else renderMath($('math'), mathOf(this.mathByStep.get(from) ?? []), from, v.step);
     renderTrace($('trace'), $('trace-step'), v);
@@ -402,7 +415,7 @@ export class Player {
     $<HTMLButtonElement>('back-btn').disabled = v.step === 0;
     // component filter options and action targets follow the run
     const comp = $<HTMLSelectElement>('filter-component');
-    const comps = [...new Set(this.history.map((s) => s.component))].sort();
+    const comps = this.components.update(this.history);
     if (comp.options.length - 1 !== comps.length) {
       const cur = comp.value;
       comp.replaceChildren(h('option', { value: '', text: t('player.all') }), ...comps.map((c) => h('option', { value: c, text: c })));
@@ -578,6 +591,11 @@ export class Player {
   /** Calls the engine directly (presenter: records of the run). */
   engineCall<T>(method: string, args?: unknown): Promise<T | null> {
     return this.call<T>(method, args);
+  }
+
+  /** The Worker's time in ms for the last call of a bridge method (scripts/bench-browser.mjs: engine vs page). */
+  workerMs(method: string): number | undefined {
+    return lastWorkerMs.get(method);
   }
 
   /** The current view (for tests). */

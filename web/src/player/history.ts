@@ -1,0 +1,104 @@
+// Lookups over step-ordered lists that a render makes every frame. A
+// 10,000-replica run has over 100,000 steps, so anything a frame does must
+// cost O(log steps) or O(new steps), never O(steps): a linear scan of the
+// history on every frame was a few milliseconds while playing and over ten
+// after a seek (measured in Chromium, scripts/bench-browser.mjs).
+
+import type { StepInfo } from '../types';
+
+/**
+ * The index of the first entry whose step is ≥ step in a list ordered by
+ * step (its length when there is none): a binary search.
+ *
+ *   firstAtOrAfter([{step: 1}, {step: 4}, {step: 9}], 5) → 2
+ */
+export function firstAtOrAfter(list: readonly Pick<StepInfo, 'step'>[], step: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    // A hole (a step not fetched yet) sorts after everything before it.
+    if ((list[mid]?.step ?? Infinity) < step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The components named by a step history, kept up to date as the history
+ * grows: update() reads only the entries added since the last call, and
+ * starts over when given another history array or one that was cut back
+ * (an action discarded the future, a new scenario was loaded).
+ */
+export class HistoryComponents {
+  /** The history array the set was built from. */
+  private of: readonly (StepInfo | undefined)[] | null = null;
+  /** Entries of `of` read so far: history[0 .. read-1]. */
+  private read = 0;
+  /** Components of history[0 .. read-1]. */
+  private readonly names = new Set<string>();
+  /** names, sorted; null when names changed since it was built. */
+  private sorted: string[] | null = [];
+
+  /** The sorted components of history. */
+  update(history: readonly (StepInfo | undefined)[]): readonly string[] {
+    if (history !== this.of || history.length < this.read) {
+      this.of = history;
+      this.read = 0;
+      this.names.clear();
+      this.sorted = null;
+    }
+    for (; this.read < history.length; this.read++) {
+      const c = history[this.read]?.component;
+      if (c !== undefined && !this.names.has(c)) {
+        this.names.add(c);
+        this.sorted = null;
+      }
+    }
+    this.sorted ??= [...this.names].sort();
+    return this.sorted;
+  }
+
+  /** Notes an entry written at an index already read (a step recomputed after a seek). */
+  note(st: StepInfo): void {
+    if (st.step - 1 < this.read && !this.names.has(st.component)) {
+      this.names.add(st.component);
+      this.sorted = null;
+    }
+  }
+}
+
+/**
+ * A set of steps kept sorted, for "the latest step at or before n that had
+ * X" (the math panel shows the last controller decision).
+ */
+export class SortedSteps {
+  private readonly steps: number[] = [];
+
+  add(step: number): void {
+    let lo = 0;
+    let hi = this.steps.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.steps[mid]! < step) lo = mid + 1;
+      else hi = mid;
+    }
+    if (this.steps[lo] !== step) this.steps.splice(lo, 0, step);
+  }
+
+  clear(): void {
+    this.steps.length = 0;
+  }
+
+  /** The largest step ≤ n, or -1 when there is none. */
+  atOrBefore(n: number): number {
+    let lo = 0;
+    let hi = this.steps.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.steps[mid]! <= n) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? this.steps[lo - 1]! : -1;
+  }
+}
