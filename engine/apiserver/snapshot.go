@@ -18,9 +18,8 @@ import (
 // and the index of their keys follows from them (restoreEvents). The
 // watch log's retained tail is only appended to and is replaced, never
 // reused, when its head is forgotten, so a checkpoint shares its slice
-// header (with logBase); appending after a restore to an earlier header
-// writes into slots later checkpoints may show, with the same entries a
-// replay computes again (see trace.Checkpoint for why that is safe). The
+// header (with logBase); a restore clips it, so the next entry appended
+// goes to a new array and no slot a checkpoint shows is written again. The
 // random stream used for names belongs to the simulation, which
 // checkpoints it.
 type Checkpoint struct {
@@ -72,7 +71,14 @@ func (s *Server) Checkpoint() *Checkpoint {
 }
 
 // Restore puts the server back in the saved state. The checkpoint stays
-// usable: it can be restored again.
+// usable: it can be restored again. The checkpoint must come from the same
+// run as the server's state (the same scenario and the same user actions up
+// to the later of the two), possibly of another server (a fork, or a
+// rebuilt simulation): the event key index is brought along incrementally,
+// which relies on the events held and the checkpoint's agreeing up to the
+// shorter of the two. The watch log and the events are clipped (see
+// eventLog.restore), so neither server ever writes into storage a
+// checkpoint shows.
 func (s *Server) Restore(cp *Checkpoint) {
 	s.rv = cp.rv
 	for r, t := range cp.tables {
@@ -81,7 +87,7 @@ func (s *Server) Restore(cp *Checkpoint) {
 	s.restoreEvents(cp.events)
 	s.owners.deps = cloneOwners(cp.owners)
 	s.nodePods = inplace.Map(s.nodePods, cp.nodePods)
-	s.log, s.logBase = cp.log, cp.logBase
+	s.log, s.logBase = slices.Clip(cp.log), cp.logBase
 	s.podShare = cp.podShare
 }
 
@@ -100,21 +106,6 @@ func cloneOwners(deps map[types.UID]map[ObjectRef]struct{}) map[types.UID]map[Ob
 		out[u] = maps.Clone(set)
 	}
 	return out
-}
-
-// RestoreDetached is Restore for a checkpoint taken by another server of
-// the same scenario (a forked or rebuilt simulation's), so that neither
-// server writes into the other's storage afterwards: the watch log is
-// clipped (the next entry appended copies it); the events need nothing
-// more (eventLog.restore), but their key index is rebuilt, since s held
-// other events before.
-func (s *Server) RestoreDetached(cp *Checkpoint) {
-	s.Restore(cp)
-	clear(s.eventKeys)
-	for i := range s.events.len() {
-		s.eventKeys[s.events.at(i).key()] = i
-	}
-	s.log = slices.Clip(s.log)
 }
 
 // restoreEvents puts back the events of cp and brings their key index

@@ -44,8 +44,8 @@ type checkpoint struct {
 	// armed is the timeline's pending action in sim (timeline.armed).
 	armed *sim.Action
 	// foreign marks a checkpoint another simulation took (a fork's
-	// parent's, or the one a Restore replaced): it is restored detached,
-	// see sim.RestoreDetached, and its armed action rebound.
+	// parent's, or the one a Restore replaced): its armed action belongs
+	// to that simulation's timeline and is rebound on restore.
 	foreign bool
 	// bytes estimates the memory it holds beyond the checkpoint before
 	// it (it shares the states that did not change with that one):
@@ -243,7 +243,7 @@ func (cps *checkpoints) nearest(n int) checkpoint {
 func (s *Session) restore(c checkpoint) {
 	s.timeline.next = c.timelineNext
 	if c.foreign {
-		s.sim.RestoreDetached(c.sim)
+		s.sim.Restore(c.sim)
 		s.timeline.rebind(s.sim, c.armed)
 	} else {
 		s.sim.Restore(c.sim)
@@ -261,8 +261,9 @@ func (s *Session) restore(c checkpoint) {
 // the simulation Restore replaces), from its checkpoints cps instead of
 // replaying it from step 0: s's simulation, just rebuilt, restores the
 // last checkpoint at or before n, and the checkpoints up to that one
-// become s's rewind points (marked foreign: they are restored detached, so
-// that neither run writes into the other's storage), with from's spacing
+// become s's rewind points (marked foreign: their armed actions are
+// rebound on restore; the storage they share is never written again by
+// either run, see sim.Restore), with the other session's spacing
 // and limits. s then replays the rest of the way itself; its history and
 // chart samples must hold the steps up to there.
 func (s *Session) inheritCheckpoints(cps *checkpoints, n int) {

@@ -133,26 +133,25 @@ func prevOf[T any](prev *Checkpoint, part func(*Checkpoint) *T) *T {
 }
 
 // Restore puts the simulation back in the saved state, which must come
-// from this simulation (earlier or later in the same run). The checkpoint
-// stays usable. Actions in the restored timeline are the ones that were
-// pending then; an action's Do may carry state of its own (the session's
-// timeline cursor), which its owner restores.
-func (s *Sim) Restore(cp *Checkpoint) { s.restore(cp, false) }
-
-// restore is Restore, or RestoreDetached with detached set.
-func (s *Sim) restore(cp *Checkpoint, detached bool) {
+// from the same run: this simulation's (earlier or later), or another's
+// built from the same scenario and options with the same actions up to
+// there (a fork, or a fresh simulation replacing one an internal error may
+// have left half-changed). The checkpoint stays usable, and what it shares
+// with the simulations that restore it (records, events, watch-log
+// entries) is never written again by any of them (see trace.Checkpoint).
+// Actions in the restored timeline are the ones that were pending then;
+// an action's Do may carry state of its own (the session's timeline
+// cursor), which its owner restores, and a checkpoint of another
+// simulation's shares its pending actions, which the owner rebinds
+// (ReplaceAction).
+func (s *Sim) Restore(cp *Checkpoint) {
 	s.step = cp.step
 	s.clock.Restore(cp.clock)
 	for i, st := range s.streams {
 		st.Restore(cp.streams[i])
 	}
-	if detached {
-		s.rec.RestoreDetached(cp.rec)
-		s.server.RestoreDetached(cp.server)
-	} else {
-		s.rec.Restore(cp.rec)
-		s.server.Restore(cp.server)
-	}
+	s.rec.Restore(cp.rec)
+	s.server.Restore(cp.server)
 	s.gc.Restore(cp.gc)
 	for i, inf := range s.informers {
 		inf.Restore(cp.informers[i])
@@ -168,19 +167,6 @@ func (s *Sim) restore(cp *Checkpoint, detached bool) {
 	s.logCursor = cp.logCursor
 	s.err = cp.err
 }
-
-// RestoreDetached is Restore for a checkpoint taken by another simulation
-// built from the same scenario and options: a fork, or a fresh simulation
-// replacing one an internal error may have left half-changed. What the
-// checkpoint shares and a run appends to (the trace's last chunk, the
-// watch log, the API server's events) is copied or clipped, so that
-// neither simulation ever writes into the other's storage; everything else
-// a restore copies anyway.
-//
-// The pending actions are shared: an action whose Do holds state of its
-// owner's (the session's timeline cursor) must be rebound with
-// ReplaceAction.
-func (s *Sim) RestoreDetached(cp *Checkpoint) { s.restore(cp, true) }
 
 // ReplaceAction puts b in the place of the pending action a (same turn in
 // the order of actions due together) and reports whether a was pending.

@@ -6,14 +6,11 @@ import "slices"
 // Records never change once emitted, so a checkpoint shares them: it keeps
 // the chunk headers as they were (each chunk's length then) and the count.
 //
-// Restoring an earlier checkpoint puts those headers back, so the next
-// records are appended into the same arrays, over slots that later
-// checkpoints (and the trace before the restore) may still show. That is
-// safe because of how checkpoints are used: a replay from a checkpoint
-// computes the same records again, so it writes into those slots what they
-// already held, and a run whose future changes (a user action after a
-// rewind) drops every checkpoint after that point first. Restoring a later
-// checkpoint again extends the trace to records that are still in place.
+// A restore clips the last, partly filled chunk to its length, so the next
+// record appended goes to a new array: a slot any checkpoint shows is
+// written once and never again. Checkpoints can therefore be restored in
+// any order and shared between recorders (a fork's and its parent's),
+// whatever each run appends afterwards.
 type Checkpoint struct {
 	chunks [][]Record
 	n      int
@@ -27,23 +24,13 @@ func (r *Recorder) Checkpoint() Checkpoint {
 }
 
 // Restore rewinds (or winds forward) the trace to the checkpoint. Slices
-// returned by Slice, Records or Since before the call may see their later
-// records replaced by the replay that follows.
+// returned by Slice, Records or Since before the call keep what they held.
 func (r *Recorder) Restore(cp Checkpoint) {
 	clear(r.chunks[min(len(cp.chunks), len(r.chunks)):])
 	r.chunks = append(r.chunks[:0], cp.chunks...)
-	r.n = cp.n
-	r.step = cp.step
-}
-
-// RestoreDetached is Restore for a checkpoint of another recorder's trace
-// (a forked simulation's): the records are shared as usual, but the last,
-// partly filled chunk is clipped to its length, so that the next record
-// appended copies it to a new array instead of landing in the other
-// trace's. Chunks before it are full and never written again.
-func (r *Recorder) RestoreDetached(cp Checkpoint) {
-	r.Restore(cp)
 	if last := len(r.chunks) - 1; last >= 0 {
 		r.chunks[last] = slices.Clip(r.chunks[last])
 	}
+	r.n = cp.n
+	r.step = cp.step
 }
