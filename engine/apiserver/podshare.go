@@ -68,7 +68,7 @@ func (ps *podShare) share(p *corev1.Pod) {
 	} else {
 		ps.containers = c
 	}
-	if l := p.Labels; l != nil && ps.labels != nil && (sameMap(l, ps.labels) || maps.Equal(l, ps.labels)) {
+	if l := p.Labels; l != nil && ps.labels != nil && (sameStringMap(l, ps.labels) || maps.Equal(l, ps.labels)) {
 		p.Labels = ps.labels
 	} else {
 		ps.labels = l
@@ -92,9 +92,4 @@ func sameBoolPtr(a, b *bool) bool {
 		return a == b
 	}
 	return *a == *b
-}
-
-// sameMap reports whether a and b are the same map.
-func sameMap(a, b map[string]string) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
