@@ -102,7 +102,7 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 	var oldOwners []metav1.OwnerReference
 	wasDeleting, oldFins := false, []string(nil)
 	if n == nil {
-		n = &node{dependents: map[types.UID]*node{}}
+		n = &node{} // most objects never get a dependent: no map until one does
 		g.nodes[uid] = n
 	} else {
 		oldOwners = n.owners
@@ -155,6 +155,9 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 			}
 			g.nodes[r.UID] = owner
 			g.enqueue(attemptToDelete, owner, "virtual owner of "+n.ref.String())
+		}
+		if owner.dependents == nil {
+			owner.dependents = map[types.UID]*node{}
 		}
 		owner.dependents[uid] = n
 	}

@@ -59,7 +59,10 @@ func cloneGraph(nodes map[types.UID]*node) map[types.UID]*node {
 		out[uid] = copyOf(n)
 	}
 	for orig, c := range copies {
-		c.dependents = make(map[types.UID]*node, len(orig.dependents))
+		c.dependents = nil
+		if len(orig.dependents) > 0 {
+			c.dependents = make(map[types.UID]*node, len(orig.dependents))
+		}
 	}
 	for orig, c := range copies {
 		for uid, d := range orig.dependents {
@@ -97,7 +100,7 @@ func (g *Collector) restoreGraph(saved map[types.UID]*node) {
 		cur := g.nodes[uid]
 		deps := cur.dependents
 		*cur = *sn
-		if deps == nil {
+		if deps == nil && len(sn.dependents) > 0 {
 			deps = make(map[types.UID]*node, len(sn.dependents))
 		}
 		for duid := range deps {
