@@ -52,6 +52,9 @@ type podState struct {
 	readyAt, unreadyAt, killAt time.Time
 	// grace is the pod's termination grace period.
 	grace time.Duration
+	// gone is set when the state leaves the pods map (the pod was deleted
+	// or its key taken by a new pod): timers holding it look the key up.
+	gone bool
 }
 
 // nodeState is the model's record of one node.
@@ -115,14 +118,29 @@ func (k *Kubelet) SetImageProfile(image string, p ImageProfile) {
 	k.emit(Transition{Image: image, What: "image-profile", Detail: p.Summary()})
 }
 
-func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64) {
+func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64, pod *podState) {
 	k.seq++
-	k.timers.push(timer{at: at, seq: k.seq, act: act, key: key, gen: gen})
+	k.timers.push(timer{at: at, seq: k.seq, act: act, key: key, gen: gen, pod: pod})
 }
 
 func (k *Kubelet) schedulePod(p *podState, after time.Duration, act action) {
 	p.gen++
-	k.schedule(k.clock.Now().Add(after), act, p.key, p.gen)
+	k.schedule(k.clock.Now().Add(after), act, p.key, p.gen, p)
+}
+
+// forgetPod removes p from the pods map and marks it gone.
+func (k *Kubelet) forgetPod(p *podState) {
+	p.gone = true
+	delete(k.pods, p.key)
+}
+
+// podOf returns the state t's key names now (nil if none): t.pod while it
+// is still in the pods map, else the map's entry.
+func (k *Kubelet) podOf(t timer) *podState {
+	if t.pod != nil && !t.pod.gone {
+		return t.pod
+	}
+	return k.pods[t.key]
 }
 
 // NextDue returns when the next valid transition is due.
@@ -140,7 +158,7 @@ func (k *Kubelet) valid(t timer) bool {
 		n := k.nodes[t.key]
 		return n != nil && n.gen == t.gen && !n.ready
 	}
-	p := k.pods[t.key]
+	p := k.podOf(t)
 	return p != nil && p.gen == t.gen
 }
 
@@ -164,7 +182,7 @@ func (k *Kubelet) Step() bool {
 	case actNodeEvict:
 		k.evictNodePods(t.key)
 	default:
-		k.firePod(t.act, k.pods[t.key])
+		k.firePod(t.act, k.podOf(t))
 	}
 	return true
 }
@@ -198,7 +216,7 @@ func (k *Kubelet) Observe() {
 				if n := k.nodes[p.node]; n != nil {
 					n.pods--
 				}
-				delete(k.pods, p.key)
+				k.forgetPod(p)
 			}
 		}
 	}
@@ -213,6 +231,9 @@ func (k *Kubelet) podAdded(key string, pod *corev1.Pod) {
 	}
 	if pod.Spec.TerminationGracePeriodSeconds != nil {
 		p.grace = time.Duration(*pod.Spec.TerminationGracePeriodSeconds) * time.Second
+	}
+	if old := k.pods[key]; old != nil {
+		old.gone = true
 	}
 	k.pods[key] = p
 	if pod.DeletionTimestamp != nil {

@@ -50,6 +50,14 @@ func (k *Kubelet) Restore(cp *Checkpoint) {
 	restoreStates(k.pods, cp.pods)
 	restoreStates(k.nodes, cp.nodes)
 	k.timers = slices.Clone(cp.timers)
+	// The saved timers hold the states of the moment they were saved,
+	// which have changed or left the map since: each pod timer takes the
+	// restored state of its key (see timer.pod).
+	for i := range k.timers {
+		if t := &k.timers[i]; t.pod != nil {
+			t.pod = k.pods[t.key]
+		}
+	}
 	k.seq = cp.seq
 	k.unschedulable = slices.Clone(cp.unschedulable)
 }

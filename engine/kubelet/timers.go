@@ -52,6 +52,11 @@ type timer struct {
 	// actions, key is the node name and gen the node's failure generation.
 	key string
 	gen uint64
+	// pod is the pod's state when the timer was scheduled or the model
+	// restored (nil for node timers, or when the key had none): while it
+	// is still in the pods map (not gone) it is what looking key up
+	// would return, so the validity check skips the lookup.
+	pod *podState
 }
 
 // timerHeap orders timers by time, then by scheduling order: a binary

@@ -90,8 +90,7 @@ func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
 // storedPod is freshPod without the copy: the stored pod itself, which must
 // not be modified.
 func (k *Kubelet) storedPod(p *podState) (*corev1.Pod, bool) {
-	ns, name := splitKey(p.key)
-	pod, ok := k.server.FindPod(ns, name)
+	pod, ok := k.server.FindPodByKey(p.key)
 	if !ok || pod.UID != p.uid {
 		return nil, false
 	}
@@ -124,7 +123,7 @@ func statusWritable(pod *corev1.Pod) *corev1.Pod {
 func (k *Kubelet) firePod(act action, p *podState) {
 	pod, ok := k.storedPod(p)
 	if !ok {
-		delete(k.pods, p.key)
+		k.forgetPod(p)
 		return
 	}
 	if n := k.nodes[p.node]; n != nil && !n.ready {
@@ -265,7 +264,7 @@ func (k *Kubelet) terminate(p *podState, pod *corev1.Pod) {
 		return
 	}
 	detail := "containers stopped; pod removed"
-	if kept, ok := k.server.FindPod(pod.Namespace, pod.Name); ok && kept.UID == p.uid {
+	if kept, ok := k.server.FindPodByKey(p.key); ok && kept.UID == p.uid {
 		detail = "containers stopped; pod kept until its finalizers are removed: " + strings.Join(kept.Finalizers, ", ")
 	}
 	k.emit(Transition{Pod: p.key, Node: p.node, What: "terminated", Detail: detail})
