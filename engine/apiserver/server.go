@@ -203,13 +203,33 @@ func (s *Server) record(actor, verb string, res Resource, sub string, ns, name s
 // recordRV is record for a request whose outcome is known by its
 // resourceVersion (0: none).
 func (s *Server) recordRV(actor, verb string, res Resource, sub string, ns, name string, rv uint64, code int32, err error) {
-	r := Request{Actor: actor, Verb: verb, Resource: string(res) + sub, Namespace: ns, Name: name, Code: code, RV: rv}
+	r := Request{Actor: actor, Verb: verb, Resource: requestResource(res, sub), Namespace: ns, Name: name, Code: code, RV: rv}
 	if err != nil {
 		r.Code = codeOf(err)
 		r.Error = err.Error()
 		r.RV = 0
 	}
 	s.rec.Emit(traceSource, r)
+}
+
+// requestResource is the Resource of a request record: the resource and
+// its subresource ("pods/status"), spelled without building the string for
+// the status writes of the stored kinds.
+func requestResource(res Resource, sub string) string {
+	switch {
+	case sub == "":
+		return string(res)
+	case sub != "/status":
+	case res == Pods:
+		return "pods/status"
+	case res == ReplicaSets:
+		return "replicasets/status"
+	case res == Deployments:
+		return "deployments/status"
+	case res == Nodes:
+		return "nodes/status"
+	}
+	return string(res) + sub
 }
 
 // codeOf returns the HTTP code of an API error.
