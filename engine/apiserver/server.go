@@ -27,9 +27,10 @@ type Server struct {
 	// tables holds one table per watched resource (events excluded).
 	tables map[Resource]*table
 	// events are stored in creation order, compactly (storedEvent);
-	// eventKeys indexes them by key. Snapshot: yes (the count).
+	// eventKeys indexes them by namespace and name. Snapshot: yes (the
+	// count).
 	events    eventLog
-	eventKeys map[string]int
+	eventKeys map[eventKey]int
 	owners    ownerIndex
 	// nodePods counts the stored pods by spec.nodeName (bound pods only;
 	// no zero entries). Snapshot: yes.
@@ -55,7 +56,7 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 		names:     names,
 		rec:       rec,
 		tables:    map[Resource]*table{},
-		eventKeys: map[string]int{},
+		eventKeys: map[eventKey]int{},
 		nodePods:  map[string]int{},
 		owners:    ownerIndex{deps: map[types.UID]map[ObjectRef]struct{}{}},
 	}
@@ -136,7 +137,7 @@ func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 	t, ok := s.tables[res]
 	if !ok {
 		if res == Events {
-			if i, ok := s.eventKeys[objectKey(ns, name)]; ok {
+			if i, ok := s.eventKeys[eventKey{ns, name}]; ok {
 				return s.events.at(i).event(), true
 			}
 		}

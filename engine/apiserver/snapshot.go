@@ -26,7 +26,7 @@ type Checkpoint struct {
 	rv        uint64
 	tables    map[Resource]tableCheckpoint
 	events    eventLog
-	eventKeys map[string]int
+	eventKeys map[eventKey]int
 	owners    map[types.UID]map[ObjectRef]struct{}
 	nodePods  map[string]int
 	log       []WatchEvent
