@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -134,4 +135,55 @@ func TestUnchangedMatchesWholeObjectComparison(t *testing.T) {
 	image.Spec.Containers[0].Image = "nginx:1.28"
 	check("image change", image, modeUpdate)
 	check("image change sent as status write", image, modeStatus)
+}
+
+// TestMetaIdenticalChecksEveryField fails when metav1.ObjectMeta gains a
+// field that metaIdentical does not check.
+func TestMetaIdenticalChecksEveryField(t *testing.T) {
+	want := []string{"Name", "GenerateName", "Namespace", "SelfLink", "UID", "ResourceVersion", "Generation",
+		"CreationTimestamp", "DeletionTimestamp", "DeletionGracePeriodSeconds", "Labels", "Annotations",
+		"OwnerReferences", "Finalizers", "ManagedFields"}
+	if got := fieldNames(reflect.TypeOf(metav1.ObjectMeta{})); !reflect.DeepEqual(got, want) {
+		t.Errorf("ObjectMeta has fields %v; metaIdentical checks %v", got, want)
+	}
+}
+
+func TestMetaEqualAgreesWithSemanticEqual(t *testing.T) {
+	ts := metav1.NewTime(time.Unix(100, 0))
+	grace := int64(30)
+	base := metav1.ObjectMeta{Name: "p", Namespace: "default", UID: "u", ResourceVersion: "7", Generation: 2,
+		CreationTimestamp: ts, DeletionTimestamp: &ts, DeletionGracePeriodSeconds: &grace,
+		Labels: map[string]string{"app": "web"}, Annotations: map[string]string{"a": "b"},
+		OwnerReferences: []metav1.OwnerReference{{Kind: "ReplicaSet", Name: "rs", UID: "o"}}, Finalizers: []string{"f"}}
+	same := base
+	if !metaIdentical(&same, &base) || !metaEqual(&same, &base) {
+		t.Fatal("a shallow copy must be identical and equal")
+	}
+	edits := []func(m *metav1.ObjectMeta){
+		func(m *metav1.ObjectMeta) { m.Generation++ },
+		func(m *metav1.ObjectMeta) { m.Labels = map[string]string{"app": "web"} },
+		func(m *metav1.ObjectMeta) { m.Labels = map[string]string{"app": "db"} },
+		func(m *metav1.ObjectMeta) { m.Annotations = nil },
+		func(m *metav1.ObjectMeta) { m.Finalizers = []string{"f"} },
+		func(m *metav1.ObjectMeta) { m.Finalizers = nil },
+		func(m *metav1.ObjectMeta) { t2 := ts; m.DeletionTimestamp = &t2 },
+		func(m *metav1.ObjectMeta) { m.DeletionTimestamp = nil },
+		func(m *metav1.ObjectMeta) { g := int64(30); m.DeletionGracePeriodSeconds = &g },
+		func(m *metav1.ObjectMeta) { m.CreationTimestamp = metav1.NewTime(ts.In(time.FixedZone("x", 3600))) },
+		func(m *metav1.ObjectMeta) {
+			m.OwnerReferences = append([]metav1.OwnerReference(nil), m.OwnerReferences...)
+		},
+	}
+	for i, edit := range edits {
+		m := base
+		edit(&m)
+		if got, want := metaEqual(&m, &base), semanticEqual(&m, &base); got != want {
+			t.Errorf("edit %d: metaEqual = %v, semanticEqual = %v", i, got, want)
+		}
+	}
+	var empty1, empty2 metav1.ObjectMeta
+	empty2.Labels, empty2.Finalizers = map[string]string{}, []string{}
+	if !metaIdentical(&empty1, &empty2) {
+		t.Error("nil and empty maps and slices are identical")
+	}
 }

@@ -52,3 +52,7 @@ func (l *eventLog) restore(cp eventLog) {
 	}
 	l.n = cp.n
 }
+
+// eventKey identifies a stored Event: its namespace and name (kept apart,
+// so that indexing an Event builds no "namespace/name" string).
+type eventKey struct{ ns, name string }

@@ -48,7 +48,7 @@ func (s *Server) storeNewEvent(actor string, e *corev1.Event) (*storedEvent, err
 	case obj.Name == "":
 		obj.Name = obj.InvolvedObject.Name + "." + strconv.FormatInt(s.clock.Now().UnixNano(), 16)
 	}
-	key := objectKey(obj.Namespace, obj.Name)
+	key := eventKey{obj.Namespace, obj.Name}
 	if _, dup := s.eventKeys[key]; dup && err == nil {
 		err = apierrors.NewAlreadyExists(Events.GroupResource(), obj.Name)
 	}

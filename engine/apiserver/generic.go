@@ -69,6 +69,17 @@ func (s *Server) FindPod(ns, name string) (*corev1.Pod, bool) {
 	return o.(*corev1.Pod), true
 }
 
+// FindPodByKey is FindPod by the pod's storage key, "namespace/name" (a
+// stored pod always has a namespace): a caller that keeps pods by that key
+// looks them up without splitting it and joining it again.
+func (s *Server) FindPodByKey(key string) (*corev1.Pod, bool) {
+	o, ok := s.tables[Pods].objs[key]
+	if !ok {
+		return nil, false
+	}
+	return o.(*corev1.Pod), true
+}
+
 // ListPods lists pods in ns ("" = all) matching sel (nil = all), sorted by
 // namespace/name.
 func (s *Server) ListPods(ns string, sel labels.Selector) []*corev1.Pod {

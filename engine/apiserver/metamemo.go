@@ -73,7 +73,7 @@ func passedAsStored(m, old *metav1.ObjectMeta) bool {
 	}
 	gen := m.Generation
 	m.Generation = old.Generation
-	equal := semanticEqual(m, old)
+	equal := metaEqual(m, old)
 	m.Generation = gen
 	return equal
 }

@@ -23,19 +23,19 @@ func unchanged(obj, old Object, mode updateMode) bool {
 	case *corev1.Pod:
 		p := old.(*corev1.Pod)
 		return partsEqual(mode, &o.Spec, &p.Spec, &o.Status, &p.Status) &&
-			semanticEqual(&o.ObjectMeta, &p.ObjectMeta) && o.TypeMeta == p.TypeMeta
+			metaEqual(&o.ObjectMeta, &p.ObjectMeta) && o.TypeMeta == p.TypeMeta
 	case *appsv1.ReplicaSet:
 		p := old.(*appsv1.ReplicaSet)
 		return partsEqual(mode, &o.Spec, &p.Spec, &o.Status, &p.Status) &&
-			semanticEqual(&o.ObjectMeta, &p.ObjectMeta) && o.TypeMeta == p.TypeMeta
+			metaEqual(&o.ObjectMeta, &p.ObjectMeta) && o.TypeMeta == p.TypeMeta
 	case *appsv1.Deployment:
 		p := old.(*appsv1.Deployment)
 		return partsEqual(mode, &o.Spec, &p.Spec, &o.Status, &p.Status) &&
-			semanticEqual(&o.ObjectMeta, &p.ObjectMeta) && o.TypeMeta == p.TypeMeta
+			metaEqual(&o.ObjectMeta, &p.ObjectMeta) && o.TypeMeta == p.TypeMeta
 	case *corev1.Node:
 		p := old.(*corev1.Node)
 		return partsEqual(mode, &o.Spec, &p.Spec, &o.Status, &p.Status) &&
-			semanticEqual(&o.ObjectMeta, &p.ObjectMeta) && o.TypeMeta == p.TypeMeta
+			metaEqual(&o.ObjectMeta, &p.ObjectMeta) && o.TypeMeta == p.TypeMeta
 	}
 	return semanticEqual(obj, old)
 }

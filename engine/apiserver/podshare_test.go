@@ -58,3 +58,37 @@ func TestPodShareSharesOnlyExactlyEqualParts(t *testing.T) {
 		t.Error("a different image must be kept")
 	}
 }
+
+func TestPodShareCopyForCreateNeverAliasesTheRequest(t *testing.T) {
+	yes := true
+	pod := func() *corev1.Pod {
+		return &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: "p", Labels: map[string]string{"app": "web"},
+				OwnerReferences: []metav1.OwnerReference{{Kind: "ReplicaSet", Name: "rs", UID: "u", Controller: &yes}}},
+			Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
+			Status: corev1.PodStatus{Phase: corev1.PodRunning},
+		}
+	}
+	var ps podShare
+	in := pod()
+	first := ps.copyForCreate(in)
+	if &first.Spec.Containers[0] == &in.Spec.Containers[0] || &first.OwnerReferences[0] == &in.OwnerReferences[0] ||
+		reflect.ValueOf(first.Labels).Pointer() == reflect.ValueOf(in.Labels).Pointer() {
+		t.Fatal("the first copy must own its containers, labels and owner references")
+	}
+	if first.Status.Phase != "" {
+		t.Error("the copy's status must be left empty for prepareCreate")
+	}
+	ps.share(first)
+	in2 := pod()
+	second := ps.copyForCreate(in2)
+	if &second.Spec.Containers[0] != &first.Spec.Containers[0] || &second.OwnerReferences[0] != &first.OwnerReferences[0] ||
+		reflect.ValueOf(second.Labels).Pointer() != reflect.ValueOf(first.Labels).Pointer() {
+		t.Error("a request equal to the last created pod must get its containers, labels and owner references")
+	}
+	in3 := pod()
+	in3.Spec.Containers[0].Image = "nginx:2"
+	if third := ps.copyForCreate(in3); &third.Spec.Containers[0] == &in3.Spec.Containers[0] || third.Spec.Containers[0].Image != "nginx:2" {
+		t.Error("different containers must be deep-copied")
+	}
+}

@@ -27,9 +27,10 @@ type Server struct {
 	// tables holds one table per watched resource (events excluded).
 	tables map[Resource]*table
 	// events are stored in creation order, compactly (storedEvent);
-	// eventKeys indexes them by key. Snapshot: yes (the count).
+	// eventKeys indexes them by namespace and name. Snapshot: yes (the
+	// chunk headers; eventKeys follows from them on restore).
 	events    eventLog
-	eventKeys map[string]int
+	eventKeys map[eventKey]int
 	owners    ownerIndex
 	// nodePods counts the stored pods by spec.nodeName (bound pods only;
 	// no zero entries). Snapshot: yes.
@@ -55,7 +56,7 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 		names:     names,
 		rec:       rec,
 		tables:    map[Resource]*table{},
-		eventKeys: map[string]int{},
+		eventKeys: map[eventKey]int{},
 		nodePods:  map[string]int{},
 		owners:    ownerIndex{deps: map[types.UID]map[ObjectRef]struct{}{}},
 	}
@@ -136,7 +137,7 @@ func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 	t, ok := s.tables[res]
 	if !ok {
 		if res == Events {
-			if i, ok := s.eventKeys[objectKey(ns, name)]; ok {
+			if i, ok := s.eventKeys[eventKey{ns, name}]; ok {
 				return s.events.at(i).event(), true
 			}
 		}
@@ -203,13 +204,33 @@ func (s *Server) record(actor, verb string, res Resource, sub string, ns, name s
 // recordRV is record for a request whose outcome is known by its
 // resourceVersion (0: none).
 func (s *Server) recordRV(actor, verb string, res Resource, sub string, ns, name string, rv uint64, code int32, err error) {
-	r := Request{Actor: actor, Verb: verb, Resource: string(res) + sub, Namespace: ns, Name: name, Code: code, RV: rv}
+	r := Request{Actor: actor, Verb: verb, Resource: requestResource(res, sub), Namespace: ns, Name: name, Code: code, RV: rv}
 	if err != nil {
 		r.Code = codeOf(err)
 		r.Error = err.Error()
 		r.RV = 0
 	}
 	s.rec.Emit(traceSource, r)
+}
+
+// requestResource is the Resource of a request record: the resource and
+// its subresource ("pods/status"), spelled without building the string for
+// the status writes of the stored kinds.
+func requestResource(res Resource, sub string) string {
+	switch {
+	case sub == "":
+		return string(res)
+	case sub != "/status":
+	case res == Pods:
+		return "pods/status"
+	case res == ReplicaSets:
+		return "replicasets/status"
+	case res == Deployments:
+		return "deployments/status"
+	case res == Nodes:
+		return "nodes/status"
+	}
+	return string(res) + sub
 }
 
 // codeOf returns the HTTP code of an API error.

@@ -161,3 +161,13 @@ func TestDependentsIndex(t *testing.T) {
 		t.Fatalf("dependents after delete = %v", d)
 	}
 }
+
+func TestRequestResourceSpellsTheSubresource(t *testing.T) {
+	for _, res := range []Resource{Pods, ReplicaSets, Deployments, Nodes, Events} {
+		for _, sub := range []string{"", "/status", "/scale"} {
+			if got, want := requestResource(res, sub), string(res)+sub; got != want {
+				t.Errorf("requestResource(%s, %q) = %q, want %q", res, sub, got, want)
+			}
+		}
+	}
+}

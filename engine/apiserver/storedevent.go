@@ -41,12 +41,12 @@ type storedEvent struct {
 	count int32
 }
 
-// key returns the event's namespace/name key (objectKey).
-func (e *storedEvent) key() string {
+// key returns the event's namespace and name.
+func (e *storedEvent) key() eventKey {
 	if e.full != nil {
-		return objectKey(e.full.Namespace, e.full.Name)
+		return eventKey{e.full.Namespace, e.full.Name}
 	}
-	return objectKey(e.namespace, e.name)
+	return eventKey{e.namespace, e.name}
 }
 
 // storeEvent returns e as stored: e carries the UID uid and the

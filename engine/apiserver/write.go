@@ -77,7 +77,12 @@ func (s *Server) namespaceOf(res Resource, obj Object) string {
 // Restore) instead of resetting it as a create does.
 func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error) {
 	st := strategies[res]
-	obj := in.DeepCopyObject().(Object)
+	var obj Object
+	if p, ok := in.(*corev1.Pod); ok && !restore {
+		obj = s.podShare.copyForCreate(p)
+	} else {
+		obj = in.DeepCopyObject().(Object)
+	}
 	obj.SetNamespace(s.namespaceOf(res, obj))
 	if obj.GetResourceVersion() != "" {
 		return nil, apierrors.NewInternalError(errResourceVersionSet)

@@ -102,7 +102,7 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 	var oldOwners []metav1.OwnerReference
 	wasDeleting, oldFins := false, []string(nil)
 	if n == nil {
-		n = &node{dependents: map[types.UID]*node{}}
+		n = &node{} // most objects never get a dependent: no map until one does
 		g.nodes[uid] = n
 	} else {
 		oldOwners = n.owners
@@ -120,7 +120,14 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 	// have been waiting for this dependent), add new ones.
 	// Owner lists are short (usually one controller): they are searched
 	// in place rather than indexed in maps.
+	// A single reference kept as it was (the same slice: most writes
+	// share their owner references with the version before) has neither
+	// been removed nor unblocked, so that pass has nothing to do.
+	unchangedOwner := len(oldOwners) == 1 && len(n.owners) == 1 && &oldOwners[0] == &n.owners[0]
 	for _, r := range oldOwners {
+		if unchangedOwner {
+			break
+		}
 		nr, still := lastOwnerRef(n.owners, r.UID)
 		owner := g.nodes[r.UID]
 		if owner == nil {
@@ -155,6 +162,9 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 			}
 			g.nodes[r.UID] = owner
 			g.enqueue(attemptToDelete, owner, "virtual owner of "+n.ref.String())
+		}
+		if owner.dependents == nil {
+			owner.dependents = map[types.UID]*node{}
 		}
 		owner.dependents[uid] = n
 	}

@@ -17,7 +17,8 @@ type node struct {
 	// owners are the object's ownerReferences as last observed; empty for a
 	// virtual node.
 	owners []metav1.OwnerReference
-	// dependents are the nodes whose owners name this node's UID.
+	// dependents are the nodes whose owners name this node's UID; nil
+	// until the first one is linked.
 	dependents map[types.UID]*node
 	// virtual is true until the object itself is observed.
 	virtual bool

@@ -138,7 +138,10 @@ func cloneGraph(nodes map[types.UID]*node) map[types.UID]*node {
 		out[uid] = copyOf(n)
 	}
 	for orig, c := range copies {
-		c.dependents = make(map[types.UID]*node, len(orig.dependents))
+		c.dependents = nil
+		if len(orig.dependents) > 0 {
+			c.dependents = make(map[types.UID]*node, len(orig.dependents))
+		}
 	}
 	for orig, c := range copies {
 		for uid, d := range orig.dependents {
@@ -166,7 +169,7 @@ func (g *Collector) restoreGraph(saved map[types.UID]*savedNode) {
 		cur := g.nodes[uid]
 		deps := cur.dependents
 		*cur = sn.node
-		if deps == nil {
+		if deps == nil && len(sn.deps) > 0 {
 			deps = make(map[types.UID]*node, len(sn.deps))
 		}
 		for _, duid := range sn.deps {

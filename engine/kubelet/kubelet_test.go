@@ -321,3 +321,21 @@ func TestLivenessProbeTooEarlyKillsEveryStart(t *testing.T) {
 		t.Fatal("ready despite its liveness probe")
 	}
 }
+
+func TestIsSimID(t *testing.T) {
+	for _, c := range []struct {
+		id, a, b, c string
+		want        bool
+	}{
+		{"sim://nginx:1.25", "nginx:1.25", "", "", true},
+		{"sim://nginx:1.26", "nginx:1.25", "", "", false},
+		{"sim://web-1/web", "web-1", "/", "web", true},
+		{"sim://web-1/wex", "web-1", "/", "web", false},
+		{"docker://web-1/web", "web-1", "/", "web", false},
+		{"sim://web-1web", "web-1", "/", "web", false},
+	} {
+		if got := isSimID(c.id, c.a, c.b, c.c); got != c.want {
+			t.Errorf("isSimID(%q, %q, %q, %q) = %v", c.id, c.a, c.b, c.c, got)
+		}
+	}
+}

@@ -90,8 +90,7 @@ func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
 // storedPod is freshPod without the copy: the stored pod itself, which must
 // not be modified.
 func (k *Kubelet) storedPod(p *podState) (*corev1.Pod, bool) {
-	ns, name := splitKey(p.key)
-	pod, ok := k.server.FindPod(ns, name)
+	pod, ok := k.server.FindPodByKey(p.key)
 	if !ok || pod.UID != p.uid {
 		return nil, false
 	}
@@ -265,7 +264,7 @@ func (k *Kubelet) terminate(p *podState, pod *corev1.Pod) {
 		return
 	}
 	detail := "containers stopped; pod removed"
-	if kept, ok := k.server.FindPod(pod.Namespace, pod.Name); ok && kept.UID == p.uid {
+	if kept, ok := k.server.FindPodByKey(p.key); ok && kept.UID == p.uid {
 		detail = "containers stopped; pod kept until its finalizers are removed: " + strings.Join(kept.Finalizers, ", ")
 	}
 	k.emit(Transition{Pod: p.key, Node: p.node, What: "terminated", Detail: detail})
@@ -303,18 +302,42 @@ func containerStatuses(pod *corev1.Pod, restarts int32, now time.Time, ready boo
 	out := make([]corev1.ContainerStatus, 0, len(pod.Spec.Containers))
 	started := metav1.NewTime(now)
 	for i, c := range pod.Spec.Containers {
-		t := true
 		cs := corev1.ContainerStatus{
-			Name: c.Name, Image: c.Image, ImageID: "sim://" + c.Image, ContainerID: "sim://" + pod.Name + "/" + c.Name,
-			Ready: ready, Started: &t, RestartCount: restarts,
+			Name: c.Name, Image: c.Image, Ready: ready, RestartCount: restarts,
 			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: started}},
 		}
 		if prev := pod.Status.ContainerStatuses; i < len(prev) && prev[i].Name == c.Name {
 			cs.LastTerminationState = prev[i].LastTerminationState
+			// IDs and a started flag equal to the ones built below are
+			// taken from the status before (stored statuses are never
+			// changed in place) instead of built again.
+			if isSimID(prev[i].ImageID, c.Image, "", "") && isSimID(prev[i].ContainerID, pod.Name, "/", c.Name) {
+				cs.ImageID, cs.ContainerID = prev[i].ImageID, prev[i].ContainerID
+			}
+			if st := prev[i].Started; st != nil && *st {
+				cs.Started = st
+			}
+		}
+		if cs.ImageID == "" {
+			cs.ImageID, cs.ContainerID = "sim://"+c.Image, "sim://"+pod.Name+"/"+c.Name
+		}
+		if cs.Started == nil {
+			t := true
+			cs.Started = &t
 		}
 		out = append(out, cs)
 	}
 	return out
+}
+
+// isSimID reports whether id is "sim://" + a + b + c, without building it.
+func isSimID(id, a, b, c string) bool {
+	const scheme = "sim://"
+	if len(id) != len(scheme)+len(a)+len(b)+len(c) || !strings.HasPrefix(id, scheme) {
+		return false
+	}
+	id = id[len(scheme):]
+	return id[:len(a)] == a && id[len(a):len(a)+len(b)] == b && id[len(a)+len(b):] == c
 }
 
 // setPodCondition sets a condition, changing lastTransitionTime only when the
