@@ -87,6 +87,7 @@ func sameOwnerRef(a, b metav1.OwnerReference) bool {
 		sameBoolPtr(a.Controller, b.Controller) && sameBoolPtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
 }
 
+// sameBoolPtr reports whether a and b are both nil or point at equal values.
 func sameBoolPtr(a, b *bool) bool {
 	if a == nil || b == nil {
 		return a == b

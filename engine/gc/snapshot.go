@@ -174,7 +174,7 @@ func (g *Collector) restoreGraph(saved map[types.UID]*savedNode) {
 		}
 		for _, duid := range sn.deps {
 			d := g.nodes[duid]
-			if cur, ok := deps[duid]; !ok || cur != d {
+			if have, ok := deps[duid]; !ok || have != d {
 				deps[duid] = d
 			}
 		}

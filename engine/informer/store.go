@@ -147,7 +147,8 @@ type Store struct {
 	// nextSeq is the seq of the next entry created. Snapshot: yes.
 	nextSeq uint64
 	// groups is the per-value group summary of one index, nil unless
-	// Summarize was called.
+	// Summarize was called. Snapshot: yes (its counts; the summarized
+	// index and classifier are wiring).
 	groups *groupSummary
 }
 

@@ -84,6 +84,7 @@ func (h *timerHeap) pop() timer {
 	return t
 }
 
+// up moves the timer at j towards the root until its parent is not later.
 func (h timerHeap) up(j int) {
 	for {
 		i := (j - 1) / 2 // parent
@@ -95,6 +96,8 @@ func (h timerHeap) up(j int) {
 	}
 }
 
+// down moves the timer at i towards the leaves (within the first n)
+// until neither child is earlier.
 func (h timerHeap) down(i, n int) {
 	for {
 		j := 2*i + 1

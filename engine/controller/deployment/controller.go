@@ -39,7 +39,7 @@ type Controller struct {
 	// events creates Kubernetes Events about Deployments.
 	events *events.Recorder
 	// templates remembers which ReplicaSet templates equal which
-	// Deployment templates (see templateMatches).
+	// Deployment templates (see templateMatches). Snapshot: yes.
 	templates templateMatches
 }
 

@@ -47,6 +47,24 @@ type Controller struct {
 	// walkAlways makes every sync walk its pods instead of reading the
 	// group counts; tests set it to compare the two.
 	walkAlways bool
+	// onPath, when set (tests only; wiring, not state), is told which way
+	// each fast-path decision went (see the path constants).
+	onPath func(path string)
+}
+
+// The fast-path decisions onPath reports.
+const (
+	pathTallied      = "tallied"       // a sync read the group counts
+	pathWalked       = "walked"        // a sync walked the pods
+	pathGroupsProved = "groups-proved" // related pods counted from groups
+	pathGroupsWalked = "groups-walked" // related pods walked instead
+)
+
+// took reports a fast-path decision to onPath.
+func (rc *Controller) took(path string) {
+	if rc.onPath != nil {
+		rc.onPath(path)
+	}
 }
 
 // New returns a controller reading from the pod and ReplicaSet informers

@@ -183,7 +183,13 @@ func (rc *Controller) relatedPodsPerNode(rs *appsv1.ReplicaSet) func() map[strin
 			if err != nil {
 				continue // an invalid selector matches no pods
 			}
-			if !rc.addSelectedFromGroups(relRS, sel, earlier, perNode) {
+			proved := rc.addSelectedFromGroups(relRS, sel, earlier, perNode)
+			if proved {
+				rc.took(pathGroupsProved)
+			} else {
+				rc.took(pathGroupsWalked)
+			}
+			if !proved {
 				rc.pods.Store().EachMatching(relRS.Namespace, sel, func(o apiserver.Object) {
 					p, ok := o.(*corev1.Pod)
 					if ok && podutil.IsPodActive(p) && !selectedEarlier(earlier, p.Namespace, p.Labels) {

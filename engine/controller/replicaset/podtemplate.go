@@ -24,9 +24,10 @@ var replicaSetGVK = appsv1.SchemeGroupVersion.WithKind("ReplicaSet")
 // controller reference to rs with blockOwnerDeletion.
 //
 // The pod is only a request body: the API server copies what it stores
-// (apiserver contract) and the controller drops the body after the call.
-// So it shares the template's maps, slices and spec instead of copying
-// them; rs is the sync's own copy, and neither side changes them.
+// (apiserver contract) and leaves the body as it was, so a scale-up sends
+// the same body for every create of its batch. It shares the template's
+// maps, slices and spec instead of copying them; rs is the sync's own
+// copy, and neither side changes them.
 func podFromTemplate(rs *appsv1.ReplicaSet, prefix string) (*corev1.Pod, error) {
 	t := &rs.Spec.Template
 	if len(t.Labels) == 0 {

@@ -57,6 +57,7 @@ func (rc *Controller) syncReplicaSet(key string) (time.Duration, error) {
 		counts      *podutil.StatusCounts
 	)
 	if t, ok := rc.tally(rs, selector); ok {
+		rc.took(pathTallied)
 		rc.emit(refmanager.KeptPodsSummary(rs, selector, t.activeOwned, t.activeOrphans))
 		claimed = claimedPods{n: t.activeOwned, load: func() ([]*corev1.Pod, *podutil.KnownRankInputs) { return rc.activeOwnedPods(rs, t.activeOwned) }}
 		terminating = t.terminating
@@ -64,6 +65,7 @@ func (rc *Controller) syncReplicaSet(key string) (time.Duration, error) {
 			counts = &t.status
 		}
 	} else {
+		rc.took(pathWalked)
 		// 5. Candidates: owned pods plus orphans, from the owner index.
 		allPods := rc.candidatePods(rs)
 		active := podutil.FilterActivePods(allPods)
