@@ -9,8 +9,11 @@
 #   --native FILE  `go test -bench` output holding BenchmarkRollingUpdate1000
 #                  and ...10000 (engine/sim); without it they are run here,
 #                  in one run (-benchtime 3x)
-#   --wasm FILE    the same benchmarks' output under GOOS=js GOARCH=wasm;
-#                  adds the wasm times and the wasm/native ratio
+#   --wasm FILE    the same benchmarks' output under GOOS=js GOARCH=wasm,
+#                  compiled with the browser's flags (`make bench` passes the
+#                  Makefile's WASM_GCFLAGS: plain `go test` inlines everywhere,
+#                  the shipped wasm does not); adds the wasm times and the
+#                  wasm/native ratio (issue #10's goal: at most 5x)
 #   --cli BIN      the CLI to measure (default bin/rolloutlab, built if
 #                  missing)
 # Every result line starts with "bench-engine:". Exit status 0, or 2 when a
@@ -61,7 +64,7 @@ if [[ -n $wasm ]]; then
   w1=$(field "$wasm" BenchmarkRollingUpdate1000 ns/op)
   w10=$(field "$wasm" BenchmarkRollingUpdate10000 ns/op)
   if [[ -n $w1 && -n $w10 ]]; then
-    awk -v a="$w1" -v b="$w10" -v n1="$ns1" -v n10="$ns10" 'BEGIN { printf "bench-engine: rolling update wasm: 1k %.1f ms (%.1fx native), 10k %.1f ms (%.1fx native)\n", a/1e6, a/n1, b/1e6, b/n10 }'
+    awk -v a="$w1" -v b="$w10" -v n1="$ns1" -v n10="$ns10" 'BEGIN { printf "bench-engine: rolling update wasm (browser build): 1k %.1f ms (%.1fx native), 10k %.1f ms (%.1fx native)\n", a/1e6, a/n1, b/1e6, b/n10 }'
   else
     echo "bench-engine: rolling update wasm: no results in $wasm"
   fi
