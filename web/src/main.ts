@@ -9,8 +9,8 @@ import { onLocaleChange, t, t as tr } from './i18n';
 import { App } from './app';
 import { Layout } from './player/layout';
 import { wireLocale } from './player/locale';
-import { Predictor } from './present/predict';
-import { Presenter } from './present/presenter';
+import type { Presenter } from './present/presenter';
+import { PRESENT_STATE } from './present/state';
 import { deferredClient, loadEngine, type EngineClient, type VersionInfo } from './engine';
 import { describeProgress, progressFraction, type Progress } from './progress';
 import { nextTheme, type Theme } from './theme';
@@ -113,10 +113,22 @@ window.__rolloutlabEngine = recorder.client;
 window.__rolloutlabStep0 = step0; // the e2e test compares it with the engine's own answer
 const app = new App(recorder.client);
 window.__rolloutlabApp = app;
-const presenter = new Presenter(app, layout);
-new Predictor(app, document.getElementById('predict')!, document.getElementById('predict-btn')!);
+// Presenter and predict modes are lazy chunks, outside the first load: each
+// loads on the first press of its button (which it then handles itself), and
+// presenter mode also when a presentation survives a reload.
+let presenter: Presenter | undefined;
+let presenterLoad: Promise<Presenter> | undefined;
+const loadPresenter = (): Promise<Presenter> =>
+  (presenterLoad ??= import('./present/presenter').then(({ Presenter }) => (presenter = new Presenter(app, layout))));
+const onFirstClick = (id: string, fn: () => void) => document.getElementById(id)?.addEventListener('click', fn, { once: true });
+onFirstClick('present-btn', () => void loadPresenter().then((p) => p.enter()));
+onFirstClick('predict-btn', () =>
+  void import('./present/predict').then(({ Predictor }) =>
+    new Predictor(app, document.getElementById('predict')!, document.getElementById('predict-btn')!).toggle(),
+  ),
+);
 onLocaleChange(() => {
-  if (presenter.on) presenter.enter(); // redraws its panel menu
+  if (presenter?.on) presenter.enter(); // redraws its panel menu
   else layout.apply();
   app.relabel();
 });
@@ -128,7 +140,7 @@ void app
     await engineReady;
     // A share link decides the step; otherwise presenter mode comes back where it was.
     if (hasShareLink(location)) await (await import('./share/restore')).restoreShare(app, recorder);
-    else await presenter.restore();
+    else if (sessionStorage.getItem(PRESENT_STATE)) await (await loadPresenter()).restore();
     document.body.dataset.app = 'ready';
     app.preloadEditorWhenIdle();
   })

@@ -9,8 +9,7 @@ import { Layout } from '../player/layout';
 import type { Annotation, Player } from '../player/player';
 import type { TraceRecord, View } from '../types';
 import { addRecords, noteAt, type RecordSteps, stepsOf } from './annotations';
-
-const STATE = 'rolloutlab-present';
+import { PRESENT_STATE as STATE } from './state';
 /** Syncs tried while looking for a note beyond the computed run. */
 const SEARCH_SYNCS = 60;
 
