@@ -14,10 +14,12 @@ import (
 // between two refreshes only the new steps' samples change.
 type samplesSent struct {
 	// of is the session the samples were sent for; another session (a new
-	// load) starts over from nothing.
+	// load) starts over from nothing. A successful load resets the whole
+	// struct, so a replaced session is not kept alive through it.
 	of *session.Session
 	// samples are the samples sent, in order (copies of the stored values,
-	// whose point slices are read-only once stored: session.Sample).
+	// whose point slices are read-only once stored: session.Sample). The
+	// backing array beyond len holds only zero values.
 	samples []session.Sample
 }
 
@@ -67,7 +69,14 @@ func (b *bridge) samplesSince(json.RawMessage) (any, error) {
 			}
 		}
 		b.sent.of = s
+		old := len(b.sent.samples)
 		b.sent.samples = append(b.sent.samples[:keep], cur[keep:]...)
+		if n := len(b.sent.samples); n < old {
+			// The array was reused and is now shorter: drop the discarded
+			// samples it still holds beyond the new length, so that they
+			// (and their point slices) can be collected.
+			clear(b.sent.samples[n:old])
+		}
 		tail := cur[keep:]
 		if tail == nil {
 			tail = []session.Sample{} // [] on the wire, not null
