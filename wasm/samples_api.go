@@ -55,12 +55,26 @@ func samePoints[T comparable](a, b []T) bool {
 // {keep, tail}: the caller keeps the first keep samples it was given and
 // appends tail. It costs a comparison per step (most are pointer checks)
 // plus the tail's encoding.
-func (b *bridge) samplesSince(json.RawMessage) (any, error) {
+//
+// Its optional argument {have} is how many samples the caller holds: keep
+// is never more, so a caller that lost its copy (it failed to parse an
+// answer and holds none) gets the samples it lacks, not a prefix it no
+// longer has.
+func (b *bridge) samplesSince(args json.RawMessage) (any, error) {
+	var a struct {
+		Have *int `json:"have"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
 	return b.guarded(func(s *session.Session) (any, error) {
 		cur := s.Samples()
 		keep := 0
 		if b.sent.of == s {
 			n := min(len(cur), len(b.sent.samples))
+			if a.Have != nil {
+				n = min(n, max(0, *a.Have))
+			}
 			for keep < n && sameSample(cur[keep], b.sent.samples[keep]) {
 				// Hold the session's copy: a replay's equal copy replaces
 				// the old one, which can then be collected.

@@ -104,3 +104,35 @@ func TestSamplesSinceReleasesDiscardedSamples(t *testing.T) {
 		t.Fatalf("after a load the bridge still holds %d samples of the previous session", len(b.sent.samples))
 	}
 }
+
+// TestSamplesSinceKeepsNoMoreThanTheCallerHas checks the {have} argument: a
+// caller that lost the samples it was sent gets them again.
+func TestSamplesSinceKeepsNoMoreThanTheCallerHas(t *testing.T) {
+	a := methods()
+	src, _ := scenarios.Source(scenarios.Default)
+	callOK(t, a, "load", map[string]any{"source": string(src), "name": "r.yaml"}, nil)
+	callOK(t, a, "advance", map[string]any{"by": "event", "count": 20}, nil)
+	var d struct {
+		Keep int               `json:"keep"`
+		Tail []json.RawMessage `json:"tail"`
+	}
+	callOK(t, a, "samplesSince", map[string]any{"have": 0}, &d)
+	if d.Keep != 0 || len(d.Tail) != 21 {
+		t.Fatalf("first call: keep %d, %d in tail; want 0, 21", d.Keep, len(d.Tail))
+	}
+	// The caller says it holds 5 (e.g. it dropped the rest): keep ≤ 5.
+	callOK(t, a, "samplesSince", map[string]any{"have": 5}, &d)
+	if d.Keep != 5 || len(d.Tail) != 16 {
+		t.Fatalf("have 5: keep %d, %d in tail; want 5, 16", d.Keep, len(d.Tail))
+	}
+	// It holds none (it failed to parse an answer): everything again.
+	callOK(t, a, "samplesSince", map[string]any{"have": 0}, &d)
+	if d.Keep != 0 || len(d.Tail) != 21 {
+		t.Fatalf("have 0: keep %d, %d in tail; want 0, 21", d.Keep, len(d.Tail))
+	}
+	// It holds more than were sent: keep is bounded by what was sent.
+	callOK(t, a, "samplesSince", map[string]any{"have": 100}, &d)
+	if d.Keep != 21 || len(d.Tail) != 0 {
+		t.Fatalf("have 100: keep %d, %d in tail; want 21, 0", d.Keep, len(d.Tail))
+	}
+}
