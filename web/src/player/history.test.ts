@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepInfo } from '../types';
-import { firstAtOrAfter, HistoryComponents, SortedSteps } from './history';
+import { firstAtOrAfter, HistoryComponents, SortedSteps, windowAround } from './history';
 
 const step = (n: number, component = 'c'): StepInfo => ({ step: n, component }) as StepInfo;
 
@@ -12,6 +12,43 @@ describe('firstAtOrAfter', () => {
       expect(firstAtOrAfter(list, n)).toBe(scan < 0 ? list.length : scan);
     }
     expect(firstAtOrAfter([], 3)).toBe(0);
+  });
+
+  it('skips holes (steps not fetched yet), as a linear scan over the entries would', () => {
+    const h: (StepInfo | undefined)[] = [step(1), step(2), undefined, step(4), step(5)];
+    expect(firstAtOrAfter(h, 5)).toBe(4);
+    // every pattern of holes in a list of 7 steps
+    for (let mask = 0; mask < 1 << 7; mask++) {
+      const list = Array.from({ length: 7 }, (_, i) => (mask & (1 << i) ? undefined : step(2 * i + 1)));
+      for (let n = 0; n <= 15; n++) {
+        const scan = list.findIndex((s) => s !== undefined && s.step >= n);
+        expect(firstAtOrAfter(list, n), `mask ${mask}, step ${n}`).toBe(scan < 0 ? list.length : scan);
+      }
+    }
+    // a sparse array (history[n] = … past its end)
+    const sparse: StepInfo[] = [];
+    sparse[9] = step(10);
+    expect(firstAtOrAfter(sparse, 3)).toBe(9);
+    expect(firstAtOrAfter(sparse, 11)).toBe(10);
+  });
+});
+
+describe('windowAround', () => {
+  it('is a slice around an index when there are no holes', () => {
+    const list = Array.from({ length: 20 }, (_, i) => i);
+    for (const at of [0, 3, 10, 19, 20]) {
+      const from = Math.max(0, at - 4);
+      expect(windowAround(list, at, 4, 8)).toEqual(list.slice(from, from + 8));
+    }
+  });
+  it('skips holes and still fills the window', () => {
+    const list: (number | undefined)[] = [0, 1, undefined, 3, undefined, undefined, 6, 7, 8, undefined, 10];
+    expect(windowAround(list, 6, 2, 4)).toEqual([1, 3, 6, 7]);
+    expect(windowAround(list, 11, 2, 4)).toEqual([8, 10]);
+    const sparse: number[] = [];
+    sparse[50] = 50;
+    expect(windowAround(sparse, 0, 40, 80)).toEqual([50]);
+    expect(windowAround(sparse, 51, 40, 80)).toEqual([50]);
   });
 });
 

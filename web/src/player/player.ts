@@ -38,7 +38,8 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
 export class Player {
   private view: View | null = null;
   private samples: Sample[] = [];
-  private history: StepInfo[] = [];
+  /** The steps computed so far (index = step − 1); holes are steps not fetched yet. */
+  private history: (StepInfo | undefined)[] = [];
   /** Math records by step, for steps seen; the math panel falls back to the latest earlier one. Kept as records so a language switch re-renders them. */
   private mathByStep = new Map<number, TraceRecord[]>();
   /** The keys of mathByStep, sorted (the math panel finds the latest at or before the step shown). */
@@ -583,8 +584,8 @@ export class Player {
     return this.source;
   }
 
-  /** The steps computed so far (index = step − 1). */
-  steps(): readonly StepInfo[] {
+  /** The steps computed so far (index = step − 1; a hole is a step not fetched yet). */
+  steps(): readonly (StepInfo | undefined)[] {
     return this.history;
   }
 
