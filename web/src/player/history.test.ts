@@ -70,6 +70,26 @@ describe('HistoryComponents', () => {
     expect(c.update([step(1, 'x')])).toEqual(['x']);
   });
 
+  it('forgets the names of a cut future even when the history grows back past its old length', () => {
+    const c = new HistoryComponents();
+    const h = [step(1, 'rs'), step(2, 'dep'), step(3, 'old-future')];
+    expect(c.update(h)).toEqual(['dep', 'old-future', 'rs']);
+    const before = c.update(h);
+    // an action at step 1 discards steps 2 and 3; the run grows to 4 before the next update
+    c.cut(1);
+    h.length = 1;
+    h.push(step(2, 'dep'), step(3, 'kubelet'), step(4, 'kubelet'));
+    const after = c.update(h);
+    expect(after).toEqual(['dep', 'kubelet', 'rs']);
+    // a new array: the filter's options (compared by identity) are rebuilt
+    expect(after).not.toBe(before);
+    // nothing changed: the same array
+    expect(c.update(h)).toBe(after);
+    // a cut past what was read changes nothing
+    c.cut(10);
+    expect(c.update(h)).toBe(after);
+  });
+
   it('skips holes', () => {
     const h: (StepInfo | undefined)[] = [];
     h[2] = step(3, 'rs');
@@ -85,4 +105,5 @@ describe('SortedSteps', () => {
     s.clear();
     expect(s.atOrBefore(5)).toBe(-1);
   });
+
 });

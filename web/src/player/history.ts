@@ -53,8 +53,8 @@ export function windowAround<T>(list: readonly (T | undefined)[], at: number, be
 /**
  * The components named by a step history, kept up to date as the history
  * grows: update() reads only the entries added since the last call, and
- * starts over when given another history array or one that was cut back
- * (an action discarded the future, a new scenario was loaded).
+ * starts over when given another history array (a new scenario was loaded)
+ * or after cut() (an action discarded the future).
  */
 export class HistoryComponents {
   /** The history array the set was built from. */
@@ -83,6 +83,21 @@ export class HistoryComponents {
     }
     this.sorted ??= [...this.names].sort();
     return this.sorted;
+  }
+
+  /**
+   * Notes that the history was cut back to its first n entries (an action
+   * discarded the future). Call it when cutting, whatever comes next: the
+   * run may grow back past the old length before the next update(), which
+   * could then not tell that the entries it read are gone. Names cannot be
+   * taken out one by one (another entry may name the same component), so
+   * the next update() reads the history again.
+   */
+  cut(n: number): void {
+    if (n >= this.read) return;
+    this.read = 0;
+    this.names.clear();
+    this.sorted = null;
   }
 
   /** Notes an entry written at an index already read (a step recomputed after a seek). */
