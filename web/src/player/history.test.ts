@@ -106,4 +106,13 @@ describe('SortedSteps', () => {
     expect(s.atOrBefore(5)).toBe(-1);
   });
 
+  it('forgets the steps of a discarded future (single-step to 30, seek to 10, act: the math panel must not show step 25 at step 25 of the new run)', () => {
+    const s = new SortedSteps();
+    for (const n of [3, 10, 12, 25, 30]) s.add(n);
+    expect(s.cutAbove(10)).toEqual([12, 25, 30]);
+    expect(s.atOrBefore(25)).toBe(10);
+    expect(s.cutAbove(10)).toEqual([]);
+    expect(s.cutAbove(0)).toEqual([3, 10]);
+    expect(s.atOrBefore(99)).toBe(-1);
+  });
 });

@@ -131,6 +131,13 @@ export class SortedSteps {
     this.steps.length = 0;
   }
 
+  /** Removes the steps above n and returns them (an action discarded the future). */
+  cutAbove(n: number): number[] {
+    let lo = this.steps.length;
+    while (lo > 0 && this.steps[lo - 1]! > n) lo--;
+    return this.steps.splice(lo);
+  }
+
   /** The largest step ≤ n, or -1 when there is none. */
   atOrBefore(n: number): number {
     let lo = 0;

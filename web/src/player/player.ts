@@ -244,8 +244,8 @@ export class Player {
 
   /**
    * Forgets every step after n, which the engine no longer has (an action
-   * discarded the future): the history and the components read from it.
-   * Cheap when there is nothing to forget.
+   * discarded the future): the history, the components read from it and the
+   * math records of those steps. Cheap when there is nothing to forget.
    */
   private cutHistory(n: number): void {
     // The run got shorter even when the history held fewer steps (still being fetched).
@@ -256,6 +256,7 @@ export class Player {
       this.history.length = n;
       this.historyCuts++;
     }
+    for (const s of this.mathSteps.cutAbove(n)) this.mathByStep.delete(s);
   }
 
   private async fetchSteps(): Promise<void> {
