@@ -14,20 +14,22 @@
 // engine in its Worker has loaded that scenario too.
 // Repeat visits: in one browser context (HTTP cache and Chromium's code
 // cache for the wasm kept) the page is loaded once, then again --runs times.
-// Responsiveness: with a 10,000-replica rolling update playing (and then
-// seeking) the longest main-thread task (PerformanceObserver "longtask") is
-// reported; the engine runs in a Worker, so the page must stay under 50 ms.
-// Wall time counts the time the tab waited for a CPU on a busy machine, so
-// the longest task's main-thread CPU time (a Chromium trace of the phase,
-// RunTask events' thread time) is printed beside it: that is what the page
-// itself costs. Then the same run is advanced to 100,000 steps and seeks are
-// timed from the call to the frame that shows the step, split into the
-// engine's time in its Worker and the rest (messages, parse, render).
-// Then, in one page, it times steps
-// (engine call + synchronous render, window.__rolloutlabApp.benchStep) during
-// a rolling update of a generated Deployment of 100 and of 1,000 replicas:
-// the scenario is loaded and settled, the image changed, then every event
-// step is timed until the run is idle (or --max-steps).
+// Steps: in one page, it times steps (engine call + synchronous render,
+// window.__rolloutlabApp.benchStep) during a rolling update of a generated
+// Deployment of 100 and of 1,000 replicas: the scenario is loaded and
+// settled, the image changed, then every event step is timed until the run
+// is idle (or --max-steps).
+// Responsiveness ("big"): with a 10,000-replica rolling update playing (and
+// then seeking) the longest main-thread task (PerformanceObserver
+// "longtask") of each phase is reported, a task counting in the phase during
+// which it started; the engine runs in a Worker, so the page must stay under
+// 50 ms. Wall time counts the time the tab waited for a CPU on a busy
+// machine, so the longest task's main-thread CPU time (a Chromium trace of
+// the phase, RunTask events' thread time; "n/a" when the trace has none) is
+// printed beside it: that is what the page itself costs. Seeks are timed
+// from the call to the frame that shows the step, split into the engine's
+// time in its Worker and the rest (messages, parse, render). Then the same
+// run is advanced to --seek-steps steps and seeks are timed there.
 //
 // Usage: node scripts/bench-browser.mjs [--runs 5] [--max-steps 4000] [--play-seconds 8] [--seek-steps 100000]
 //          [--only loads,steps,big] [--json out.json]
@@ -51,17 +53,26 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 const READY_TIMEOUT_MS = 60_000;
+/** The parts --only can name. */
+const PARTS = ['loads', 'steps', 'big'];
 const SERVER_START_TIMEOUT_MS = 10_000;
 
 function parseArgs(argv) {
-  const opts = { runs: 5, json: null, maxSteps: 4000, playSeconds: 8, seekSteps: 100_000, only: new Set(['loads', 'steps', 'big']) };
+  const opts = { runs: 5, json: null, maxSteps: 4000, playSeconds: 8, seekSteps: 100_000, only: new Set(PARTS) };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') opts.runs = Number(argv[++i]);
     else if (argv[i] === '--max-steps') opts.maxSteps = Number(argv[++i]);
     else if (argv[i] === '--json') opts.json = argv[++i];
     else if (argv[i] === '--play-seconds') opts.playSeconds = Number(argv[++i]);
     else if (argv[i] === '--seek-steps') opts.seekSteps = Number(argv[++i]);
-    else if (argv[i] === '--only') opts.only = new Set(argv[++i].split(','));
+    else if (argv[i] === '--only') {
+      opts.only = new Set((argv[++i] ?? '').split(','));
+      const unknown = [...opts.only].filter((p) => !PARTS.includes(p));
+      if (unknown.length || opts.only.size === 0) {
+        console.error(`bench-browser: --only takes a comma-separated list of ${PARTS.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
+        process.exit(2);
+      }
+    }
     else {
       console.error(`bench-browser: unknown argument ${argv[i]}`);
       process.exit(2);
@@ -157,17 +168,18 @@ const TRACE_CATEGORIES = ['toplevel'];
 /**
  * The longest main-thread task in a Chromium trace, by thread (CPU) time:
  * { cpuMs, wallMs } of that task, and the longest wall time of any task.
+ * cpuMs and cpuTaskWallMs are NaN when no task has a thread time (tdur: not
+ * every platform's trace records one).
  */
 function longestMainTask(buffer) {
   const json = JSON.parse(buffer.toString());
   const events = Array.isArray(json) ? json : json.traceEvents;
   const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  let cpu = { cpuMs: 0, wallMs: 0 };
+  let cpu = { cpuMs: NaN, wallMs: NaN };
   let wallMs = 0;
   for (const e of events) {
     if ((e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'RunTask') || e.ph !== 'X' || !main.has(`${e.pid}:${e.tid}`)) continue;
-    const c = (e.tdur ?? 0) / 1000;
-    if (c > cpu.cpuMs) cpu = { cpuMs: c, wallMs: e.dur / 1000 };
+    if (typeof e.tdur === 'number' && (Number.isNaN(cpu.cpuMs) || e.tdur / 1000 > cpu.cpuMs)) cpu = { cpuMs: e.tdur / 1000, wallMs: e.dur / 1000 };
     wallMs = Math.max(wallMs, e.dur / 1000);
   }
   return { cpuMs: cpu.cpuMs, cpuTaskWallMs: cpu.wallMs, wallMs };
@@ -212,12 +224,30 @@ function seekAll(page, targets) {
 async function responsiveness(browser, page, n, playSeconds, seekSteps) {
   const setup = await page.evaluate(async (source) => {
     const app = window.__rolloutlabApp;
+    // Long tasks and phases are both recorded with their start times; a task
+    // belongs to the phase during which it started (the observer delivers
+    // entries later, often once the next phase has begun).
     window.__benchTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__benchTasks.push({ phase: window.__benchPhase, ms: e.duration });
-    }).observe({ type: 'longtask' });
+    window.__benchPhases = [];
+    window.__benchSetPhase = (name) => {
+      const now = performance.now();
+      const last = window.__benchPhases.at(-1);
+      if (last) last.end = now;
+      window.__benchPhases.push({ name, start: now, end: Infinity });
+    };
+    const record = (entries) => {
+      for (const e of entries) window.__benchTasks.push({ start: e.startTime, ms: e.duration });
+    };
+    const observer = new PerformanceObserver((list) => record(list.getEntries()));
+    observer.observe({ type: 'longtask' });
+    /** The longest task that started during a phase of this name (entries not delivered yet included). */
+    window.__benchLongest = (phase) => {
+      record(observer.takeRecords());
+      const spans = window.__benchPhases.filter((p) => p.name === phase);
+      return Math.max(0, ...window.__benchTasks.filter((t) => spans.some((p) => t.start >= p.start && t.start < p.end)).map((t) => t.ms));
+    };
     const t0 = performance.now();
-    window.__benchPhase = 'load';
+    window.__benchSetPhase('load');
     if (!(await app.load(source, 'bench.yaml'))) throw new Error('bench scenario did not load');
     await app.advance('settle');
     await app.act({ type: 'setImage', target: 'deployment/web', image: 'nginx:1.26' });
@@ -230,7 +260,7 @@ async function responsiveness(browser, page, n, playSeconds, seekSteps) {
   const play = await traced(browser, page, () =>
     page.evaluate(async (playSeconds) => {
       const app = window.__rolloutlabApp;
-      window.__benchPhase = 'play';
+      window.__benchSetPhase('play');
       const speed = document.getElementById('speed');
       speed.value = speed.options[speed.options.length - 1].value;
       const before = app.current().step;
@@ -238,17 +268,17 @@ async function responsiveness(browser, page, n, playSeconds, seekSteps) {
       await new Promise((r) => setTimeout(r, playSeconds * 1000));
       app.pause();
       await new Promise((r) => setTimeout(r, 300));
-      window.__benchPhase = 'idle';
+      window.__benchSetPhase('idle');
       return { played: app.current().step - before };
     }, playSeconds),
   );
-  const maxStep = await page.evaluate(() => ((window.__benchPhase = 'seek'), window.__rolloutlabApp.current().maxStep));
+  const maxStep = await page.evaluate(() => (window.__benchSetPhase('seek'), window.__rolloutlabApp.current().maxStep));
   const seek = await traced(browser, page, async () => {
     const seeks = await seekAll(page, [Math.floor(maxStep / 2), 0, maxStep, Math.floor(maxStep / 3)]);
     await page.waitForTimeout(200);
     return seeks;
   });
-  const longest = (phase) => page.evaluate((phase) => Math.max(0, ...window.__benchTasks.filter((t) => t.phase === phase).map((t) => t.ms)), phase);
+  const longest = (phase) => page.evaluate((phase) => window.__benchLongest(phase), phase);
   const out = {
     setupMs: setup.setupMs,
     played: play.result.played,
@@ -268,7 +298,7 @@ async function responsiveness(browser, page, n, playSeconds, seekSteps) {
 async function longRunSeeks(browser, page, steps) {
   const reached = await page.evaluate(async (steps) => {
     const app = window.__rolloutlabApp;
-    window.__benchPhase = 'advance';
+    window.__benchSetPhase('advance');
     await app.seek(app.current().maxStep);
     // In slices, so that no one answer carries tens of thousands of steps.
     while (app.current().maxStep < steps) {
@@ -276,7 +306,7 @@ async function longRunSeeks(browser, page, steps) {
       if (taken === 0) break;
     }
     await new Promise((r) => setTimeout(r, 2000));
-    window.__benchPhase = 'seek-long';
+    window.__benchSetPhase('seek-long');
     return app.current().maxStep;
   }, steps);
   if (reached < steps) return { error: `the run stopped at ${reached} steps, before ${steps}` };
@@ -288,15 +318,21 @@ async function longRunSeeks(browser, page, steps) {
     await page.waitForTimeout(200);
     return seeks;
   });
-  const longestMs = await page.evaluate(() => Math.max(0, ...window.__benchTasks.filter((t) => t.phase === 'seek-long').map((t) => t.ms)));
+  const longestMs = await page.evaluate(() => window.__benchLongest('seek-long'));
   return { steps: reached, seeks: seek.result, longestMs, trace: seek.trace };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median of xs (NaN when empty). */
+const median = (xs) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
+/** The p-th percentile of xs (NaN when empty). */
 const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
 };
+/** The largest of xs (NaN when empty). */
+const maxOf = (xs) => (xs.length ? Math.max(...xs) : NaN);
+/** xs without the values that are not numbers (a Worker time that was not reported is NaN). */
+const finite = (xs) => xs.filter((x) => Number.isFinite(x));
 
 /** A Deployment of n replicas (25% surge/unavailable) and nothing else; the
  *  pod limit leaves room for the surge (10,000 replicas + 25%). */
@@ -356,18 +392,23 @@ async function stepTimes(page, n, maxSteps) {
 }
 const fmt = (ms) => `${ms.toFixed(0).padStart(6)} ms`;
 
-const pad = (n) => n.toFixed(0).padStart(4);
+const pad = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a').padStart(4);
+/** n with d decimals, or "n/a". */
+const dec = (n, d) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 /** "cpu X ms (wall Y ms)" of a trace's longest main-thread task. */
-const cpuOf = (tr) => (tr ? `main-thread CPU ${tr.cpuMs.toFixed(0)} ms (that task's wall time ${tr.cpuTaskWallMs.toFixed(0)} ms)` : 'not traced');
+const cpuOf = (tr) =>
+  !tr ? 'not traced' : Number.isFinite(tr.cpuMs) ? `main-thread CPU ${tr.cpuMs.toFixed(0)} ms (that task's wall time ${tr.cpuTaskWallMs.toFixed(0)} ms)` : `main-thread CPU n/a (the trace has no thread times; longest task's wall time ${tr.wallMs.toFixed(0)} ms)`;
 /** median / max of seeks' totals and the Worker's share. */
 function seekStats(seeks) {
   const ms = seeks.map((x) => x.ms);
-  const worker = seeks.map((x) => x.workerMs);
-  const page = seeks.map((x) => x.ms - x.workerMs);
+  // The Worker's share, of the seeks whose Worker time was reported.
+  const known = seeks.filter((x) => Number.isFinite(x.workerMs));
+  const worker = known.map((x) => x.workerMs);
+  const page = known.map((x) => x.ms - x.workerMs);
   // The page's part: the answer's trip and parse, then the wait for the frame and its render.
-  const trip = seeks.map((x) => x.callMs - x.workerMs);
+  const trip = known.map((x) => x.callMs - x.workerMs);
   const frame = seeks.map((x) => x.ms - x.callMs);
-  return { median: median(ms), max: Math.max(...ms), workerMedian: median(worker), workerMax: Math.max(...worker), pageMedian: median(page), pageMax: Math.max(...page), tripMedian: median(trip), frameMedian: median(frame) };
+  return { median: median(ms), max: maxOf(ms), workerMedian: median(worker), workerMax: maxOf(worker), pageMedian: median(page), pageMax: maxOf(page), tripMedian: median(trip), frameMedian: median(frame) };
 }
 
 async function main() {
@@ -438,24 +479,25 @@ async function main() {
     console.log(`bench-browser: first load transferred  median ${(summary.firstLoadBytes.median / 1000).toFixed(1)} kB  max ${(summary.firstLoadBytes.max / 1000).toFixed(1)} kB`);
   }
   for (const [n, xs] of Object.entries(steps)) {
-    const w = stepsWorker[n];
-    const page = xs.map((x, i) => x - w[i]);
-    summary[`step${n}`] = { steps: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), max: Math.max(...xs), workerP50: percentile(w, 50), workerP95: percentile(w, 95), pageP50: percentile(page, 50), pageP95: percentile(page, 95) };
+    // The Worker's share, of the steps whose Worker time was reported.
+    const w = finite(stepsWorker[n]);
+    const page = finite(xs.map((x, i) => x - stepsWorker[n][i]));
+    summary[`step${n}`] = { steps: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), max: maxOf(xs), workerP50: percentile(w, 50), workerP95: percentile(w, 95), pageP50: percentile(page, 50), pageP95: percentile(page, 95) };
     const s = summary[`step${n}`];
-    console.log(`bench-browser: step (engine + render), ${String(n).padStart(4)} replicas: ${s.steps} steps  p50 ${s.p50.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms  max ${s.max.toFixed(1)} ms; engine in its Worker p50 ${s.workerP50.toFixed(2)} ms  p95 ${s.workerP95.toFixed(2)} ms; page p50 ${s.pageP50.toFixed(2)} ms  p95 ${s.pageP95.toFixed(2)} ms`);
+    console.log(`bench-browser: step (engine + render), ${String(n).padStart(4)} replicas: ${s.steps} steps  p50 ${dec(s.p50, 2)} ms  p95 ${dec(s.p95, 2)} ms  max ${dec(s.max, 1)} ms; engine in its Worker p50 ${dec(s.workerP50, 2)} ms  p95 ${dec(s.workerP95, 2)} ms; page p50 ${dec(s.pageP50, 2)} ms  p95 ${dec(s.pageP95, 2)} ms`);
   }
   if (big && !big.error) {
     summary.responsiveness10k = big;
     console.log(`bench-browser: main thread, 10000 replicas: longest task while playing ${big.longestPlayMs.toFixed(0)} ms (${big.played} steps in ${opts.playSeconds} s), while seeking ${big.longestSeekMs.toFixed(0)} ms (seeks ${big.seeks.map((x) => `${x.target}:${x.ms.toFixed(0)}ms`).join(' ')}); loading it ${big.longestLoadMs.toFixed(0)} ms`);
     console.log(`bench-browser: main thread, 10000 replicas, longest task by CPU: playing ${cpuOf(big.playTrace)}; seeking ${cpuOf(big.seekTrace)}`);
     const st = seekStats(big.seeks);
-    console.log(`bench-browser: seek, ${big.maxStep}-step run (10000 replicas): median ${pad(st.median)} ms  max ${pad(st.max)} ms; engine in its Worker median ${pad(st.workerMedian)} ms  max ${pad(st.workerMax)} ms; page (messages, parse, render) median ${pad(st.pageMedian)} ms  max ${pad(st.pageMax)} ms (answer's trip and parse median ${st.tripMedian.toFixed(1)} ms, then to the frame that shows it ${st.frameMedian.toFixed(1)} ms)`);
+    console.log(`bench-browser: seek, ${big.maxStep}-step run (10000 replicas): median ${pad(st.median)} ms  max ${pad(st.max)} ms; engine in its Worker median ${pad(st.workerMedian)} ms  max ${pad(st.workerMax)} ms; page (messages, parse, render) median ${pad(st.pageMedian)} ms  max ${pad(st.pageMax)} ms (answer's trip and parse median ${dec(st.tripMedian, 1)} ms, then to the frame that shows it ${dec(st.frameMedian, 1)} ms)`);
     const lr = big.longRun;
     if (lr && !lr.error) {
       const l = seekStats(lr.seeks);
       summary.seekLongRun = { steps: lr.steps, ...l, longestTaskMs: lr.longestMs, trace: lr.trace };
-      console.log(`bench-browser: seek, ${lr.steps}-step run (10000 replicas): median ${pad(l.median)} ms  max ${pad(l.max)} ms; engine in its Worker median ${pad(l.workerMedian)} ms  max ${pad(l.workerMax)} ms; page median ${pad(l.pageMedian)} ms  max ${pad(l.pageMax)} ms (trip and parse ${l.tripMedian.toFixed(1)} ms, to the frame ${l.frameMedian.toFixed(1)} ms); longest task ${lr.longestMs.toFixed(0)} ms, ${cpuOf(lr.trace)}`);
-      console.log(`bench-browser: seek, ${lr.steps}-step run, each (total/worker ms): ${lr.seeks.map((x) => `${x.target}:${x.ms.toFixed(0)}/${x.workerMs.toFixed(0)}`).join(' ')}`);
+      console.log(`bench-browser: seek, ${lr.steps}-step run (10000 replicas): median ${pad(l.median)} ms  max ${pad(l.max)} ms; engine in its Worker median ${pad(l.workerMedian)} ms  max ${pad(l.workerMax)} ms; page median ${pad(l.pageMedian)} ms  max ${pad(l.pageMax)} ms (trip and parse ${dec(l.tripMedian, 1)} ms, to the frame ${dec(l.frameMedian, 1)} ms); longest task ${lr.longestMs.toFixed(0)} ms, ${cpuOf(lr.trace)}`);
+      console.log(`bench-browser: seek, ${lr.steps}-step run, each (total/worker ms): ${lr.seeks.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}`);
     } else if (lr) {
       console.log(`bench-browser: seek, long run: not measured: ${lr.error}`);
     }

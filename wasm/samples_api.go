@@ -14,10 +14,12 @@ import (
 // between two refreshes only the new steps' samples change.
 type samplesSent struct {
 	// of is the session the samples were sent for; another session (a new
-	// load) starts over from nothing.
+	// load) starts over from nothing. A successful load resets the whole
+	// struct, so a replaced session is not kept alive through it.
 	of *session.Session
 	// samples are the samples sent, in order (copies of the stored values,
-	// whose point slices are read-only once stored: session.Sample).
+	// whose point slices are read-only once stored: session.Sample). The
+	// backing array beyond len holds only zero values.
 	samples []session.Sample
 }
 
@@ -53,12 +55,26 @@ func samePoints[T comparable](a, b []T) bool {
 // {keep, tail}: the caller keeps the first keep samples it was given and
 // appends tail. It costs a comparison per step (most are pointer checks)
 // plus the tail's encoding.
-func (b *bridge) samplesSince(json.RawMessage) (any, error) {
+//
+// Its optional argument {have} is how many samples the caller holds: keep
+// is never more, so a caller that lost its copy (it failed to parse an
+// answer and holds none) gets the samples it lacks, not a prefix it no
+// longer has.
+func (b *bridge) samplesSince(args json.RawMessage) (any, error) {
+	var a struct {
+		Have *int `json:"have"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
 	return b.guarded(func(s *session.Session) (any, error) {
 		cur := s.Samples()
 		keep := 0
 		if b.sent.of == s {
 			n := min(len(cur), len(b.sent.samples))
+			if a.Have != nil {
+				n = min(n, max(0, *a.Have))
+			}
 			for keep < n && sameSample(cur[keep], b.sent.samples[keep]) {
 				// Hold the session's copy: a replay's equal copy replaces
 				// the old one, which can then be collected.
@@ -67,7 +83,14 @@ func (b *bridge) samplesSince(json.RawMessage) (any, error) {
 			}
 		}
 		b.sent.of = s
+		old := len(b.sent.samples)
 		b.sent.samples = append(b.sent.samples[:keep], cur[keep:]...)
+		if n := len(b.sent.samples); n < old {
+			// The array was reused and is now shorter: drop the discarded
+			// samples it still holds beyond the new length, so that they
+			// (and their point slices) can be collected.
+			clear(b.sent.samples[n:old])
+		}
 		tail := cur[keep:]
 		if tail == nil {
 			tail = []session.Sample{} // [] on the wire, not null

@@ -71,3 +71,68 @@ func TestSamplesSinceSendsOnlyWhatChanged(t *testing.T) {
 		t.Fatalf("after a load: keep %d, want 0", keep)
 	}
 }
+
+// TestSamplesSinceReleasesDiscardedSamples checks that the bridge holds no
+// sample it no longer needs: none of the previous session after a load, and
+// none of a discarded future in the spare capacity of its array.
+func TestSamplesSinceReleasesDiscardedSamples(t *testing.T) {
+	b := &bridge{}
+	a := b.methods()
+	src, _ := scenarios.Source(scenarios.Default)
+	callOK(t, a, "load", map[string]any{"source": string(src), "name": "r.yaml"}, nil)
+	callOK(t, a, "advance", map[string]any{"by": "event", "count": 30}, nil)
+	callOK(t, a, "samplesSince", nil, nil)
+	if len(b.sent.samples) != 31 {
+		t.Fatalf("sent %d samples, want 31", len(b.sent.samples))
+	}
+	// An action at step 10 discards steps 11..30: the array shrinks in place.
+	callOK(t, a, "seek", map[string]any{"step": 10}, nil)
+	callOK(t, a, "act", map[string]any{"action": map[string]any{"type": "scale", "target": "deployment/web", "replicas": 7}}, nil)
+	callOK(t, a, "samplesSince", nil, nil)
+	n := len(b.sent.samples)
+	if n >= 31 {
+		t.Fatalf("sent %d samples after the action, want fewer than 31", n)
+	}
+	for i, s := range b.sent.samples[n:cap(b.sent.samples)] {
+		if s.Step != 0 || s.ReplicaSets != nil || s.Deployments != nil {
+			t.Fatalf("spare slot %d still holds a discarded sample (step %d)", n+i, s.Step)
+		}
+	}
+	// A new load lets the previous session's samples go at once.
+	callOK(t, a, "load", map[string]any{"source": string(src), "name": "r.yaml"}, nil)
+	if b.sent.of != nil || b.sent.samples != nil {
+		t.Fatalf("after a load the bridge still holds %d samples of the previous session", len(b.sent.samples))
+	}
+}
+
+// TestSamplesSinceKeepsNoMoreThanTheCallerHas checks the {have} argument: a
+// caller that lost the samples it was sent gets them again.
+func TestSamplesSinceKeepsNoMoreThanTheCallerHas(t *testing.T) {
+	a := methods()
+	src, _ := scenarios.Source(scenarios.Default)
+	callOK(t, a, "load", map[string]any{"source": string(src), "name": "r.yaml"}, nil)
+	callOK(t, a, "advance", map[string]any{"by": "event", "count": 20}, nil)
+	var d struct {
+		Keep int               `json:"keep"`
+		Tail []json.RawMessage `json:"tail"`
+	}
+	callOK(t, a, "samplesSince", map[string]any{"have": 0}, &d)
+	if d.Keep != 0 || len(d.Tail) != 21 {
+		t.Fatalf("first call: keep %d, %d in tail; want 0, 21", d.Keep, len(d.Tail))
+	}
+	// The caller says it holds 5 (e.g. it dropped the rest): keep ≤ 5.
+	callOK(t, a, "samplesSince", map[string]any{"have": 5}, &d)
+	if d.Keep != 5 || len(d.Tail) != 16 {
+		t.Fatalf("have 5: keep %d, %d in tail; want 5, 16", d.Keep, len(d.Tail))
+	}
+	// It holds none (it failed to parse an answer): everything again.
+	callOK(t, a, "samplesSince", map[string]any{"have": 0}, &d)
+	if d.Keep != 0 || len(d.Tail) != 21 {
+		t.Fatalf("have 0: keep %d, %d in tail; want 0, 21", d.Keep, len(d.Tail))
+	}
+	// It holds more than were sent: keep is bounded by what was sent.
+	callOK(t, a, "samplesSince", map[string]any{"have": 100}, &d)
+	if d.Keep != 21 || len(d.Tail) != 0 {
+		t.Fatalf("have 100: keep %d, %d in tail; want 21, 0", d.Keep, len(d.Tail))
+	}
+}

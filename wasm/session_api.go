@@ -141,6 +141,9 @@ func (b *bridge) load(args json.RawMessage) (any, error) {
 		return nil, err // the previous session stays
 	}
 	b.sess, b.goodStep = s, 0
+	// The samples sent belong to the previous session: let them go now,
+	// not at the next "samplesSince".
+	b.sent = samplesSent{}
 	return snapshot{View: b.view(s, a.viewArgs), Samples: s.Samples(), Annotations: s.Scenario().Annotations, Notices: s.Scenario().Notices}, nil
 }
 

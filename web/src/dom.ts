@@ -63,14 +63,27 @@ export class KeyedList<T, E extends Element = HTMLElement> {
     return this.els.get(key);
   }
 
-  /** Renders items in order. */
+  /**
+   * Renders items in order. Rows whose keys are gone are removed before the
+   * others are placed, so that a window sliding by one row costs one removal
+   * and one insertion: placing first would find a row that is about to go
+   * ahead of every survivor and move them all (which also takes the focus
+   * from a focused row, as moving an element does).
+   */
   set(items: readonly T[]): void {
-    const seen = new Set<string>();
-    let cursor: Element | null = this.container.firstElementChild;
+    const keys = new Map<string, T>();
     for (const item of items) {
       const k = this.key(item);
-      if (seen.has(k)) continue;
-      seen.add(k);
+      if (!keys.has(k)) keys.set(k, item);
+    }
+    for (const [k, el] of this.els) {
+      if (!keys.has(k)) {
+        el.remove();
+        this.els.delete(k);
+      }
+    }
+    let cursor: Element | null = this.container.firstElementChild;
+    for (const [k, item] of keys) {
       let el = this.els.get(k);
       if (!el) {
         el = this.create(item);
@@ -79,12 +92,6 @@ export class KeyedList<T, E extends Element = HTMLElement> {
       this.update(el, item);
       if (el !== cursor) this.container.insertBefore(el, cursor);
       else cursor = cursor.nextElementSibling;
-    }
-    for (const [k, el] of this.els) {
-      if (!seen.has(k)) {
-        el.remove();
-        this.els.delete(k);
-      }
     }
   }
 }

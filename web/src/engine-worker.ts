@@ -73,8 +73,9 @@ function chunked(id: number, raw: string): Answer {
  * and re-encoded here costs O(new steps), not O(run)), and the page keeps
  * that prefix of the list it holds (engine.ts).
  */
-function samplesDelta(id: number): Answer {
-  const raw = answer('samplesSince', 'null');
+function samplesDelta(id: number, args: string): Answer {
+  // args: {have}, how many samples the page holds (keep is never more).
+  const raw = answer('samplesSince', args);
   let env: { ok?: boolean; value?: { keep?: unknown; tail?: unknown } };
   try {
     env = JSON.parse(raw) as typeof env;
@@ -100,7 +101,7 @@ scope.onmessage = (e) => {
     return;
   }
   const t0 = performance.now();
-  const msg: Answer = m.method === 'samples' ? samplesDelta(m.id) : m.method === 'steps' ? chunked(m.id, answer(m.method, m.args)) : { type: 'result', id: m.id, result: answer(m.method, m.args) };
+  const msg: Answer = m.method === 'samples' ? samplesDelta(m.id, m.args) : m.method === 'steps' ? chunked(m.id, answer(m.method, m.args)) : { type: 'result', id: m.id, result: answer(m.method, m.args) };
   msg.ms = performance.now() - t0;
   scope.postMessage(msg);
 };

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createClient, deferredClient, sameArgs } from './engine';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createClient, deferredClient, sameArgs, startEngine, type FromWorker, type ToWorker } from './engine';
 
 describe('createClient', () => {
   it('encodes arguments as JSON and parses the result', async () => {
@@ -77,5 +77,62 @@ describe('sameArgs', () => {
     expect(sameArgs({ a: 1 }, { a: 1, b: 2 })).toBe(false);
     expect(sameArgs(null, {})).toBe(false);
     expect(sameArgs([1], { 0: 1 })).toBe(false);
+  });
+});
+
+describe('startEngine: "samples" as deltas', () => {
+  /** A stand-in for engine-worker.ts: answers each "samples" call with the next scripted message. */
+  class FakeWorker {
+    static last: FakeWorker;
+    onmessage: ((e: MessageEvent<FromWorker>) => void) | null = null;
+    onerror: ((e: ErrorEvent) => void) | null = null;
+    /** The arguments of each call, in order. */
+    readonly args: string[] = [];
+    /** The answers still to give, in order. */
+    readonly script: Omit<Extract<FromWorker, { type: 'array' }>, 'id'>[] = [];
+    constructor() {
+      FakeWorker.last = this;
+    }
+    postMessage(m: ToWorker): void {
+      const reply = (d: FromWorker): void => void setTimeout(() => this.onmessage?.({ data: d } as MessageEvent<FromWorker>), 0);
+      if (m.type === 'start') return reply({ type: 'ready' });
+      this.args.push(m.args);
+      const next = this.script.shift();
+      if (!next) throw new Error(`unscripted call ${m.method} ${m.args}`);
+      reply({ ...next, id: m.id });
+    }
+    terminate(): void {}
+  }
+  afterEach(() => vi.unstubAllGlobals());
+  const delta = (keep: number, ...tail: unknown[][]) => ({ type: 'array' as const, delta: true, keep, tail: tail.map((t) => JSON.stringify(t)) });
+
+  it('tells the bridge how many samples the page holds, and holds none after a malformed answer', async () => {
+    vi.stubGlobal('Worker', FakeWorker);
+    const client = await startEngine(Promise.resolve({} as WebAssembly.Module));
+    const w = FakeWorker.last;
+    w.script.push(delta(0, [0, 1, 2]));
+    await expect(client.call('samples')).resolves.toEqual({ ok: true, value: [0, 1, 2] });
+    w.script.push({ type: 'array', delta: true, keep: 3, tail: ['[3, oops'] });
+    const bad = await client.call('samples');
+    expect(bad.ok).toBe(false);
+    // The bridge counted those 4 as sent; the page holds none and says so.
+    w.script.push(delta(0, [0, 1, 2, 3]));
+    await expect(client.call('samples')).resolves.toEqual({ ok: true, value: [0, 1, 2, 3] });
+    expect(w.args).toEqual(['{"have":0}', '{"have":3}', '{"have":0}']);
+  });
+
+  it('rejects an answer that keeps more than the page holds and asks again', async () => {
+    vi.stubGlobal('Worker', FakeWorker);
+    const client = await startEngine(Promise.resolve({} as WebAssembly.Module));
+    const w = FakeWorker.last;
+    w.script.push(delta(0, [0, 1]));
+    await client.call('samples');
+    // Two calls in flight: the first answer fails to parse, so the second's
+    // keep (computed by a bridge that counted the first as received) is too large.
+    w.script.push({ type: 'array', delta: true, keep: 2, tail: ['not json'] }, delta(3, [3]), delta(0, [0, 1, 2, 3]));
+    const [first, second] = await Promise.all([client.call('samples'), client.call('samples')]);
+    expect(first.ok).toBe(false);
+    expect(second).toEqual({ ok: true, value: [0, 1, 2, 3] });
+    expect(w.args.at(-1)).toBe('{"have":0}');
   });
 });

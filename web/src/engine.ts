@@ -141,7 +141,8 @@ export type FromWorker =
   | { type: 'result'; id: number; result: string; ms?: number }
   /** An array answer in chunks: the first `keep` entries of the last "samples" answer
    *  when `delta` (else none), then the entries of `tail` (JSON arrays, parsed one
-   *  per task so that the page never blocks long on a large answer). */
+   *  per task so that the page never blocks long on a large answer). The page
+   *  rejects a `keep` larger than what it holds and asks again. */
   | { type: 'array'; id: number; delta: boolean; keep: number; tail: string[]; ms?: number };
 
 /**
@@ -189,6 +190,14 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
             pending.delete(m.id);
             // Chunked answers settle in order: a later one waits for this one's parse.
             samplesDone = samplesDone.then(async () => {
+              if (m.delta && m.keep > samples.length) {
+                // The bridge counts on more samples than this page holds (an
+                // earlier answer failed to parse after this call was sent):
+                // ask again, saying how many are held, for a full resync.
+                samples = [];
+                void client.call('samples').then((r) => settle?.(r));
+                return;
+              }
               const next = m.delta ? samples.slice(0, m.keep) : [];
               try {
                 for (let i = 0; i < m.tail.length; i++) {
@@ -212,7 +221,9 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
         };
         const client: EngineClient = {
           async call<T>(method: string, args?: unknown): Promise<Result<T>> {
-            const enc = encodeArgs(method, args);
+            // "samples" tells the bridge how many samples this page holds, so
+            // that its answer never keeps more of them than there are.
+            const enc = encodeArgs(method, method === 'samples' ? { have: samples.length } : args);
             if ('error' in enc) return enc.error;
             if (dead) return failure(`engine call "${method}" failed: ${dead}`);
             const id = nextID++;

@@ -10,7 +10,7 @@ import type { MathBlock } from '../math';
 import { fnLink, withLinks } from './sources';
 import type { DeploymentView, PodView, ReplicaSetView, StepInfo, TraceRecord, View } from '../types';
 export { ChartPanel } from './chartpanel';
-import { firstAtOrAfter } from './history';
+import { firstAtOrAfter, windowAround } from './history';
 import { list } from '../types';
 
 /** Pod squares drawn per ReplicaSet; the rest are counted. */
@@ -378,12 +378,13 @@ function stepRowsOf(root: HTMLElement): StepRows {
   return st;
 }
 
-/** The step list, filtered, windowed around the current step; click seeks. */
-export function renderSteps(root: HTMLElement, history: readonly StepInfo[], current: number, component: string, kind: string, seek: (n: number) => void): void {
-  const filtered = component || kind ? history.filter((s) => (!component || s.component === component) && (!kind || s.kind === kind)) : history;
-  const at = firstAtOrAfter(filtered, current);
-  const from = Math.max(0, at - STEP_WINDOW / 2);
-  const shown = filtered.slice(from, from + STEP_WINDOW);
+/**
+ * The step list, filtered, windowed around the current step; click seeks.
+ * history may have holes (steps not fetched yet): they are not drawn.
+ */
+export function renderSteps(root: HTMLElement, history: readonly (StepInfo | undefined)[], current: number, component: string, kind: string, seek: (n: number) => void): void {
+  const filtered = component || kind ? history.filter((s) => s !== undefined && (!component || s.component === component) && (!kind || s.kind === kind)) : history;
+  const shown = windowAround(filtered, firstAtOrAfter(filtered, current), STEP_WINDOW / 2, STEP_WINDOW);
   // Nothing to do when the same rows would be drawn with the same current step.
   const sig = `${component}|${kind}|${current}|${shown.length}|${shown[0]?.step ?? 0}|${shown.at(-1)?.step ?? 0}|${history.length}`;
   if (root.dataset.sig === sig) return;

@@ -38,13 +38,20 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
 export class Player {
   private view: View | null = null;
   private samples: Sample[] = [];
-  private history: StepInfo[] = [];
+  /** The steps computed so far (index = step − 1); holes are steps not fetched yet. */
+  private history: (StepInfo | undefined)[] = [];
   /** Math records by step, for steps seen; the math panel falls back to the latest earlier one. Kept as records so a language switch re-renders them. */
   private mathByStep = new Map<number, TraceRecord[]>();
   /** The keys of mathByStep, sorted (the math panel finds the latest at or before the step shown). */
   private readonly mathSteps = new SortedSteps();
   /** The components of history, for the step filter (read incrementally). */
   private readonly components = new HistoryComponents();
+  /** The components the step filter's options were built from (HistoryComponents gives a new array when they change). */
+  private componentOptions: readonly string[] | null = null;
+  /** Counts cuts of the history (a load, an action that discarded the future): a steps answer asked for before one is stale. */
+  private historyCuts = 0;
+  /** The run's furthest step in the last view applied: when it goes down, an action discarded the future. */
+  private knownMaxStep = 0;
   private source = '';
   private sourceName = '';
   private library: LibraryEntry[] = [];
@@ -199,6 +206,7 @@ export class Player {
     this.source = source;
     this.sourceName = name;
     this.history = [];
+    this.historyCuts++;
     this.mathByStep.clear();
     this.mathSteps.clear();
     this.samples = r.value.samples ?? [];
@@ -216,7 +224,7 @@ export class Player {
     if (s.steps?.length) {
       for (const st of s.steps) this.setStep(st);
     }
-    if (this.history.length > v.maxStep) this.history.length = v.maxStep;
+    this.cutHistory(v.maxStep);
     if (s.samples) this.samples = s.samples;
     else if (this.samples.length > v.step + 1 && !s.steps) {
       // an action discarded the old future
@@ -234,9 +242,28 @@ export class Player {
     if (this.samplesStale) this.fetchSamplesSoon();
   }
 
+  /**
+   * Forgets every step after n, which the engine no longer has (an action
+   * discarded the future): the history, the components read from it and the
+   * math records of those steps. Cheap when there is nothing to forget.
+   */
+  private cutHistory(n: number): void {
+    // The run got shorter even when the history held fewer steps (still being fetched).
+    if (n < this.knownMaxStep) this.historyCuts++;
+    this.knownMaxStep = n;
+    if (this.history.length > n) {
+      this.components.cut(n);
+      this.history.length = n;
+      this.historyCuts++;
+    }
+    for (const s of this.mathSteps.cutAbove(n)) this.mathByStep.delete(s);
+  }
+
   private async fetchSteps(): Promise<void> {
+    const cuts = this.historyCuts;
     const more = await this.call<StepInfo[]>('steps', { from: this.history.length + 1 });
-    if (!more) return;
+    // Steps of a future discarded since (a large answer arrives in chunks, after later calls' answers).
+    if (!more || cuts !== this.historyCuts) return;
     for (const st of more) this.setStep(st);
     this.schedule();
   }
@@ -416,7 +443,8 @@ export class Player {
     // component filter options and action targets follow the run
     const comp = $<HTMLSelectElement>('filter-component');
     const comps = this.components.update(this.history);
-    if (comp.options.length - 1 !== comps.length) {
+    if (comps !== this.componentOptions) {
+      this.componentOptions = comps;
       const cur = comp.value;
       comp.replaceChildren(h('option', { value: '', text: t('player.all') }), ...comps.map((c) => h('option', { value: c, text: c })));
       comp.value = comps.includes(cur) ? cur : '';
@@ -566,6 +594,7 @@ export class Player {
     this.updatePlay();
     delete $('steps').dataset.sig;
     $('filter-component').replaceChildren(h('option', { value: '', text: t('player.all') }));
+    this.componentOptions = null;
     this.cluster.relabel();
     this.render();
   }
@@ -583,8 +612,8 @@ export class Player {
     return this.source;
   }
 
-  /** The steps computed so far (index = step − 1). */
-  steps(): readonly StepInfo[] {
+  /** The steps computed so far (index = step − 1; a hole is a step not fetched yet). */
+  steps(): readonly (StepInfo | undefined)[] {
     return this.history;
   }
 
