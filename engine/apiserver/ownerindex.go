@@ -24,10 +24,12 @@ func refOf(res Resource, obj Object) ObjectRef {
 }
 
 // ownerIndex maps an owner UID to the objects whose ownerReferences name it.
-// Invariant: ref is in deps[u] iff the stored object ref has an
-// ownerReference with UID u.
+// Invariant: deps[u][ref.UID] == ref iff the stored object ref has an
+// ownerReference with UID u. A dependent is keyed by its UID alone (stored
+// objects' UIDs are unique, assigned by the server): one string to hash
+// rather than the whole reference.
 type ownerIndex struct {
-	deps map[types.UID]map[ObjectRef]struct{}
+	deps map[types.UID]map[types.UID]ObjectRef
 }
 
 func (x *ownerIndex) update(res Resource, old, cur Object) {
@@ -38,7 +40,7 @@ func (x *ownerIndex) update(res Resource, old, cur Object) {
 		r := refOf(res, old)
 		for _, o := range old.GetOwnerReferences() {
 			if set := x.deps[o.UID]; set != nil {
-				delete(set, r)
+				delete(set, r.UID)
 				if len(set) == 0 {
 					delete(x.deps, o.UID)
 				}
@@ -50,10 +52,10 @@ func (x *ownerIndex) update(res Resource, old, cur Object) {
 		for _, o := range cur.GetOwnerReferences() {
 			set := x.deps[o.UID]
 			if set == nil {
-				set = map[ObjectRef]struct{}{}
+				set = map[types.UID]ObjectRef{}
 				x.deps[o.UID] = set
 			}
-			set[r] = struct{}{}
+			set[r.UID] = r
 		}
 	}
 }
@@ -78,7 +80,7 @@ func sameOwnerUIDs(old, cur Object) bool {
 func (s *Server) Dependents(ownerUID types.UID) []ObjectRef {
 	set := s.owners.deps[ownerUID]
 	out := make([]ObjectRef, 0, len(set))
-	for r := range set {
+	for _, r := range set {
 		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool {

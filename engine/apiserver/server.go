@@ -58,7 +58,7 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 		tables:    map[Resource]*table{},
 		eventKeys: map[eventKey]int{},
 		nodePods:  map[string]int{},
-		owners:    ownerIndex{deps: map[types.UID]map[ObjectRef]struct{}{}},
+		owners:    ownerIndex{deps: map[types.UID]map[types.UID]ObjectRef{}},
 	}
 	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
 		s.tables[r] = newTable()

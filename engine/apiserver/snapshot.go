@@ -26,7 +26,7 @@ type Checkpoint struct {
 	rv       uint64
 	tables   map[Resource]tableCheckpoint
 	events   eventLog
-	owners   map[types.UID]map[ObjectRef]struct{}
+	owners   map[types.UID]map[types.UID]ObjectRef
 	nodePods map[string]int
 	log      []WatchEvent
 	logBase  int
@@ -100,8 +100,8 @@ func (s *Server) ObjectCount() int {
 	return n
 }
 
-func cloneOwners(deps map[types.UID]map[ObjectRef]struct{}) map[types.UID]map[ObjectRef]struct{} {
-	out := make(map[types.UID]map[ObjectRef]struct{}, len(deps))
+func cloneOwners(deps map[types.UID]map[types.UID]ObjectRef) map[types.UID]map[types.UID]ObjectRef {
+	out := make(map[types.UID]map[types.UID]ObjectRef, len(deps))
 	for u, set := range deps {
 		out[u] = maps.Clone(set)
 	}

@@ -116,14 +116,40 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 	n.beingDeleted = obj.GetDeletionTimestamp() != nil
 	n.finalizers = obj.GetFinalizers()
 
-	// Owner links: drop removed references (enqueueing the owner, which may
-	// have been waiting for this dependent), add new ones.
+	g.relink(n, oldOwners)
+
+	// Transitions into deletion with a propagation finalizer.
+	startsWith := func(f string) bool {
+		return n.beingDeleted && hasFinalizer(n.finalizers, f) && !(wasDeleting && hasFinalizer(oldFins, f))
+	}
+	if startsWith(metav1.FinalizerOrphanDependents) {
+		g.enqueue(attemptToOrphan, n, "deleting with orphan")
+	}
+	if startsWith(metav1.FinalizerDeleteDependents) {
+		n.deletingDependents = true
+		for _, d := range n.sortedDependents() {
+			g.enqueue(attemptToDelete, d, "owner deleting in foreground")
+		}
+		g.enqueue(attemptToDelete, n, "deleting in foreground")
+	}
+}
+
+// relink updates the owner links of n, whose owner references were
+// oldOwners before this write: removed references are dropped (enqueueing
+// the owner, which may have been waiting for this dependent), new ones
+// are added.
+func (g *Collector) relink(n *node, oldOwners []metav1.OwnerReference) {
+	uid := n.ref.UID
 	// Owner lists are short (usually one controller): they are searched
 	// in place rather than indexed in maps.
 	// A single reference kept as it was (the same slice: most writes
 	// share their owner references with the version before) has neither
 	// been removed nor unblocked, so that pass has nothing to do.
 	unchangedOwner := len(oldOwners) == 1 && len(n.owners) == 1 && &oldOwners[0] == &n.owners[0]
+	if unchangedOwner && n.linked {
+		return // still in its one owner's dependents: nothing to link either
+	}
+	n.linked = false
 	for _, r := range oldOwners {
 		if unchangedOwner {
 			break
@@ -167,21 +193,7 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 			owner.dependents = map[types.UID]*node{}
 		}
 		owner.dependents[uid] = n
-	}
-
-	// Transitions into deletion with a propagation finalizer.
-	startsWith := func(f string) bool {
-		return n.beingDeleted && hasFinalizer(n.finalizers, f) && !(wasDeleting && hasFinalizer(oldFins, f))
-	}
-	if startsWith(metav1.FinalizerOrphanDependents) {
-		g.enqueue(attemptToOrphan, n, "deleting with orphan")
-	}
-	if startsWith(metav1.FinalizerDeleteDependents) {
-		n.deletingDependents = true
-		for _, d := range n.sortedDependents() {
-			g.enqueue(attemptToDelete, d, "owner deleting in foreground")
-		}
-		g.enqueue(attemptToDelete, n, "deleting in foreground")
+		n.linked = len(n.owners) == 1
 	}
 }
 
@@ -195,6 +207,7 @@ func (g *Collector) removeNode(n *node) {
 		g.absent.add(absentKey{namespace: n.ref.Namespace, uid: n.ref.UID})
 	}
 	for _, d := range deps {
+		d.linked = false // its owner's node is gone
 		g.enqueue(attemptToDelete, d, "owner "+n.ref.String()+" deleted")
 	}
 	for _, r := range n.owners {

@@ -29,6 +29,11 @@ type node struct {
 	deletingDependents bool
 	// finalizers as last observed.
 	finalizers []string
+	// linked: the node has exactly one owner reference and is in the
+	// dependents map of that owner's current node. Set when the link is
+	// written, cleared when the owner's node is removed; it lets an
+	// unchanged reference skip rewriting the (possibly large) map.
+	linked bool
 }
 
 // sortedDependents returns the dependents ordered by resource, namespace and

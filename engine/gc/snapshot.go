@@ -105,7 +105,7 @@ func saveGraph(nodes map[types.UID]*node, before map[types.UID]*savedNode) map[t
 // is compared (TestSavedNodeEqualsComparesEveryField).
 func (sn *savedNode) equals(n *node) bool {
 	a := &sn.node
-	if a.ref != n.ref || a.virtual != n.virtual || a.beingDeleted != n.beingDeleted || a.deletingDependents != n.deletingDependents ||
+	if a.ref != n.ref || a.virtual != n.virtual || a.beingDeleted != n.beingDeleted || a.deletingDependents != n.deletingDependents || a.linked != n.linked ||
 		!sameSlice(a.owners, n.owners) || !sameSlice(a.finalizers, n.finalizers) || len(sn.deps) != len(n.dependents) {
 		return false
 	}

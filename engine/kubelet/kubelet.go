@@ -134,26 +134,34 @@ func (k *Kubelet) NextDue() (time.Time, bool) {
 	return k.timers[0].at, true
 }
 
-func (k *Kubelet) valid(t timer) bool {
+// valid reports whether t is still current; for a pod action it also
+// returns the pod, so the caller need not look it up again.
+func (k *Kubelet) valid(t timer) (*podState, bool) {
 	switch t.act {
 	case actNodeNotReady, actNodeEvict:
 		n := k.nodes[t.key]
-		return n != nil && n.gen == t.gen && !n.ready
+		return nil, n != nil && n.gen == t.gen && !n.ready
 	}
 	p := k.pods[t.key]
-	return p != nil && p.gen == t.gen
+	return p, p != nil && p.gen == t.gen
 }
 
-func (k *Kubelet) dropStale() {
-	for len(k.timers) > 0 && !k.valid(k.timers[0]) {
+// dropStale pops stale timers until the earliest one is current, and
+// returns that timer's pod (nil for a node action or an empty heap).
+func (k *Kubelet) dropStale() *podState {
+	for len(k.timers) > 0 {
+		if p, ok := k.valid(k.timers[0]); ok {
+			return p
+		}
 		k.timers.pop()
 	}
+	return nil
 }
 
 // Step performs the earliest transition if it is due now and reports
 // whether it did.
 func (k *Kubelet) Step() bool {
-	k.dropStale()
+	p := k.dropStale()
 	if len(k.timers) == 0 || k.timers[0].at.After(k.clock.Now()) {
 		return false
 	}
@@ -164,7 +172,7 @@ func (k *Kubelet) Step() bool {
 	case actNodeEvict:
 		k.evictNodePods(t.key)
 	default:
-		k.firePod(t.act, k.pods[t.key])
+		k.firePod(t.act, p) // the pod valid found: k.pods[t.key]
 	}
 	return true
 }
