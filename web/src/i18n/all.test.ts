@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import './all';
+import './whatif'; // the What if? room's English strings load with the room
 import './zh-CN/all';
 import { missingKeys } from './index';
 

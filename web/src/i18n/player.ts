@@ -162,6 +162,10 @@ const en: Record<string, string> = {
     'Change the cluster as kubectl would, at the current step. An action after a rewind replaces the future that was computed.',
   'player.explain.kubectl':
     'The output kubectl v1.36 would print for the cluster at this step.',
+  'player.confirmReplace': 'The editor holds your edited YAML. Replace it with the library scenario "{name}"?',
+  'player.draftRestored': 'Your edited YAML from last time is in the editor.',
+  'player.editedOption': 'Edited: {name}',
+  'player.editedDesc': 'Your own scenario "{name}", loaded from the editor. Step through it, change it in the What if? room, or pick a built-in scenario.',
 };
 
 /** The dictionary (the e2e language test compares the page against it). */

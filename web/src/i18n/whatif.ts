@@ -99,9 +99,5 @@ register('whatif', {
     'whatif.export.svg': 'Chart (SVG)',
     'whatif.export.png': 'Chart (PNG)',
     'whatif.export.failed': 'Export failed: {reason}',
-    'whatif.confirmReplace': 'The editor holds your edited YAML. Replace it with the library scenario "{name}"?',
-    'whatif.draftRestored': 'Your edited YAML from last time is in the editor.',
-    'whatif.editedOption': 'Edited: {name}',
-    'whatif.editedDesc': 'Your own scenario "{name}", loaded from the editor. Step through it, change it in the What if? room, or pick a built-in scenario.',
   },
 });

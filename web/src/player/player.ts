@@ -149,7 +149,7 @@ export class Player {
       // The editor's text from last time: shown, and loaded if it loads.
       await this.toggleEditor();
       await this.loadFromEditor();
-      setText($('load-status'), `${$('load-status').textContent ?? ''} ${t('whatif.draftRestored')}`);
+      setText($('load-status'), `${$('load-status').textContent ?? ''} ${t('player.draftRestored')}`);
     }
     if (!loaded) {
       const first = entry ?? this.library[0];
@@ -505,7 +505,7 @@ export class Player {
     on('scenario-picker', 'change', (e) => {
       const id = (e.target as HTMLSelectElement).value;
       const entry = this.library.find((x) => x.id === id);
-      if (entry && hasEdits(this.editor?.getText() ?? loadDraft(localStorage)?.text ?? null, this.source) && !confirm(t('whatif.confirmReplace', { name: entry.name }))) {
+      if (entry && hasEdits(this.editor?.getText() ?? loadDraft(localStorage)?.text ?? null, this.source) && !confirm(t('player.confirmReplace', { name: entry.name }))) {
         (e.target as HTMLSelectElement).value = this.library.find((x) => `${x.id}.yaml` === this.sourceName)?.id ?? '';
         return;
       }
@@ -567,10 +567,10 @@ export class Player {
     }
     const name = this.view.scenario;
     picker.querySelector('option[data-edited]')?.remove();
-    picker.prepend(h('option', { value: '', 'data-edited': '', text: t('whatif.editedOption', { name }) }));
+    picker.prepend(h('option', { value: '', 'data-edited': '', text: t('player.editedOption', { name }) }));
     picker.value = '';
     setText($('scenario-name'), `— ${name}`);
-    setText($('scenario-desc'), t('whatif.editedDesc', { name }));
+    setText($('scenario-desc'), t('player.editedDesc', { name }));
   }
 
   /** Starts fetching CodeMirror when the browser is idle. */

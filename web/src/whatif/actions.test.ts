@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import '../i18n/all';
+import '../i18n/whatif';
 import { type Built, describeAction, FORMS, intOrPercent, manifestOf, parseEnv, type Target } from './actions';
 
 const web: Target = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import '../i18n/all';
+import '../i18n/whatif';
 import { chartEnd, finalText, seconds, type Summary, summaryRows } from './comparison';
 
 const base: Summary = {

@@ -6,6 +6,7 @@
 import { h, setText } from '../dom';
 import type { EngineError, Result } from '../result';
 import '../i18n/all';
+import '../i18n/whatif';
 import { onLocaleChange, t } from '../i18n';
 import type { Sample, Snapshot, StepInfo, View } from '../types';
 import { type Action, type Built, describeAction, FORMS, type FormSpec, manifestOf, type Target, type Values } from './actions';

@@ -158,6 +158,10 @@ export const zh: Record<string, string> = {
     '目前已计算的每一步。一步是一个事件：向 informer 推送 watch、一次控制器同步、一次 kubelet 状态变化、一个定时器或一次操作。点击某一步（或用方向键）即可回到该步。',
   'player.explain.act': '像 kubectl 一样在当前步修改集群。回退后执行操作会替换之前计算出的后续步骤。',
   'player.explain.kubectl': 'kubectl v1.36 针对本步集群状态会输出的内容。',
+  'player.confirmReplace': '编辑器中有你编辑过的 YAML。要用库中的场景“{name}”替换它吗？',
+  'player.draftRestored': '编辑器中是你上次编辑的 YAML。',
+  'player.editedOption': '已编辑：{name}',
+  'player.editedDesc': '你在编辑器中载入的场景“{name}”。可以逐步执行，在“假如……？”区域修改它，或选择一个内置场景。',
 };
 
 register('player', { 'zh-CN': zh });

@@ -98,9 +98,5 @@ register('whatif', {
     'whatif.export.svg': '图表（SVG）',
     'whatif.export.png': '图表（PNG）',
     'whatif.export.failed': '导出失败：{reason}',
-    'whatif.confirmReplace': '编辑器中有你编辑过的 YAML。要用库中的场景“{name}”替换它吗？',
-    'whatif.draftRestored': '编辑器中是你上次编辑的 YAML。',
-    'whatif.editedOption': '已编辑：{name}',
-    'whatif.editedDesc': '你在编辑器中载入的场景“{name}”。可以逐步执行，在“假如……？”区域修改它，或选择一个内置场景。',
   },
 });
