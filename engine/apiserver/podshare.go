@@ -7,6 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
 )
 
 // podShare lets a created pod share its containers, labels and owner
@@ -42,7 +44,7 @@ func (ps *podShare) copyForCreate(in *corev1.Pod) *corev1.Pod {
 	if shareLabels {
 		tmp.Labels = nil
 	}
-	shareOwners := in.OwnerReferences != nil && ps.owners != nil && slices.EqualFunc(in.OwnerReferences, ps.owners, sameOwnerRef)
+	shareOwners := in.OwnerReferences != nil && ps.owners != nil && slices.EqualFunc(in.OwnerReferences, ps.owners, podutil.SameOwnerRef)
 	if shareOwners {
 		tmp.OwnerReferences = nil
 	}
@@ -73,24 +75,9 @@ func (ps *podShare) share(p *corev1.Pod) {
 	} else {
 		ps.labels = l
 	}
-	if o := p.OwnerReferences; o != nil && ps.owners != nil && (sameSlice(o, ps.owners) || slices.EqualFunc(o, ps.owners, sameOwnerRef)) {
+	if o := p.OwnerReferences; o != nil && ps.owners != nil && (sameSlice(o, ps.owners) || slices.EqualFunc(o, ps.owners, podutil.SameOwnerRef)) {
 		p.OwnerReferences = ps.owners
 	} else {
 		ps.owners = o
 	}
-}
-
-// sameOwnerRef reports whether a and b are equal field for field (their
-// pointer fields by value).
-func sameOwnerRef(a, b metav1.OwnerReference) bool {
-	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
-		sameBoolPtr(a.Controller, b.Controller) && sameBoolPtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
-}
-
-// sameBoolPtr reports whether a and b are both nil or point at equal values.
-func sameBoolPtr(a, b *bool) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }

@@ -10,11 +10,11 @@ import (
 )
 
 // TestOwnerRefFieldsAreAllCompared fails when metav1.OwnerReference gains a
-// field that sameOwnerRef does not compare.
+// field that podutil.SameOwnerRef does not compare.
 func TestOwnerRefFieldsAreAllCompared(t *testing.T) {
 	want := []string{"APIVersion", "Kind", "Name", "UID", "Controller", "BlockOwnerDeletion"}
 	if got := fieldNames(reflect.TypeOf(metav1.OwnerReference{})); !reflect.DeepEqual(got, want) {
-		t.Errorf("OwnerReference has fields %v; sameOwnerRef compares %v", got, want)
+		t.Errorf("OwnerReference has fields %v; podutil.SameOwnerRef compares %v", got, want)
 	}
 }
 

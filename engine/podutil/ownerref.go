@@ -38,3 +38,18 @@ func NewControllerRef(owner metav1.Object, gvk schema.GroupVersionKind) *metav1.
 		BlockOwnerDeletion: &block,
 	}
 }
+
+// SameOwnerRef reports whether a and b are equal field for field, their
+// *bool fields compared by value: reflect.DeepEqual without reflection.
+func SameOwnerRef(a, b metav1.OwnerReference) bool {
+	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
+		sameBoolPtr(a.Controller, b.Controller) && sameBoolPtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
+}
+
+// sameBoolPtr reports whether a and b are both nil or point at equal values.
+func sameBoolPtr(a, b *bool) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}

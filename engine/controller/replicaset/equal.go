@@ -4,6 +4,8 @@ import (
 	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
 )
 
 // The pod update handler compares labels and controller references on
@@ -31,19 +33,10 @@ func sameLabelMap(a, b map[string]string) bool {
 }
 
 // sameOwnerRef is reflect.DeepEqual for two owner references (pointers:
-// equal when both nil, or both set with equal fields; the *bool fields
-// compare by pointee).
+// equal when both nil, or both set with equal fields, podutil.SameOwnerRef).
 func sameOwnerRef(a, b *metav1.OwnerReference) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
-		sameBoolPtr(a.Controller, b.Controller) && sameBoolPtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
-}
-
-func sameBoolPtr(a, b *bool) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
+	return podutil.SameOwnerRef(*a, *b)
 }
