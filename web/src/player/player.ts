@@ -94,6 +94,8 @@ export class Player {
   readonly onLoad: ((annotations: Annotation[], id: string) => void)[] = [];
   /** Library id of the loaded scenario ('' for edited text). */
   scenarioId = '';
+  /** The loaded scenario's annotations (what onLoad was last told). */
+  annotations: Annotation[] = [];
   /** Set by predict mode: a render that must not reveal the math yet. */
   holdMath: (v: View) => boolean = () => false;
 
@@ -214,6 +216,7 @@ export class Player {
     this.scenarioId = name.endsWith('.yaml') && this.library.some((e) => `${e.id}.yaml` === name) ? name.slice(0, -5) : name === 'scenario.yaml' ? '' : name.replace(/\.yaml$/, '');
     this.apply(r.value);
     const anns = (r.value as Snapshot & { annotations?: Annotation[] }).annotations ?? [];
+    this.annotations = anns;
     for (const fn of this.onLoad) fn(anns, this.scenarioId);
     return true;
   }

@@ -41,6 +41,8 @@ export class Presenter {
   private readonly layout = new Layout('rolloutlab-present-panels', document.getElementById('panels-list'));
 
   constructor(private readonly player: Player, private readonly normal: Layout) {
+    // Presenter mode loads on first use, after the scenario did.
+    this.anns = player.annotations;
     if (!localStorage.getItem('rolloutlab-present-panels')) {
       this.layout.state = this.layout.state.map((s) => ({ ...s, shown: s.id === 'cluster' || s.id === 'math' || s.id === 'chart' }));
     }
