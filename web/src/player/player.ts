@@ -6,7 +6,7 @@ import { formatOffset, h, setText } from '../dom';
 import { createEditor, type EditorHandle, preloadEditor, whenIdle } from '../editor';
 import { type EngineClient, lastWorkerMs } from '../engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
-import { MATH_TYPES, mathOf } from '../math';
+import { MATH_TYPES, type MathBlock, mathOf } from '../math';
 import { t } from '../i18n';
 import { loadedStatus, noticeItems } from '../notices';
 import { ChartPanel, ClusterPanel, renderExpectations, renderExplanations, renderMath, renderPodLegend, renderQueues, renderSteps, renderTrace, wireRoving } from './panels';
@@ -27,6 +27,8 @@ import { list } from '../types';
 
 /** Pods listed per view. Listing a pod costs the engine ~15 µs (1,000 pods would blow the 16 ms step budget); ReplicaSets with more pods are drawn from their status counts. */
 export const MAX_PODS = 150;
+/** The math records of a step without any (one array, so it compares equal). */
+const NO_RECORDS: TraceRecord[] = [];
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   const el = document.getElementById(id);
@@ -42,6 +44,9 @@ export class Player {
   private history: (StepInfo | undefined)[] = [];
   /** Math records by step, for steps seen; the math panel falls back to the latest earlier one. Kept as records so a language switch re-renders them. */
   private mathByStep = new Map<number, TraceRecord[]>();
+  /** The math records last turned into blocks and those blocks (mathOf), so
+   * that steps showing the same decision hand renderMath the same blocks. */
+  private mathShown: { records: TraceRecord[]; blocks: MathBlock[] } | null = null;
   /** The keys of mathByStep, sorted (the math panel finds the latest at or before the step shown). */
   private readonly mathSteps = new SortedSteps();
   /** The components of history, for the step filter (read incrementally). */
@@ -401,6 +406,12 @@ export class Player {
   }
 
   /** Renders the current view now (bench and tests call this directly). */
+  /** mathOf(records), the same blocks while the records are the same. */
+  private mathBlocks(records: TraceRecord[]): MathBlock[] {
+    if (this.mathShown?.records !== records) this.mathShown = { records, blocks: mathOf(records) };
+    return this.mathShown.blocks;
+  }
+
   render(): void {
     if (this.frame) {
       cancelAnimationFrame(this.frame);
@@ -414,7 +425,7 @@ export class Player {
     renderExpectations($('expectations'), v);
     const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
     if (this.holdMath(v)) $('math').replaceChildren();
-    else renderMath($('math'), mathOf(this.mathByStep.get(from) ?? []), from, v.step);
+    else renderMath($('math'), this.mathBlocks(this.mathByStep.get(from) ?? NO_RECORDS), from, v.step);
     renderTrace($('trace'), $('trace-step'), v);
     renderSteps($('steps'), this.history, v.step, $<HTMLSelectElement>('filter-component').value, $<HTMLSelectElement>('filter-kind').value, (n) => void this.seek(n));
     if (this.chart.zoom === 'action') {
@@ -591,6 +602,7 @@ export class Player {
 
   /** Redraws everything that holds translated text (after a language switch). */
   relabel(): void {
+    this.mathShown = null; // the blocks hold translated text
     this.renderHelp();
     renderPodLegend($('pod-legend'));
     renderExplanations();
