@@ -81,6 +81,7 @@ test('an action error is shown next to its form and cleared when the form change
   await page.setViewportSize({ width: 1280, height: 720 });
   await openLibrary(page, 'compare-max-surge');
   await page.locator('#settle-btn').click();
+  await expect(page.locator('#step-what')).toContainText('idle'); // the run is settled before the form is used
   const room = page.locator('#whatif-room');
   await room.locator('.whatif-form-pick').selectOption('setRollingUpdate');
   const form = room.locator('form[data-form="setRollingUpdate"]');

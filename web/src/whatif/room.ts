@@ -288,6 +288,11 @@ export class WhatIfRoom {
     setText(f.error, text);
     f.el.dataset.state = 'error';
     f.error.scrollIntoView?.({ block: 'nearest' });
+    // Again once the frame's renders have laid out: panels above the room
+    // that grow in the meantime (steps still arriving) would push it away.
+    requestAnimationFrame(() => {
+      if (f.el.dataset.state === 'error') f.error.scrollIntoView?.({ block: 'nearest' });
+    });
   }
 
   private ok(id: string, text: string): void {
