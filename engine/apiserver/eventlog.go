@@ -1,6 +1,10 @@
 package apiserver
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
+)
 
 // eventLog holds the stored Events in creation order, in chunks of
 // eventChunk: a long run's Events are never copied to grow the storage, as
@@ -40,16 +44,11 @@ func (l *eventLog) checkpoint() eventLog {
 	return eventLog{chunks: slices.Clone(l.chunks), n: l.n}
 }
 
-// restore puts back the log of cp. The last chunk is clipped, so the next
-// event appended after a restore goes to a new array: a slot any
-// checkpoint shows is written once and never again, and checkpoints can be
-// shared between servers (a fork's and its parent's) without copying.
+// restore puts back the log of cp (inplace.Chunks: the last chunk is
+// clipped, so checkpoints can be shared between servers, a fork's and its
+// parent's, without copying).
 func (l *eventLog) restore(cp eventLog) {
-	clear(l.chunks[min(len(cp.chunks), len(l.chunks)):])
-	l.chunks = append(l.chunks[:0], cp.chunks...)
-	if k := len(l.chunks) - 1; k >= 0 {
-		l.chunks[k] = slices.Clip(l.chunks[k])
-	}
+	l.chunks = inplace.Chunks(l.chunks, cp.chunks)
 	l.n = cp.n
 }
 

@@ -64,6 +64,11 @@ func (r *Recorder) Emit(source string, p Payload) uint64 {
 		r.chunks = append(r.chunks, c)
 		last++
 	}
+	if c := r.chunks[last]; last > 0 && len(c) == cap(c) {
+		// Clipped by a restore: move to a full-size array once instead of
+		// regrowing in steps up to chunkSize.
+		r.chunks[last] = append(make([]Record, 0, chunkSize), c...)
+	}
 	r.chunks[last] = append(r.chunks[last], rec)
 	return seq
 }

@@ -1,6 +1,10 @@
 package trace
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
+)
 
 // Checkpoint is a saved length of a Recorder's trace plus its current step.
 // Records never change once emitted, so a checkpoint shares them: it keeps
@@ -26,11 +30,7 @@ func (r *Recorder) Checkpoint() Checkpoint {
 // Restore rewinds (or winds forward) the trace to the checkpoint. Slices
 // returned by Slice, Records or Since before the call keep what they held.
 func (r *Recorder) Restore(cp Checkpoint) {
-	clear(r.chunks[min(len(cp.chunks), len(r.chunks)):])
-	r.chunks = append(r.chunks[:0], cp.chunks...)
-	if last := len(r.chunks) - 1; last >= 0 {
-		r.chunks[last] = slices.Clip(r.chunks[last])
-	}
+	r.chunks = inplace.Chunks(r.chunks, cp.chunks)
 	r.n = cp.n
 	r.step = cp.step
 }

@@ -28,3 +28,18 @@ func Map[M ~map[K]V, K, V comparable](live, saved M) M {
 func Slice[S ~[]E, E any](live, saved S) S {
 	return append(live[:0], saved...)
 }
+
+// Chunks makes live hold saved's chunk headers, reusing live's header
+// array, and returns it. Chunks are append-only arrays shared with the
+// checkpoint: the last one is clipped to its length, so the next element
+// appended goes to a new array and a slot any checkpoint shows is written
+// once and never again (checkpoints can then be restored in any order and
+// shared between simulations).
+func Chunks[T any](live, saved [][]T) [][]T {
+	clear(live[min(len(saved), len(live)):])
+	live = append(live[:0], saved...)
+	if k := len(live) - 1; k >= 0 {
+		live[k] = live[k][:len(live[k]):len(live[k])]
+	}
+	return live
+}

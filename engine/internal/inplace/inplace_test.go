@@ -30,3 +30,17 @@ func TestSliceReusesTheLiveArray(t *testing.T) {
 		t.Fatalf("got %v (reused: %v)", got, &got[0] == &live[:1][0])
 	}
 }
+
+func TestChunksClipsTheLastChunk(t *testing.T) {
+	arr := make([]int, 2, 8)
+	arr[0], arr[1] = 1, 2
+	saved := [][]int{{0}, arr}
+	live := Chunks([][]int{{9}, {9}, {9}}, saved)
+	if len(live) != 2 || cap(live[1]) != 2 {
+		t.Fatalf("live %v, last cap %d: want 2 chunks, the last clipped to 2", live, cap(live[1]))
+	}
+	live[1] = append(live[1], 3)
+	if arr[:3][2] == 3 {
+		t.Fatal("an append after the restore wrote into the checkpoint's array")
+	}
+}
