@@ -150,8 +150,9 @@ func copyMeta(obj Object) Object {
 // copyShallow returns a copy of the stored object obj that shares all its
 // memory, metadata included. It serves writes that only assign metadata
 // fields (pointers, strings, numbers, whole new slices), never edit a map or
-// slice in place: the deletion marks and the DELETED snapshot. Anything
-// else uses copyMeta.
+// slice in place: the deletion marks (also stamped as the DELETED snapshot
+// when the delete removes the object) and the binding. Anything else uses
+// copyMeta.
 func copyShallow(obj Object) Object {
 	switch o := obj.(type) {
 	case *corev1.Pod:
