@@ -85,7 +85,8 @@ func rankForDeletion(filteredPods []*corev1.Pod, known *KnownRankInputs, perNode
 // rankKnown is RankByNodeCounts(pods, perNode, now).withKeys() from the
 // pods' known nodes and inputs.
 func rankKnown(pods []*corev1.Pod, known *KnownRankInputs, perNode map[string]int, now time.Time) ActivePodsWithRanks {
-	s := ActivePodsWithRanks{Pods: pods, Rank: make([]int, len(pods)), Now: now, keys: make([]rankKey, len(pods))}
+	rank, keys := known.Scratch.arrays(len(pods))
+	s := ActivePodsWithRanks{Pods: pods, Rank: rank, Now: now, keys: keys}
 	var ages rankAges
 	for i, p := range pods {
 		node := known.Nodes[i]
