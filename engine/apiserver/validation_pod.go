@@ -21,7 +21,7 @@ var (
 )
 
 func validatePodCreate(p *corev1.Pod) field.ErrorList {
-	errs := validateMeta(&p.ObjectMeta, true, dnsSubdomainName, metaPath)
+	errs := validatePodCreateMeta(&p.ObjectMeta)
 	return append(errs, validatePodSpec(&p.Spec, specPath)...)
 }
 
