@@ -53,9 +53,6 @@ type Controller struct {
 	// scratch lends a sync its pod lists and ranking arrays (not state:
 	// see syncScratch).
 	scratch syncScratch
-	// ownerKeys remembers the last owner key the pod handlers built (a
-	// cache, not state).
-	ownerKeys keyMemo
 }
 
 // The fast-path decisions onPath reports.

@@ -131,7 +131,7 @@ func (rc *Controller) resolveControllerRef(ns string, ref *metav1.OwnerReference
 	if ref.Kind != "ReplicaSet" {
 		return nil, ""
 	}
-	key := rc.ownerKeys.of(ns, ref.Name)
+	key := keyOf(ns, ref.Name)
 	rs, ok := rc.replicaSets.Store().Get(key).(*appsv1.ReplicaSet)
 	if !ok || rs.UID != ref.UID {
 		return nil, ""
@@ -168,19 +168,3 @@ func (rc *Controller) getPodReplicaSets(pod *corev1.Pod) []*appsv1.ReplicaSet {
 
 // podKey is the expectations key of a pod, "ns/name".
 func podKey(pod *corev1.Pod) string { return keyOf(pod.Namespace, pod.Name) }
-
-// keyMemo is keyOf for the pod handlers' owner lookups: a ReplicaSet's
-// pods arrive in runs, so the key of the last owner is usually the one
-// asked for again, and is handed out instead of being built anew. It
-// depends on its arguments alone (a cache, not state: not checkpointed).
-type keyMemo struct {
-	ns, name, key string
-}
-
-// of returns keyOf(ns, name).
-func (m *keyMemo) of(ns, name string) string {
-	if m.key == "" || m.ns != ns || m.name != name {
-		m.ns, m.name, m.key = ns, name, keyOf(ns, name)
-	}
-	return m.key
-}

@@ -175,14 +175,27 @@ func (rc *Controller) activeOwnedPods(rs *appsv1.ReplicaSet, n int) ([]*corev1.P
 // syncScratch holds the arrays a sync lists its pods into and ranks them
 // with, reused by the next sync instead of allocated for each (a
 // rollout's scale-downs list and rank the old ReplicaSet's pods many
-// times). It is scratch, not state: nothing in it outlives the sync that
-// filled it, so checkpoints leave it out.
+// times). It is scratch, not state: the sync that fills it empties it
+// (reset), keeping only the arrays' capacity, so checkpoints leave it out
+// and a controller looks the same whatever syncs it ran.
 type syncScratch struct {
 	// pods, known and rank back activeOwnedPods' lists and the ranking of
 	// a scale-down.
 	pods  []*corev1.Pod
 	known podutil.KnownRankInputs
 	rank  podutil.RankScratch
+}
+
+// reset empties the lists, dropping their pod pointers, so that nothing of
+// a sync stays behind for the next one.
+func (sc *syncScratch) reset() {
+	if len(sc.pods) == 0 && sc.known.Scratch == nil {
+		return
+	}
+	clear(sc.pods)
+	clear(sc.known.Nodes)
+	sc.pods, sc.known.Nodes, sc.known.Inputs = sc.pods[:0], sc.known.Nodes[:0], sc.known.Inputs[:0]
+	sc.known.Scratch = nil
 }
 
 // ownedKey is the PodControllerIndex value of the pods rs controls.
