@@ -115,7 +115,14 @@ func (s *Server) commitDeletionMark(res Resource, old, obj Object) (Object, erro
 
 // validateDeleteOptions applies the API server's DeleteOptions validation
 // (apimachinery's own, so paths, bad values and wording are upstream's).
+// Options without a propagation policy, the controllers' and the kubelet's
+// deletes, cannot fail it (the rules that remain concern dry-run and
+// ignoreStoreReadError, which DeleteOptions does not carry) and skip it:
+// it builds its field paths before knowing whether there is an error.
 func validateDeleteOptions(opts DeleteOptions) field.ErrorList {
+	if opts.PropagationPolicy == nil {
+		return nil
+	}
 	return metav1validation.ValidateDeleteOptions(&metav1.DeleteOptions{
 		PropagationPolicy: opts.PropagationPolicy,
 		OrphanDependents:  opts.OrphanDependents, //nolint:staticcheck // the legacy field is what is being modelled

@@ -135,6 +135,30 @@ func TestUnchangedMatchesWholeObjectComparison(t *testing.T) {
 	image.Spec.Containers[0].Image = "nginx:1.28"
 	check("image change", image, modeUpdate)
 	check("image change sent as status write", image, modeStatus)
+	// The plain fields podWriteDiffers reads, one at a time, and a status
+	// equal to the stored one but for nil against empty slices.
+	conds := p.DeepCopy()
+	conds.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
+	check("condition added", conds, modeStatus)
+	reason := conds.DeepCopy()
+	reason.Status.Conditions[0].Reason = "ContainersNotReady"
+	check("condition reason", reason, modeStatus)
+	statuses := p.DeepCopy()
+	statuses.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "web", Ready: true}}
+	check("container status added", statuses, modeStatus)
+	restarted := statuses.DeepCopy()
+	restarted.Status.ContainerStatuses[0].RestartCount = 1
+	check("restart count", restarted, modeStatus)
+	ip := p.DeepCopy()
+	ip.Status.PodIP = "10.244.1.7"
+	check("pod IP", ip, modeStatus)
+	empty := p.DeepCopy()
+	empty.Status.Conditions = []corev1.PodCondition{}
+	empty.Status.ContainerStatuses = []corev1.ContainerStatus{}
+	check("empty slices for nil", empty, modeStatus)
+	bound := p.DeepCopy()
+	bound.Spec.NodeName = "node-1"
+	check("node name sent as status write", bound, modeStatus)
 }
 
 // TestMetaIdenticalChecksEveryField fails when metav1.ObjectMeta gains a

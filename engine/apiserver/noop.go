@@ -22,6 +22,9 @@ func unchanged(obj, old Object, mode updateMode) bool {
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		p := old.(*corev1.Pod)
+		if podWriteDiffers(mode, o, p) {
+			return false
+		}
 		return partsEqual(mode, &o.Spec, &p.Spec, &o.Status, &p.Status) &&
 			metaEqual(&o.ObjectMeta, &p.ObjectMeta) && o.TypeMeta == p.TypeMeta
 	case *appsv1.ReplicaSet:
@@ -38,6 +41,36 @@ func unchanged(obj, old Object, mode updateMode) bool {
 			metaEqual(&o.ObjectMeta, &p.ObjectMeta) && o.TypeMeta == p.TypeMeta
 	}
 	return semanticEqual(obj, old)
+}
+
+// podWriteDiffers reports a difference between the compared parts of a pod
+// write and the stored pod found in a few plain fields, which the kubelet's
+// status writes and the binding change: the phase, IPs, the conditions'
+// types, statuses and reasons, the containers' readiness and restart
+// counts, the node name. Strings, booleans and integers compare exactly
+// under the semantic equality, so a difference there decides the answer
+// without the reflective walk; false means only that none was found.
+func podWriteDiffers(mode updateMode, o, p *corev1.Pod) bool {
+	if mode != modeUpdate {
+		a, b := &o.Status, &p.Status
+		if a.Phase != b.Phase || a.HostIP != b.HostIP || a.PodIP != b.PodIP ||
+			len(a.Conditions) != len(b.Conditions) || len(a.ContainerStatuses) != len(b.ContainerStatuses) {
+			return true
+		}
+		for i := range a.Conditions {
+			ca, cb := &a.Conditions[i], &b.Conditions[i]
+			if ca.Type != cb.Type || ca.Status != cb.Status || ca.Reason != cb.Reason {
+				return true
+			}
+		}
+		for i := range a.ContainerStatuses {
+			ca, cb := &a.ContainerStatuses[i], &b.ContainerStatuses[i]
+			if ca.Ready != cb.Ready || ca.RestartCount != cb.RestartCount || ca.Name != cb.Name {
+				return true
+			}
+		}
+	}
+	return mode != modeStatus && o.Spec.NodeName != p.Spec.NodeName
 }
 
 // partsEqual compares the spec and status pointers of a write in mode, as
@@ -150,8 +183,9 @@ func copyMeta(obj Object) Object {
 // copyShallow returns a copy of the stored object obj that shares all its
 // memory, metadata included. It serves writes that only assign metadata
 // fields (pointers, strings, numbers, whole new slices), never edit a map or
-// slice in place: the deletion marks and the DELETED snapshot. Anything
-// else uses copyMeta.
+// slice in place: the deletion marks (also stamped as the DELETED snapshot
+// when the delete removes the object) and the binding. Anything else uses
+// copyMeta.
 func copyShallow(obj Object) Object {
 	switch o := obj.(type) {
 	case *corev1.Pod:

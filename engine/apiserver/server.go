@@ -163,15 +163,19 @@ func (s *Server) store(res Resource, old, obj Object) {
 	s.log = append(s.log, WatchEvent{Type: typ, Resource: res, Object: obj, RV: parseRV(obj)})
 }
 
-// erase removes old from storage and logs a DELETED event carrying a copy of
-// old stamped with the deletion RV. It returns that copy.
-func (s *Server) erase(res Resource, old Object) Object {
+// erase removes the object named by last from storage and logs a DELETED
+// event carrying last stamped with the deletion RV, and returns last. last
+// is the server's own copy of the stored object, made for this write and
+// not stored or handed out yet (both callers, a delete and an update that
+// removed the last finalizer, already hold one), so it is stamped in place
+// instead of being copied once more: a pod's final delete used to copy the
+// pod twice.
+func (s *Server) erase(res Resource, last Object) Object {
 	rv := s.nextRV()
-	last := copyShallow(old) // only the resourceVersion changes
 	last.SetResourceVersion(formatRV(rv))
-	s.tables[res].remove(objectKey(old.GetNamespace(), old.GetName()))
-	s.owners.update(res, old, nil)
-	s.countNodePods(res, old, nil)
+	s.tables[res].remove(objectKey(last.GetNamespace(), last.GetName()))
+	s.owners.update(res, last, nil)
+	s.countNodePods(res, last, nil)
 	s.log = append(s.log, WatchEvent{Type: Deleted, Resource: res, Object: last, RV: rv})
 	return last
 }

@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -22,7 +21,7 @@ var (
 )
 
 func validatePodCreate(p *corev1.Pod) field.ErrorList {
-	errs := validateMeta(&p.ObjectMeta, true, dnsSubdomainName, metaPath)
+	errs := validatePodCreateMeta(&p.ObjectMeta)
 	return append(errs, validatePodSpec(&p.Spec, specPath)...)
 }
 
@@ -32,15 +31,17 @@ func validatePodCreate(p *corev1.Pod) field.ErrorList {
 // spec.template.spec.containers[i].image).
 func validatePodSpec(s *corev1.PodSpec, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	names := sets.New[string]()
+	// names holds the container names seen so far (a pod has a few: a
+	// slice scan, no set).
+	names := make([]string, 0, 4)
 	for i := range s.InitContainers {
-		errs = append(errs, validateContainer(&s.InitContainers[i], p.Child("initContainers").Index(i), names)...)
+		errs = append(errs, validateContainer(&s.InitContainers[i], containerPath{p, "initContainers", i}, &names)...)
 	}
 	if len(s.Containers) == 0 {
 		errs = append(errs, field.Required(p.Child("containers"), ""))
 	}
 	for i := range s.Containers {
-		errs = append(errs, validateContainer(&s.Containers[i], p.Child("containers").Index(i), names)...)
+		errs = append(errs, validateContainer(&s.Containers[i], containerPath{p, "containers", i}, &names)...)
 	}
 	if !contains(restartPolicies, string(s.RestartPolicy)) {
 		errs = append(errs, field.NotSupported(p.Child("restartPolicy"), s.RestartPolicy, restartPolicies))
@@ -54,37 +55,51 @@ func validatePodSpec(s *corev1.PodSpec, p *field.Path) field.ErrorList {
 	return errs
 }
 
-func validateContainer(c *corev1.Container, p *field.Path, names sets.Set[string]) field.ErrorList {
+// containerPath names container i of list ("containers" or
+// "initContainers") under spec; its field paths are built only for an
+// error, since a valid container (nearly every one) needs none.
+type containerPath struct {
+	spec *field.Path
+	list string
+	i    int
+}
+
+// child returns the path of the container's field name.
+func (cp containerPath) child(name string) *field.Path {
+	return cp.spec.Child(cp.list).Index(cp.i).Child(name)
+}
+
+// validateContainer checks container c; names holds the names of the
+// containers checked before it and gets c's.
+func validateContainer(c *corev1.Container, p containerPath, names *[]string) field.ErrorList {
 	var errs field.ErrorList
-	np := p.Child("name")
 	switch {
 	case c.Name == "":
-		errs = append(errs, field.Required(np, ""))
-	case names.Has(c.Name):
-		errs = append(errs, field.Duplicate(np, c.Name))
+		errs = append(errs, field.Required(p.child("name"), ""))
+	case contains(*names, c.Name):
+		errs = append(errs, field.Duplicate(p.child("name"), c.Name))
 	default:
 		for _, msg := range utilvalidation.IsDNS1123Label(c.Name) {
-			errs = append(errs, field.Invalid(np, c.Name, msg))
+			errs = append(errs, field.Invalid(p.child("name"), c.Name, msg))
 		}
-		names.Insert(c.Name)
+		*names = append(*names, c.Name)
 	}
 	if c.Image == "" {
-		errs = append(errs, field.Required(p.Child("image"), ""))
+		errs = append(errs, field.Required(p.child("image"), ""))
 	}
 	for i, port := range c.Ports {
-		pp := p.Child("ports").Index(i)
 		for _, msg := range utilvalidation.IsValidPortNum(int(port.ContainerPort)) {
-			errs = append(errs, field.Invalid(pp.Child("containerPort"), port.ContainerPort, msg))
+			errs = append(errs, field.Invalid(p.child("ports").Index(i).Child("containerPort"), port.ContainerPort, msg))
 		}
 		if !contains(portProtocols, string(port.Protocol)) {
-			errs = append(errs, field.NotSupported(pp.Child("protocol"), port.Protocol, portProtocols))
+			errs = append(errs, field.NotSupported(p.child("ports").Index(i).Child("protocol"), port.Protocol, portProtocols))
 		}
 	}
 	if !contains(messagePolicies, string(c.TerminationMessagePolicy)) {
-		errs = append(errs, field.NotSupported(p.Child("terminationMessagePolicy"), c.TerminationMessagePolicy, messagePolicies))
+		errs = append(errs, field.NotSupported(p.child("terminationMessagePolicy"), c.TerminationMessagePolicy, messagePolicies))
 	}
 	if !contains(pullPolicies, string(c.ImagePullPolicy)) {
-		errs = append(errs, field.NotSupported(p.Child("imagePullPolicy"), c.ImagePullPolicy, pullPolicies))
+		errs = append(errs, field.NotSupported(p.child("imagePullPolicy"), c.ImagePullPolicy, pullPolicies))
 	}
 	return errs
 }

@@ -85,7 +85,8 @@ func rankForDeletion(filteredPods []*corev1.Pod, known *KnownRankInputs, perNode
 // rankKnown is RankByNodeCounts(pods, perNode, now).withKeys() from the
 // pods' known nodes and inputs.
 func rankKnown(pods []*corev1.Pod, known *KnownRankInputs, perNode map[string]int, now time.Time) ActivePodsWithRanks {
-	s := ActivePodsWithRanks{Pods: pods, Rank: make([]int, len(pods)), Now: now, keys: make([]rankKey, len(pods))}
+	rank, keys := known.Scratch.arrays(len(pods))
+	s := ActivePodsWithRanks{Pods: pods, Rank: rank, Now: now, keys: keys}
 	var ages rankAges
 	for i, p := range pods {
 		node := known.Nodes[i]
@@ -114,12 +115,14 @@ func GetPodsToDeleteExplainedByNodeCounts(owner string, filteredPods []*corev1.P
 	rec := DeletionRanking{Owner: owner, Diff: diff, Candidates: candidates, Sorted: ranked != nil}
 	if ranked == nil {
 		// No sort: every candidate is a victim, ranks are not computed.
+		rec.Pods = presized(len(victims))
 		for _, p := range victims {
 			rec.Pods = append(rec.Pods, describeRanked(p, -1, now, true))
 		}
 		return victims, rec
 	}
 	shown := min(len(victims)+max(survivorsShown, 0), candidates)
+	rec.Pods = presized(shown)
 	for i := 0; i < shown; i++ {
 		e := describeRanked(ranked.Pods[i], ranked.Rank[i], now, i < len(victims))
 		if i+1 < candidates {
@@ -129,6 +132,15 @@ func GetPodsToDeleteExplainedByNodeCounts(owner string, filteredPods []*corev1.P
 		rec.Pods = append(rec.Pods, e)
 	}
 	return victims, rec
+}
+
+// presized returns room for n ranked pods: nil when n is 0, so that a
+// record without pods keeps rendering "pods": null.
+func presized(n int) []RankedPod {
+	if n == 0 {
+		return nil
+	}
+	return make([]RankedPod, 0, n)
 }
 
 // DeletionRanking records a scale-down victim choice with, for every victim

@@ -20,7 +20,7 @@ func GetControllerOf(obj metav1.Object) *metav1.OwnerReference {
 
 // IsControlledBy reports whether obj's controller reference points at uid.
 func IsControlledBy(obj metav1.Object, uid types.UID) bool {
-	ref := GetControllerOf(obj)
+	ref := metav1.GetControllerOfNoCopy(obj)
 	return ref != nil && ref.UID == uid
 }
 

@@ -93,4 +93,31 @@ func unpackTime(sec, nsec int64) time.Time {
 type KnownRankInputs struct {
 	Nodes  []string
 	Inputs []RankInputs
+	// Scratch, when not nil, lends the ranking its per-candidate arrays
+	// (ranks and keys), reused from one ranking to the next instead of
+	// allocated for each: a scale-down of a large ReplicaSet ranks all its
+	// pods, and a rollout does that many times.
+	Scratch *RankScratch
+}
+
+// RankScratch holds the arrays of a ranking for reuse by the next one: only
+// their capacity, the slices themselves stay empty, so a scratch looks the
+// same whatever rankings it served. The ranking it served must be done with
+// (its victims and record taken) before it serves another.
+type RankScratch struct {
+	rank []int
+	keys []rankKey
+}
+
+// arrays returns rank and key arrays of length n, backed by s's when large
+// enough. Every element is overwritten by the ranking.
+func (s *RankScratch) arrays(n int) ([]int, []rankKey) {
+	if s == nil {
+		return make([]int, n), make([]rankKey, n)
+	}
+	if cap(s.rank) < n {
+		s.rank = make([]int, 0, n)
+		s.keys = make([]rankKey, 0, n)
+	}
+	return s.rank[:n], s.keys[:n]
 }

@@ -10,11 +10,11 @@ func (s *Sim) Settle(maxSteps int) (int, bool) {
 	horizon := s.clock.Now().Add(s.opts.Limits.SettleHorizon)
 	n := 0
 	for n < maxSteps {
-		at, ok := s.NextDue()
-		if !ok || at.After(horizon) {
+		due, ok := s.pick()
+		if !ok || due.at.After(horizon) {
 			break
 		}
-		if _, ok := s.Step(); !ok {
+		if _, ok := s.stepTo(due); !ok {
 			break
 		}
 		n++
@@ -27,11 +27,11 @@ func (s *Sim) Settle(maxSteps int) (int, bool) {
 func (s *Sim) RunTo(t time.Time, maxSteps int) int {
 	n := 0
 	for n < maxSteps {
-		at, ok := s.NextDue()
-		if !ok || at.After(t) {
+		due, ok := s.pick()
+		if !ok || due.at.After(t) {
 			break
 		}
-		if _, ok := s.Step(); !ok {
+		if _, ok := s.stepTo(due); !ok {
 			return n
 		}
 		n++

@@ -135,6 +135,17 @@ func (s *Sim) Step() (StepInfo, bool) {
 	if !ok {
 		return StepInfo{}, false
 	}
+	return s.stepTo(n)
+}
+
+// stepTo is Step for the event n that pick has just returned, with nothing
+// changed since: Settle and RunTo pick once per step to look at the time
+// of the next event and run that same event, instead of picking again (a
+// pick consults every component).
+func (s *Sim) stepTo(n next) (StepInfo, bool) {
+	if s.err != nil {
+		return StepInfo{}, false
+	}
 	if s.step >= s.opts.Limits.MaxSteps {
 		s.stop(fmt.Errorf("%w: %d steps (spec.limits.maxSteps)", ErrStepLimit, s.opts.Limits.MaxSteps))
 		return StepInfo{}, false

@@ -100,7 +100,7 @@ func (dc *Controller) addReplicaSet(obj apiserver.Object) {
 		dc.deleteReplicaSet(rs)
 		return
 	}
-	if ref := podutil.GetControllerOf(rs); ref != nil {
+	if ref := metav1.GetControllerOfNoCopy(rs); ref != nil {
 		if d := dc.resolveControllerRef(rs.Namespace, ref); d != nil {
 			dc.enqueue(d, "replicaset "+rs.Name+" added")
 		}
@@ -118,7 +118,7 @@ func (dc *Controller) updateReplicaSet(oldObj, curObj apiserver.Object) {
 		// A periodic resync or relist: nothing changed.
 		return
 	}
-	curRef, oldRef := podutil.GetControllerOf(cur), podutil.GetControllerOf(old)
+	curRef, oldRef := metav1.GetControllerOfNoCopy(cur), metav1.GetControllerOfNoCopy(old)
 	refChanged := !reflect.DeepEqual(curRef, oldRef)
 	if refChanged && oldRef != nil {
 		if d := dc.resolveControllerRef(old.Namespace, oldRef); d != nil {
@@ -144,7 +144,7 @@ func (dc *Controller) deleteReplicaSet(obj any) {
 		return
 	}
 	dc.templates.forget(rs.UID)
-	ref := podutil.GetControllerOf(rs)
+	ref := metav1.GetControllerOfNoCopy(rs)
 	if ref == nil {
 		return
 	}
@@ -156,7 +156,7 @@ func (dc *Controller) deleteReplicaSet(obj any) {
 // deploymentForPod follows pod -> ReplicaSet (cache, UID checked) ->
 // Deployment.
 func (dc *Controller) deploymentForPod(pod *corev1.Pod) *appsv1.Deployment {
-	ref := podutil.GetControllerOf(pod)
+	ref := metav1.GetControllerOfNoCopy(pod)
 	if ref == nil || ref.Kind != "ReplicaSet" {
 		return nil
 	}
@@ -164,7 +164,7 @@ func (dc *Controller) deploymentForPod(pod *corev1.Pod) *appsv1.Deployment {
 	if !ok || rs.UID != ref.UID {
 		return nil
 	}
-	return dc.resolveControllerRef(rs.Namespace, podutil.GetControllerOf(rs))
+	return dc.resolveControllerRef(rs.Namespace, metav1.GetControllerOfNoCopy(rs))
 }
 
 // deletePod matters only to Recreate Deployments: it enqueues the

@@ -50,6 +50,9 @@ type Controller struct {
 	// onPath, when set (tests only; wiring, not state), is told which way
 	// each fast-path decision went (see the path constants).
 	onPath func(path string)
+	// scratch lends a sync its pod lists and ranking arrays (not state:
+	// see syncScratch).
+	scratch syncScratch
 }
 
 // The fast-path decisions onPath reports.

@@ -18,6 +18,7 @@ import (
 // syncReplicaSet is BEHAVIOR §3.3. It returns the delay of the availability
 // requeue it scheduled (0 when none) and the error to retry on.
 func (rc *Controller) syncReplicaSet(key string) (time.Duration, error) {
+	defer rc.scratch.reset()
 	// 1. Stale-cache gate: nothing else runs until the informers have
 	// applied this controller's own writes.
 	if rc.cfg.StaleCacheGate {

@@ -148,10 +148,19 @@ func (rc *Controller) addSelectedFromGroups(relRS *appsv1.ReplicaSet, sel labels
 
 // activeOwnedPods lists the active pods controlled by rs in owner-index
 // order (the pods a claim that changes nothing returns, in its order), with
-// their nodes and ranking inputs as the store keeps them.
+// their nodes and ranking inputs as the store keeps them. n is their
+// expected number. The lists live in rc.scratch and are overwritten by the
+// next call: they serve the current sync only.
 func (rc *Controller) activeOwnedPods(rs *appsv1.ReplicaSet, n int) ([]*corev1.Pod, *podutil.KnownRankInputs) {
-	pods := make([]*corev1.Pod, 0, n)
-	known := &podutil.KnownRankInputs{Nodes: make([]string, 0, n), Inputs: make([]podutil.RankInputs, 0, n)}
+	sc := &rc.scratch
+	if cap(sc.pods) < n {
+		sc.pods = make([]*corev1.Pod, 0, n)
+		sc.known.Nodes = make([]string, 0, n)
+		sc.known.Inputs = make([]podutil.RankInputs, 0, n)
+	}
+	pods := sc.pods[:0]
+	known := &sc.known
+	known.Nodes, known.Inputs, known.Scratch = known.Nodes[:0], known.Inputs[:0], &sc.rank
 	rc.pods.Store().EachByIndexFacts(informer.PodControllerIndex, ownedKey(rs), func(o apiserver.Object, f *informer.Facts) {
 		if p, ok := o.(*corev1.Pod); ok && f.State&podActive != 0 {
 			pods = append(pods, p)
@@ -159,7 +168,34 @@ func (rc *Controller) activeOwnedPods(rs *appsv1.ReplicaSet, n int) ([]*corev1.P
 			known.Inputs = append(known.Inputs, f.Nums)
 		}
 	})
+	sc.pods = pods
 	return pods, known
+}
+
+// syncScratch holds the arrays a sync lists its pods into and ranks them
+// with, reused by the next sync instead of allocated for each (a
+// rollout's scale-downs list and rank the old ReplicaSet's pods many
+// times). It is scratch, not state: the sync that fills it empties it
+// (reset), keeping only the arrays' capacity, so checkpoints leave it out
+// and a controller looks the same whatever syncs it ran.
+type syncScratch struct {
+	// pods, known and rank back activeOwnedPods' lists and the ranking of
+	// a scale-down.
+	pods  []*corev1.Pod
+	known podutil.KnownRankInputs
+	rank  podutil.RankScratch
+}
+
+// reset empties the lists, dropping their pod pointers, so that nothing of
+// a sync stays behind for the next one.
+func (sc *syncScratch) reset() {
+	if len(sc.pods) == 0 && sc.known.Scratch == nil {
+		return
+	}
+	clear(sc.pods)
+	clear(sc.known.Nodes)
+	sc.pods, sc.known.Nodes, sc.known.Inputs = sc.pods[:0], sc.known.Nodes[:0], sc.known.Inputs[:0]
+	sc.known.Scratch = nil
 }
 
 // ownedKey is the PodControllerIndex value of the pods rs controls.
