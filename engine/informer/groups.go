@@ -109,13 +109,19 @@ func (s *Store) EachGroup(index, value string, fn func(g Group)) {
 // each entry its signature and state (as count does).
 func (s *Store) recount() map[string][]group {
 	out := map[string][]group{}
-	s.order.each(func(e *entry) {
+	// The range reads the items as they are now: writable may put copies
+	// of the entries in their place.
+	for _, e := range s.order.items {
+		if e == nil {
+			continue
+		}
+		e = s.writable(e)
 		e.labelSig = labelSignature(e.obj.GetLabels())
 		e.facts = s.groups.classify(e.obj)
 		for _, v := range e.indexed[s.groups.index] {
 			out[v] = appendCounted(out[v], e)
 		}
-	})
+	}
 	return out
 }
 

@@ -31,7 +31,7 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 		}
 		bk := labelBucket{ns, k, v}
 		if set := s.byLabel[bk]; set != nil {
-			set.remove(e)
+			set.remove(s.token, e)
 			if set.len() == 0 {
 				delete(s.byLabel, bk)
 			}
@@ -44,12 +44,12 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 		bk := labelBucket{ns, k, v}
 		set := s.byLabel[bk]
 		if set == nil {
-			set = newOrderedSet()
+			set = newOrderedSet(s.token)
 			s.byLabel[bk] = set
 		}
 		// e is in the bucket of each label it carries, and its object did
 		// not carry this pair.
-		set.addAbsent(e)
+		set.addAbsent(s.token, e)
 	}
 	return true
 }

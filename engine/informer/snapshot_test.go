@@ -102,21 +102,21 @@ func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 	s := newStore(map[string]IndexFunc{"owner": byOwner})
 	churn(s, 0)
 	churn(s, 1)
-	saved := s.checkpoint(nil)
+	saved := s.checkpoint()
 	want := dumpStore(t, s)
 	// A checkpoint taken after more changes shares saved's unchanged
 	// entries; restoring either gives back its own state.
 	churn(s, 20)
-	later := s.checkpoint(saved.entries)
+	later := s.checkpoint()
 	wantLater := dumpStore(t, s)
 	shared := 0
-	for k, e := range later.entries {
-		if saved.entries[k] == e {
+	for k, e := range later.objects {
+		if saved.objects[k] == e {
 			shared++
 		}
 	}
-	if shared == 0 || shared == len(later.entries) {
-		t.Fatalf("%d of %d entries shared: the test checks nothing", shared, len(later.entries))
+	if shared == 0 || shared == len(later.objects) {
+		t.Fatalf("%d of %d entries shared: the test checks nothing", shared, len(later.objects))
 	}
 	s.restore(&saved)
 	if got := dumpStore(t, s); got != want {
@@ -148,36 +148,101 @@ func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 	}
 }
 
-// A checkpoint shares a saved entry with the one before only when equals
-// holds, so equals must see a change in any field of entry.
-func TestSavedEntryEqualsComparesEveryField(t *testing.T) {
-	obj1, obj2 := &corev1.Pod{}, &corev1.Pod{}
-	base := func() *entry { return &entry{key: "k", obj: obj1, seq: 1, indexed: [][]string{{"a"}}} }
-	saved := base()
-	if !saved.equals(base()) {
-		t.Fatal("an entry saved as it is does not equal it")
+// A checkpoint shares the live entries, and the store writes a copy
+// (copyFor) in place of any entry it does not own, so a copy must share
+// nothing the store writes in place: every field of entry is listed here,
+// and each that is a slice or map is checked not to share its array.
+func TestEntryCopySharesNothingWritable(t *testing.T) {
+	old, tok := new(owner), new(owner)
+	e := &entry{owner: old, key: "k", obj: &corev1.Pod{}, seq: 1, indexed: [][]string{{"a"}, {"b"}},
+		labelSig: "app\x00web\x00", facts: Facts{State: 1, Tag: "n1", Nums: [6]int64{1, 2, 3, 4, 5, 6}}}
+	c := e.copyFor(tok)
+	if c == e || c.owner != tok {
+		t.Fatalf("copyFor returned %p owned by %p, want a new entry owned by %p", c, c.owner, tok)
+	}
+	same := *c
+	same.owner = e.owner
+	if !reflect.DeepEqual(same, *e) {
+		t.Errorf("the copy %+v differs from the original %+v beyond its owner", *c, *e)
 	}
 	typ := reflect.TypeOf(entry{})
 	for i := 0; i < typ.NumField(); i++ {
-		e := base()
-		switch name := typ.Field(i).Name; name {
-		case "key":
-			e.key = "j"
-		case "obj":
-			e.obj = obj2
-		case "seq":
-			e.seq = 2
+		f := typ.Field(i)
+		switch f.Name {
+		case "owner":
+			continue
+		case "key", "obj", "seq", "labelSig", "facts":
+			// Values, or (obj) an immutable stored object, shared.
 		case "indexed":
-			e.indexed = [][]string{{"b"}}
-		case "labelSig":
-			e.labelSig = "app=web"
-		case "facts":
-			e.facts.Nums[5] = 1
+			// Written in place by reindex (indexed[i] = vals); the value
+			// slices inside are replaced, never written.
+			if &c.indexed[0] == &e.indexed[0] {
+				t.Error("the copy shares indexed's array with the original")
+			}
 		default:
-			t.Fatalf("field %s: teach equals and this test about it", name)
+			t.Fatalf("field %s: teach copyFor and this test about it", f.Name)
 		}
-		if saved.equals(e) {
-			t.Errorf("a change of entry.%s is not seen by equals", typ.Field(i).Name)
+	}
+}
+
+// summarizedStore is a store indexed and summarized by the "owner" label.
+func summarizedStore() *Store {
+	s := newStore(map[string]IndexFunc{"owner": func(o apiserver.Object) []string { return []string{o.GetLabels()["owner"]} }})
+	s.Summarize("owner", podState)
+	return s
+}
+
+// A restored store equals one replayed from empty to the same point, sets
+// in the same order with the same tombstones, entries and group counts
+// alike, whichever store took the checkpoint, and however many stores
+// restored the same checkpoint, changed and checkpointed since: restoring
+// never lets a store write what a checkpoint holds.
+func TestRestoredStoreEqualsReplayedAcrossStores(t *testing.T) {
+	replayed := func(rounds ...int) string {
+		s := summarizedStore()
+		for _, r := range rounds {
+			churn(s, r)
 		}
+		return dumpStore(t, s)
+	}
+	a, b := summarizedStore(), summarizedStore()
+	churn(a, 0)
+	churn(a, 1)
+	cpA := a.checkpoint()
+	want := replayed(0, 1)
+	// b restores a's checkpoint and goes on; a goes on differently.
+	b.restore(&cpA)
+	if got := dumpStore(t, b); got != want {
+		t.Fatalf("another store restoring a's checkpoint:\n%s\nreplayed:\n%s", got, want)
+	}
+	churn(b, 2)
+	churn(a, 3)
+	cpB := b.checkpoint()
+	churn(b, 4)
+	churn(a, 5)
+	if got, w := dumpStore(t, b), replayed(0, 1, 2, 4); got != w {
+		t.Fatalf("b after restore and churn:\n%s\nreplayed:\n%s", got, w)
+	}
+	// a restores b's checkpoint, which shares entries with its own.
+	a.restore(&cpB)
+	if got, w := dumpStore(t, a), replayed(0, 1, 2); got != w {
+		t.Fatalf("a restoring b's checkpoint:\n%s\nreplayed:\n%s", got, w)
+	}
+	churn(a, 6)
+	if got, w := dumpStore(t, a), replayed(0, 1, 2, 6); got != w {
+		t.Fatalf("a after restoring b's checkpoint and churn:\n%s\nreplayed:\n%s", got, w)
+	}
+	// Neither checkpoint changed, whoever restored and wrote after it.
+	for _, s := range []*Store{a, b, summarizedStore()} {
+		s.restore(&cpA)
+		if got := dumpStore(t, s); got != want {
+			t.Fatalf("restoring a's first checkpoint again:\n%s\nreplayed:\n%s", got, want)
+		}
+		churn(s, 7)
+		s.restore(&cpB)
+		if got, w := dumpStore(t, s), replayed(0, 1, 2); got != w {
+			t.Fatalf("restoring b's checkpoint again:\n%s\nreplayed:\n%s", got, w)
+		}
+		churn(s, 8)
 	}
 }

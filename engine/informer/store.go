@@ -14,7 +14,12 @@ import (
 // this same entry, so an update (which replaces obj) is seen by all of them
 // without a lookup by key.
 type entry struct {
-	key string
+	// owner is the store token the entry was created or copied under. The
+	// store writes the entry in place only while owner is its current
+	// token; otherwise a checkpoint may hold it and the store writes a copy
+	// instead (Store.writable). Snapshot: no (checkpoints share entries).
+	owner *owner
+	key   string
 	// obj is the latest delivered object for key.
 	obj apiserver.Object
 	// seq orders entries by creation: the store-wide and per-namespace
@@ -32,8 +37,13 @@ type entry struct {
 	facts    Facts
 }
 
-// orderedSet is a set of entries that remembers insertion order.
+// orderedSet is a set of entries that remembers insertion order. Its
+// mutators take the store's current token: pos and items are written in
+// place only while owner is that token, and copied first otherwise (a
+// checkpoint shares them; see own).
 type orderedSet struct {
+	// owner is the token pos and items were created or copied under.
+	owner *owner
 	// pos maps the seq of a live entry to its index in items. seq is unique
 	// among cached entries and, unlike the key, hashes as one word.
 	pos map[uint64]int
@@ -42,28 +52,32 @@ type orderedSet struct {
 	items []*entry
 }
 
-func newOrderedSet() *orderedSet { return &orderedSet{pos: map[uint64]int{}} }
+func newOrderedSet(tok *owner) *orderedSet {
+	return &orderedSet{owner: tok, pos: map[uint64]int{}}
+}
 
-func (s *orderedSet) add(e *entry) {
+func (s *orderedSet) add(tok *owner, e *entry) {
 	if _, ok := s.pos[e.seq]; ok {
 		return
 	}
-	s.addAbsent(e)
+	s.addAbsent(tok, e)
 }
 
 // addAbsent is add for an entry the caller knows is not in s (a new entry,
 // or one entering the label bucket of a value its object did not have): it
 // skips the membership lookup.
-func (s *orderedSet) addAbsent(e *entry) {
+func (s *orderedSet) addAbsent(tok *owner, e *entry) {
+	s.own(tok)
 	s.pos[e.seq] = len(s.items)
 	s.items = append(s.items, e)
 }
 
-func (s *orderedSet) remove(e *entry) {
+func (s *orderedSet) remove(tok *owner, e *entry) {
 	i, ok := s.pos[e.seq]
 	if !ok {
 		return
 	}
+	s.own(tok)
 	delete(s.pos, e.seq)
 	s.items[i] = nil
 	s.compact()
@@ -71,22 +85,24 @@ func (s *orderedSet) remove(e *entry) {
 
 // moveToEnd moves e to the end of the order, as remove then add would (it
 // is added when absent).
-func (s *orderedSet) moveToEnd(e *entry) {
+func (s *orderedSet) moveToEnd(tok *owner, e *entry) {
 	i, ok := s.pos[e.seq]
 	if !ok {
-		s.add(e)
+		s.add(tok, e)
 		return
 	}
 	if i == len(s.items)-1 {
 		return
 	}
+	s.own(tok)
 	s.items[i] = nil
 	s.pos[e.seq] = len(s.items)
 	s.items = append(s.items, e)
 	s.compact()
 }
 
-// compact drops the tombstones when they dominate, keeping order.
+// compact drops the tombstones when they dominate, keeping order. The
+// caller owns s.
 func (s *orderedSet) compact() {
 	if len(s.items) > 32 && len(s.pos) < len(s.items)/2 {
 		live := s.items[:0]
@@ -150,16 +166,29 @@ type Store struct {
 	// Summarize was called. Snapshot: yes (its counts; the summarized
 	// index and classifier are wiring).
 	groups *groupSummary
+	// token is the store's current owner token, replaced by every
+	// checkpoint and restore: entries and sets carrying it, and objects
+	// when objectsOwner is it, are the store's alone and written in place;
+	// anything else may be shared with a checkpoint and is copied before
+	// it is written (copy-on-write; see cow.go). Never nil. Snapshot: no
+	// (each store has its own).
+	token *owner
+	// objectsOwner is the token the objects map was created or copied
+	// under.
+	objectsOwner *owner
 }
 
 func newStore(indexers map[string]IndexFunc) *Store {
+	tok := new(owner)
 	s := &Store{
-		objects:     map[string]*entry{},
-		order:       newOrderedSet(),
-		byNamespace: map[string]*orderedSet{},
-		indexers:    indexers,
-		indices:     map[string]map[string]*orderedSet{},
-		byLabel:     map[labelBucket]*orderedSet{},
+		objects:      map[string]*entry{},
+		order:        newOrderedSet(tok),
+		byNamespace:  map[string]*orderedSet{},
+		indexers:     indexers,
+		indices:      map[string]map[string]*orderedSet{},
+		byLabel:      map[labelBucket]*orderedSet{},
+		token:        tok,
+		objectsOwner: tok,
 	}
 	for name := range indexers {
 		s.indices[name] = map[string]*orderedSet{}
@@ -188,6 +217,7 @@ func (s *Store) put(obj apiserver.Object) (old apiserver.Object) {
 func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) {
 	e := s.objects[key]
 	if e != nil {
+		e = s.writable(e)
 		old = e.obj
 		was := e.counted()
 		var prevVals []string
@@ -202,20 +232,21 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 		s.regroup(e, prevVals, was)
 		return old
 	}
-	e = &entry{key: key, obj: obj, seq: s.nextSeq}
+	e = &entry{owner: s.token, key: key, obj: obj, seq: s.nextSeq}
 	s.nextSeq++
 	s.relabel(e, obj.GetNamespace(), nil, obj.GetLabels())
 	if s.groups != nil {
 		e.labelSig = labelSignature(obj.GetLabels())
 	}
+	s.ownObjects()
 	s.objects[key] = e
-	s.order.addAbsent(e)
+	s.order.addAbsent(s.token, e)
 	ns := s.byNamespace[obj.GetNamespace()]
 	if ns == nil {
-		ns = newOrderedSet()
+		ns = newOrderedSet(s.token)
 		s.byNamespace[obj.GetNamespace()] = ns
 	}
-	ns.addAbsent(e)
+	ns.addAbsent(s.token, e)
 	s.index(e)
 	s.count(e)
 	return nil
@@ -230,10 +261,11 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 	s.uncount(e)
 	s.unindex(e)
 	s.relabel(e, old.GetNamespace(), old.GetLabels(), nil)
+	s.ownObjects()
 	delete(s.objects, key)
-	s.order.remove(e)
+	s.order.remove(s.token, e)
 	if ns := s.byNamespace[old.GetNamespace()]; ns != nil {
-		ns.remove(e)
+		ns.remove(s.token, e)
 	}
 	return old
 }
@@ -257,10 +289,10 @@ func (s *Store) indexOne(name string, vals []string, e *entry) {
 	for _, v := range vals {
 		set := s.indices[name][v]
 		if set == nil {
-			set = newOrderedSet()
+			set = newOrderedSet(s.token)
 			s.indices[name][v] = set
 		}
-		set.add(e)
+		set.add(s.token, e)
 	}
 }
 
@@ -279,7 +311,7 @@ func (s *Store) reindex(e *entry, old apiserver.Object) {
 		if kept || slices.Equal(e.indexed[i], vals) {
 			// The usual update: same sets, one map write each.
 			for _, v := range e.indexed[i] {
-				s.indices[name][v].moveToEnd(e)
+				s.indices[name][v].moveToEnd(s.token, e)
 			}
 			continue
 		}
@@ -301,7 +333,7 @@ func (s *Store) unindex(e *entry) {
 func (s *Store) unindexOne(i int, name string, e *entry) {
 	for _, v := range e.indexed[i] {
 		if set := s.indices[name][v]; set != nil {
-			set.remove(e)
+			set.remove(s.token, e)
 			if set.len() == 0 {
 				delete(s.indices[name], v)
 			}
