@@ -16,14 +16,12 @@ import (
 // keeps two tokens from sharing one (zero-size allocations may).
 type owner struct{ _ byte }
 
-// own makes s's pos and items the store's own (token tok) before a write,
-// copying them when a checkpoint may share them. The copies keep every
-// position.
+// own makes s's items the store's own (token tok) before a write, copying
+// them when a checkpoint may share them. The copy keeps every position.
 func (s *orderedSet) own(tok *owner) {
 	if s.owner == tok {
 		return
 	}
-	s.pos = maps.Clone(s.pos)
 	s.items = slices.Clone(s.items)
 	s.owner = tok
 }

@@ -40,12 +40,12 @@ type storeCheckpoint struct {
 	groups map[string][]group
 }
 
-// savedSet is an orderedSet's owner, pos and items as they were; pos and
-// items are never written again (items is clipped to its length, so not
-// even an append can reach its array).
+// savedSet is an orderedSet's owner and items as they were; items is
+// never written again (it is clipped to its length, so not even an append
+// can reach its array). The positions are not saved: they follow from
+// items, and restore writes them back.
 type savedSet struct {
 	owner *owner
-	pos   map[uint64]int
 	items []*entry
 }
 
@@ -129,13 +129,24 @@ func (s *Store) restore(cp *storeCheckpoint) {
 }
 
 func (s *orderedSet) save() savedSet {
-	return savedSet{owner: s.owner, pos: s.pos, items: slices.Clip(s.items)}
+	return savedSet{owner: s.owner, items: slices.Clip(s.items)}
 }
 
-// restore makes s hold saved's pos and items under the token they were
-// saved with (older than the store's).
+// restore makes s hold saved's items under the token they were saved with
+// (older than the store's), and rebuilds the positions, reusing the map:
+// one write per live item, no lookup by key.
 func (s *orderedSet) restore(saved savedSet) {
-	s.owner, s.pos, s.items = saved.owner, saved.pos, saved.items
+	s.owner, s.items = saved.owner, saved.items
+	if s.pos == nil {
+		s.pos = make(map[uint64]int, len(s.items))
+	} else {
+		clear(s.pos)
+	}
+	for i, e := range s.items {
+		if e != nil {
+			s.pos[e.seq] = i
+		}
+	}
 }
 
 // restoreSets makes live hold the saved sets: sets present in both are

@@ -38,11 +38,11 @@ type entry struct {
 }
 
 // orderedSet is a set of entries that remembers insertion order. Its
-// mutators take the store's current token: pos and items are written in
-// place only while owner is that token, and copied first otherwise (a
-// checkpoint shares them; see own).
+// mutators take the store's current token: items is written in place only
+// while owner is that token, and copied first otherwise (a checkpoint
+// shares it; see own). pos is the set's own, never shared.
 type orderedSet struct {
-	// owner is the token pos and items were created or copied under.
+	// owner is the token items was created or copied under.
 	owner *owner
 	// pos maps the seq of a live entry to its index in items. seq is unique
 	// among cached entries and, unlike the key, hashes as one word.
