@@ -6,14 +6,15 @@ import (
 )
 
 // owner is a store's write token (Store.token). A checkpoint keeps the
-// store's entries, sets and objects map as they are, and the store takes a
-// new token, so that everything the checkpoint holds now carries an old
-// one: the store copies it before its first write (copy-on-write), and a
-// checkpoint costs a copy of a few headers instead of the cache. A restore
-// likewise hands the checkpoint's parts to the store under a new token, so
-// the same checkpoint can be restored again, by this store or by another
-// (a fork's). Tokens are compared by address, never by value; the byte
-// keeps two tokens from sharing one (zero-size allocations may).
+// store's entries, entry table, sets and objects map as they are, and the
+// store takes a new token, so that everything the checkpoint holds now
+// carries an old one: the store copies it before its first write
+// (copy-on-write), and a checkpoint costs a copy of a few headers instead
+// of the cache. A restore likewise hands the checkpoint's parts to the
+// store under a new token, so the same checkpoint can be restored again,
+// by this store or by another (a fork's). Tokens are compared by address,
+// never by value; the byte keeps two tokens from sharing one (zero-size
+// allocations may).
 type owner struct{ _ byte }
 
 // own makes s's items the store's own (token tok) before a write, copying
@@ -24,14 +25,6 @@ func (s *orderedSet) own(tok *owner) {
 	}
 	s.items = slices.Clone(s.items)
 	s.owner = tok
-}
-
-// replace puts c in the place of the entry of the same seq, which s holds.
-func (s *orderedSet) replace(tok *owner, c *entry) {
-	if i, ok := s.pos[c.seq]; ok {
-		s.own(tok)
-		s.items[i] = c
-	}
 }
 
 // ownObjects makes the objects map the store's own before a write.
@@ -45,9 +38,8 @@ func (s *Store) ownObjects() {
 // writable returns the cached entry e ready to be written in place: e
 // itself when the store owns it, else a copy (its own indexed slice; the
 // value slices inside are replaced, never written, and stay shared) that
-// takes e's place in objects and in every set holding e: the store order,
-// e's namespace, the index sets of e.indexed and the label buckets of
-// e.obj's labels.
+// takes e's place in objects and in the entry table, where every set
+// holding e's seq finds it.
 func (s *Store) writable(e *entry) *entry {
 	if e.owner == s.token {
 		return e
@@ -55,23 +47,7 @@ func (s *Store) writable(e *entry) *entry {
 	c := e.copyFor(s.token)
 	s.ownObjects()
 	s.objects[c.key] = c
-	s.order.replace(s.token, c)
-	ns := c.obj.GetNamespace()
-	if set := s.byNamespace[ns]; set != nil {
-		set.replace(s.token, c)
-	}
-	for i, name := range s.indexNames {
-		for _, v := range c.indexed[i] {
-			if set := s.indices[name][v]; set != nil {
-				set.replace(s.token, c)
-			}
-		}
-	}
-	for k, v := range c.obj.GetLabels() {
-		if set := s.byLabel[labelBucket{ns, k, v}]; set != nil {
-			set.replace(s.token, c)
-		}
-	}
+	s.entries.set(s.token, c.seq, c)
 	return c
 }
 

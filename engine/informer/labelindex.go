@@ -119,7 +119,7 @@ func (s *Store) listFromBucket(bucket *orderedSet, sel labels.Selector) []apiser
 	}
 	var hits []*entry
 	sorted := true
-	bucket.each(func(e *entry) {
+	bucket.each(&s.entries, func(e *entry) {
 		if !sel.Matches(labels.Set(e.obj.GetLabels())) {
 			return
 		}
@@ -155,15 +155,15 @@ func (s *Store) EachMatching(ns string, sel labels.Selector, fn func(obj apiserv
 	if ns != "" && sel != nil {
 		if bucket, ok := s.narrowest(ns, sel); ok {
 			if bucket != nil {
-				bucket.each(visit)
+				bucket.each(&s.entries, visit)
 			}
 			return
 		}
 	}
 	if ns == "" {
-		s.order.each(visit)
+		s.order.each(&s.entries, visit)
 	} else if set := s.byNamespace[ns]; set != nil {
-		set.each(visit)
+		set.each(&s.entries, visit)
 	}
 }
 

@@ -29,6 +29,7 @@ type storeCheckpoint struct {
 	// token then; never written again.
 	objects       map[string]*entry
 	objectsOwner  *owner
+	entries       entryTable
 	order         savedSet
 	byNamespace   map[string]savedSet
 	indices       map[string]map[string]savedSet
@@ -46,7 +47,7 @@ type storeCheckpoint struct {
 // items, and restore writes them back.
 type savedSet struct {
 	owner *owner
-	items []*entry
+	items []uint64
 }
 
 // Checkpoint saves the informer's state.
@@ -84,6 +85,7 @@ func (s *Store) checkpoint() storeCheckpoint {
 	cp := storeCheckpoint{
 		objects:       s.objects,
 		objectsOwner:  s.objectsOwner,
+		entries:       s.entries.save(),
 		order:         s.order.save(),
 		byNamespace:   saveSets(s.byNamespace),
 		indices:       make(map[string]map[string]savedSet, len(s.indices)),
@@ -110,6 +112,7 @@ func (s *Store) checkpoint() storeCheckpoint {
 func (s *Store) restore(cp *storeCheckpoint) {
 	s.newToken()
 	s.objects, s.objectsOwner = cp.objects, cp.objectsOwner
+	s.entries = cp.entries
 	s.order.restore(cp.order)
 	s.byNamespace = restoreSets(s.byNamespace, cp.byNamespace)
 	for name, sets := range cp.indices {
@@ -142,9 +145,9 @@ func (s *orderedSet) restore(saved savedSet) {
 	} else {
 		clear(s.pos)
 	}
-	for i, e := range s.items {
-		if e != nil {
-			s.pos[e.seq] = i
+	for i, q := range s.items {
+		if q != 0 {
+			s.pos[q] = i
 		}
 	}
 }

@@ -30,13 +30,14 @@ func dumpStore(t *testing.T, s *Store) string {
 	}
 	set := func(name string, os *orderedSet) {
 		fmt.Fprintf(&b, "%s:", name)
-		for _, e := range os.items {
-			if e == nil {
+		for _, q := range os.items {
+			if q == 0 {
 				b.WriteString(" -")
 				continue
 			}
-			if s.objects[e.key] != e {
-				t.Fatalf("set %s holds an entry for %s that is not the cached one", name, e.key)
+			e := s.entries.get(q)
+			if e == nil || e.seq != q || s.objects[e.key] != e {
+				t.Fatalf("set %s holds seq %d, whose entry is not the cached one", name, q)
 			}
 			fmt.Fprintf(&b, " %s@%d", e.key, os.pos[e.seq])
 		}
@@ -54,6 +55,30 @@ func dumpStore(t *testing.T, s *Store) string {
 		for _, k := range names {
 			set(prefix+k, m[k])
 		}
+	}
+	// The entry table holds exactly the cached entries, each at its seq.
+	tabled := 0
+	for i, c := range s.entries.chunks {
+		if c == nil {
+			continue
+		}
+		live := 0
+		for j, e := range c.entries {
+			if e == nil {
+				continue
+			}
+			live++
+			if q := uint64(i*entryChunkSize + j); e.seq != q || s.objects[e.key] != e {
+				t.Fatalf("entry table: seq %d holds %s (seq %d), not the cached entry", q, e.key, e.seq)
+			}
+		}
+		if live == 0 || live != c.live {
+			t.Fatalf("entry table: chunk %d holds %d entries, counts %d", i, live, c.live)
+		}
+		tabled += live
+	}
+	if tabled != len(s.objects) {
+		t.Fatalf("entry table holds %d entries, the store caches %d", tabled, len(s.objects))
 	}
 	set("order", s.order)
 	sets("ns/", s.byNamespace)

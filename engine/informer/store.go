@@ -10,9 +10,9 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 )
 
-// entry is one cached object. Every set of the store holding its key holds
-// this same entry, so an update (which replaces obj) is seen by all of them
-// without a lookup by key.
+// entry is one cached object. The sets of the store hold its seq, which
+// the entry table maps to it, so an update (which replaces obj, or the
+// whole entry by a copy) is seen by all of them without a lookup by key.
 type entry struct {
 	// owner is the store token the entry was created or copied under. The
 	// store writes the entry in place only while owner is its current
@@ -37,7 +37,8 @@ type entry struct {
 	facts    Facts
 }
 
-// orderedSet is a set of entries that remembers insertion order. Its
+// orderedSet is a set of entries that remembers insertion order. It holds
+// their seqs, and the store's entry table gives the entries (each). Its
 // mutators take the store's current token: items is written in place only
 // while owner is that token, and copied first otherwise (a checkpoint
 // shares it; see own). pos is the set's own, never shared.
@@ -47,9 +48,9 @@ type orderedSet struct {
 	// pos maps the seq of a live entry to its index in items. seq is unique
 	// among cached entries and, unlike the key, hashes as one word.
 	pos map[uint64]int
-	// items holds live entries and nil tombstones; len(items)-len(pos)
-	// tombstones.
-	items []*entry
+	// items holds the seqs of live entries and 0 for tombstones (no entry
+	// has seq 0); len(items)-len(pos) tombstones.
+	items []uint64
 }
 
 func newOrderedSet(tok *owner) *orderedSet {
@@ -69,7 +70,7 @@ func (s *orderedSet) add(tok *owner, e *entry) {
 func (s *orderedSet) addAbsent(tok *owner, e *entry) {
 	s.own(tok)
 	s.pos[e.seq] = len(s.items)
-	s.items = append(s.items, e)
+	s.items = append(s.items, e.seq)
 }
 
 func (s *orderedSet) remove(tok *owner, e *entry) {
@@ -79,7 +80,7 @@ func (s *orderedSet) remove(tok *owner, e *entry) {
 	}
 	s.own(tok)
 	delete(s.pos, e.seq)
-	s.items[i] = nil
+	s.items[i] = 0
 	s.compact()
 }
 
@@ -95,9 +96,9 @@ func (s *orderedSet) moveToEnd(tok *owner, e *entry) {
 		return
 	}
 	s.own(tok)
-	s.items[i] = nil
+	s.items[i] = 0
 	s.pos[e.seq] = len(s.items)
-	s.items = append(s.items, e)
+	s.items = append(s.items, e.seq)
 	s.compact()
 }
 
@@ -106,25 +107,32 @@ func (s *orderedSet) moveToEnd(tok *owner, e *entry) {
 func (s *orderedSet) compact() {
 	if len(s.items) > 32 && len(s.pos) < len(s.items)/2 {
 		live := s.items[:0]
-		for _, e := range s.items {
-			if e != nil {
-				s.pos[e.seq] = len(live)
-				live = append(live, e)
+		for _, q := range s.items {
+			if q != 0 {
+				s.pos[q] = len(live)
+				live = append(live, q)
 			}
 		}
-		clear(s.items[len(live):])
 		s.items = live
 	}
 }
 
 func (s *orderedSet) len() int { return len(s.pos) }
 
-// each calls fn for every live entry in insertion order.
-func (s *orderedSet) each(fn func(e *entry)) {
-	for _, e := range s.items {
-		if e != nil {
-			fn(e)
+// each calls fn for every live entry in insertion order, t being the
+// store's entry table.
+func (s *orderedSet) each(t *entryTable, fn func(e *entry)) {
+	// Seqs close in a set are usually in one chunk: its lookup is kept.
+	var c *entryChunk
+	ci := ^uint64(0)
+	for _, q := range s.items {
+		if q == 0 {
+			continue
 		}
+		if i := q >> entryChunkBits; i != ci {
+			c, ci = t.chunks[i], i
+		}
+		fn(c.entries[q&(entryChunkSize-1)])
 	}
 }
 
@@ -134,8 +142,11 @@ type IndexFunc func(obj apiserver.Object) []string
 // Store is an informer's cache of one resource.
 type Store struct {
 	// objects maps "ns/name" to the entry holding the latest delivered
-	// object; every set below holds these same entries.
+	// object.
 	objects map[string]*entry
+	// entries maps the seq of every entry of objects to it; the sets below
+	// hold seqs. Snapshot: yes (copied on write).
+	entries entryTable
 	// order holds exactly the keys of objects, in first-insertion order.
 	order *orderedSet
 	// byNamespace holds exactly the keys of objects, grouped by namespace.
@@ -160,7 +171,8 @@ type Store struct {
 	// lastAppliedRV is the resourceVersion of the last event applied to the
 	// store, whatever its namespace (0 before the first).
 	lastAppliedRV uint64
-	// nextSeq is the seq of the next entry created. Snapshot: yes.
+	// nextSeq is the seq of the next entry created; seqs start at 1.
+	// Snapshot: yes.
 	nextSeq uint64
 	// groups is the per-value group summary of one index, nil unless
 	// Summarize was called. Snapshot: yes (its counts; the summarized
@@ -187,8 +199,10 @@ func newStore(indexers map[string]IndexFunc) *Store {
 		indexers:     indexers,
 		indices:      map[string]map[string]*orderedSet{},
 		byLabel:      map[labelBucket]*orderedSet{},
+		nextSeq:      1,
 		token:        tok,
 		objectsOwner: tok,
+		entries:      entryTable{owner: tok},
 	}
 	for name := range indexers {
 		s.indices[name] = map[string]*orderedSet{}
@@ -240,6 +254,7 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 	}
 	s.ownObjects()
 	s.objects[key] = e
+	s.entries.set(s.token, e.seq, e)
 	s.order.addAbsent(s.token, e)
 	ns := s.byNamespace[obj.GetNamespace()]
 	if ns == nil {
@@ -263,6 +278,7 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 	s.relabel(e, old.GetNamespace(), old.GetLabels(), nil)
 	s.ownObjects()
 	delete(s.objects, key)
+	s.entries.set(s.token, e.seq, nil)
 	s.order.remove(s.token, e)
 	if ns := s.byNamespace[old.GetNamespace()]; ns != nil {
 		ns.remove(s.token, e)
@@ -369,9 +385,9 @@ func (s *Store) List(ns string, sel labels.Selector) []apiserver.Object {
 		}
 	}
 	if ns == "" {
-		s.order.each(visit)
+		s.order.each(&s.entries, visit)
 	} else if set := s.byNamespace[ns]; set != nil {
-		set.each(visit)
+		set.each(&s.entries, visit)
 	}
 	return out
 }
@@ -384,7 +400,7 @@ func (s *Store) ByIndex(name, value string) []apiserver.Object {
 		return nil
 	}
 	out := make([]apiserver.Object, 0, set.len())
-	set.each(func(e *entry) { out = append(out, e.obj) })
+	set.each(&s.entries, func(e *entry) { out = append(out, e.obj) })
 	return out
 }
 
@@ -401,7 +417,7 @@ func (s *Store) CountByIndex(name, value string) int {
 // store.
 func (s *Store) EachByIndex(name, value string, fn func(obj apiserver.Object)) {
 	if set := s.indices[name][value]; set != nil {
-		set.each(func(e *entry) { fn(e.obj) })
+		set.each(&s.entries, func(e *entry) { fn(e.obj) })
 	}
 }
 
