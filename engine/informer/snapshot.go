@@ -29,7 +29,7 @@ type storeCheckpoint struct {
 	// token then; never written again.
 	objects       map[string]*entry
 	objectsOwner  *owner
-	entries       entryTable
+	entries       seqTable[*entry]
 	order         savedSet
 	byNamespace   map[string]savedSet
 	indices       map[string]map[string]savedSet
@@ -41,13 +41,14 @@ type storeCheckpoint struct {
 	groups map[string][]group
 }
 
-// savedSet is an orderedSet's owner and items as they were; items is
-// never written again (it is clipped to its length, so not even an append
-// can reach its array). The positions are not saved: they follow from
-// items, and restore writes them back.
+// savedSet is an orderedSet as it was; items and pos are never written
+// again (items is clipped to its length, so not even an append can reach
+// its array, and pos is copied on write).
 type savedSet struct {
 	owner *owner
+	pos   seqTable[uint32]
 	items []uint64
+	live  int
 }
 
 // Checkpoint saves the informer's state.
@@ -132,24 +133,13 @@ func (s *Store) restore(cp *storeCheckpoint) {
 }
 
 func (s *orderedSet) save() savedSet {
-	return savedSet{owner: s.owner, items: slices.Clip(s.items)}
+	return savedSet{owner: s.owner, pos: s.pos.save(), items: slices.Clip(s.items), live: s.live}
 }
 
-// restore makes s hold saved's items under the token they were saved with
-// (older than the store's), and rebuilds the positions, reusing the map:
-// one write per live item, no lookup by key.
+// restore makes s hold saved's items and positions under the tokens they
+// were saved with (older than the store's).
 func (s *orderedSet) restore(saved savedSet) {
-	s.owner, s.items = saved.owner, saved.items
-	if s.pos == nil {
-		s.pos = make(map[uint64]int, len(s.items))
-	} else {
-		clear(s.pos)
-	}
-	for i, q := range s.items {
-		if q != 0 {
-			s.pos[q] = i
-		}
-	}
+	s.owner, s.pos, s.items, s.live = saved.owner, saved.pos, saved.items, saved.live
 }
 
 // restoreSets makes live hold the saved sets: sets present in both are

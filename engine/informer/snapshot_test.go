@@ -39,10 +39,24 @@ func dumpStore(t *testing.T, s *Store) string {
 			if e == nil || e.seq != q || s.objects[e.key] != e {
 				t.Fatalf("set %s holds seq %d, whose entry is not the cached one", name, q)
 			}
-			fmt.Fprintf(&b, " %s@%d", e.key, os.pos[e.seq])
+			i, _ := os.index(q)
+			fmt.Fprintf(&b, " %s@%d", e.key, i)
 		}
-		if len(os.pos) != os.len() {
-			t.Fatalf("set %s: pos and items disagree", name)
+		// pos maps exactly the seqs of items to their indexes.
+		live := 0
+		for _, q := range os.items {
+			if q != 0 {
+				live++
+			}
+		}
+		positions := tableValues(t, &os.pos)
+		if len(positions) != live || os.len() != live {
+			t.Fatalf("set %s: %d live items, %d positions, len %d", name, live, len(positions), os.len())
+		}
+		for q, p := range positions {
+			if int(p) > len(os.items) || os.items[p-1] != q {
+				t.Fatalf("set %s: seq %d at position %d, which holds another", name, q, p-1)
+			}
 		}
 		b.WriteString("\n")
 	}
@@ -57,28 +71,14 @@ func dumpStore(t *testing.T, s *Store) string {
 		}
 	}
 	// The entry table holds exactly the cached entries, each at its seq.
-	tabled := 0
-	for i, c := range s.entries.chunks {
-		if c == nil {
-			continue
+	tabled := tableValues(t, &s.entries)
+	for q, e := range tabled {
+		if e.seq != q || s.objects[e.key] != e {
+			t.Fatalf("entry table: seq %d holds %s (seq %d), not the cached entry", q, e.key, e.seq)
 		}
-		live := 0
-		for j, e := range c.entries {
-			if e == nil {
-				continue
-			}
-			live++
-			if q := uint64(i*entryChunkSize + j); e.seq != q || s.objects[e.key] != e {
-				t.Fatalf("entry table: seq %d holds %s (seq %d), not the cached entry", q, e.key, e.seq)
-			}
-		}
-		if live == 0 || live != c.live {
-			t.Fatalf("entry table: chunk %d holds %d entries, counts %d", i, live, c.live)
-		}
-		tabled += live
 	}
-	if tabled != len(s.objects) {
-		t.Fatalf("entry table holds %d entries, the store caches %d", tabled, len(s.objects))
+	if len(tabled) != len(s.objects) {
+		t.Fatalf("entry table holds %d entries, the store caches %d", len(tabled), len(s.objects))
 	}
 	set("order", s.order)
 	sets("ns/", s.byNamespace)
@@ -99,6 +99,30 @@ func dumpStore(t *testing.T, s *Store) string {
 	}
 	fmt.Fprintf(&b, "rv=%d nextSeq=%d\n", s.lastAppliedRV, s.nextSeq)
 	return b.String()
+}
+
+// tableValues returns the non-zero values of tab by seq, failing when a
+// chunk's count is off or a chunk holds none.
+func tableValues[T comparable](t *testing.T, tab *seqTable[T]) map[uint64]T {
+	t.Helper()
+	out := map[uint64]T{}
+	var zero T
+	for i, c := range tab.chunks {
+		if c == nil {
+			continue
+		}
+		live := 0
+		for j, v := range c.vals {
+			if v != zero {
+				live++
+				out[uint64(i*seqChunkSize+j)] = v
+			}
+		}
+		if live == 0 || live != c.live {
+			t.Fatalf("seq table: chunk %d holds %d values, counts %d", i, live, c.live)
+		}
+	}
+	return out
 }
 
 // churn puts, relabels and removes objects of s, round r making different

@@ -41,24 +41,33 @@ type entry struct {
 // their seqs, and the store's entry table gives the entries (each). Its
 // mutators take the store's current token: items is written in place only
 // while owner is that token, and copied first otherwise (a checkpoint
-// shares it; see own). pos is the set's own, never shared.
+// shares it; see own); pos copies itself by chunk likewise.
 type orderedSet struct {
 	// owner is the token items was created or copied under.
 	owner *owner
-	// pos maps the seq of a live entry to its index in items. seq is unique
-	// among cached entries and, unlike the key, hashes as one word.
-	pos map[uint64]int
+	// pos maps the seq of a live entry to 1 + its index in items (0 for
+	// a seq not in the set): a lookup is two loads, and a checkpoint
+	// shares the chunks.
+	pos seqTable[uint32]
 	// items holds the seqs of live entries and 0 for tombstones (no entry
-	// has seq 0); len(items)-len(pos) tombstones.
+	// has seq 0); len(items)-live tombstones.
 	items []uint64
+	// live is the number of entries in the set.
+	live int
 }
 
 func newOrderedSet(tok *owner) *orderedSet {
-	return &orderedSet{owner: tok, pos: map[uint64]int{}}
+	return &orderedSet{owner: tok, pos: seqTable[uint32]{owner: tok}}
+}
+
+// index returns the index of seq q in items, ok false when q is not in s.
+func (s *orderedSet) index(q uint64) (i int, ok bool) {
+	p := s.pos.get(q)
+	return int(p) - 1, p != 0
 }
 
 func (s *orderedSet) add(tok *owner, e *entry) {
-	if _, ok := s.pos[e.seq]; ok {
+	if _, ok := s.index(e.seq); ok {
 		return
 	}
 	s.addAbsent(tok, e)
@@ -69,25 +78,27 @@ func (s *orderedSet) add(tok *owner, e *entry) {
 // skips the membership lookup.
 func (s *orderedSet) addAbsent(tok *owner, e *entry) {
 	s.own(tok)
-	s.pos[e.seq] = len(s.items)
 	s.items = append(s.items, e.seq)
+	s.pos.set(tok, e.seq, uint32(len(s.items)))
+	s.live++
 }
 
 func (s *orderedSet) remove(tok *owner, e *entry) {
-	i, ok := s.pos[e.seq]
+	i, ok := s.index(e.seq)
 	if !ok {
 		return
 	}
 	s.own(tok)
-	delete(s.pos, e.seq)
+	s.pos.set(tok, e.seq, 0)
 	s.items[i] = 0
-	s.compact()
+	s.live--
+	s.compact(tok)
 }
 
 // moveToEnd moves e to the end of the order, as remove then add would (it
 // is added when absent).
 func (s *orderedSet) moveToEnd(tok *owner, e *entry) {
-	i, ok := s.pos[e.seq]
+	i, ok := s.index(e.seq)
 	if !ok {
 		s.add(tok, e)
 		return
@@ -97,42 +108,42 @@ func (s *orderedSet) moveToEnd(tok *owner, e *entry) {
 	}
 	s.own(tok)
 	s.items[i] = 0
-	s.pos[e.seq] = len(s.items)
 	s.items = append(s.items, e.seq)
-	s.compact()
+	s.pos.set(tok, e.seq, uint32(len(s.items)))
+	s.compact(tok)
 }
 
 // compact drops the tombstones when they dominate, keeping order. The
 // caller owns s.
-func (s *orderedSet) compact() {
-	if len(s.items) > 32 && len(s.pos) < len(s.items)/2 {
+func (s *orderedSet) compact(tok *owner) {
+	if len(s.items) > 32 && s.live < len(s.items)/2 {
 		live := s.items[:0]
 		for _, q := range s.items {
 			if q != 0 {
-				s.pos[q] = len(live)
 				live = append(live, q)
+				s.pos.set(tok, q, uint32(len(live)))
 			}
 		}
 		s.items = live
 	}
 }
 
-func (s *orderedSet) len() int { return len(s.pos) }
+func (s *orderedSet) len() int { return s.live }
 
 // each calls fn for every live entry in insertion order, t being the
 // store's entry table.
-func (s *orderedSet) each(t *entryTable, fn func(e *entry)) {
+func (s *orderedSet) each(t *seqTable[*entry], fn func(e *entry)) {
 	// Seqs close in a set are usually in one chunk: its lookup is kept.
-	var c *entryChunk
+	var c *seqChunk[*entry]
 	ci := ^uint64(0)
 	for _, q := range s.items {
 		if q == 0 {
 			continue
 		}
-		if i := q >> entryChunkBits; i != ci {
+		if i := q >> seqChunkBits; i != ci {
 			c, ci = t.chunks[i], i
 		}
-		fn(c.entries[q&(entryChunkSize-1)])
+		fn(c.vals[q&(seqChunkSize-1)])
 	}
 }
 
@@ -146,7 +157,7 @@ type Store struct {
 	objects map[string]*entry
 	// entries maps the seq of every entry of objects to it; the sets below
 	// hold seqs. Snapshot: yes (copied on write).
-	entries entryTable
+	entries seqTable[*entry]
 	// order holds exactly the keys of objects, in first-insertion order.
 	order *orderedSet
 	// byNamespace holds exactly the keys of objects, grouped by namespace.
@@ -202,7 +213,7 @@ func newStore(indexers map[string]IndexFunc) *Store {
 		nextSeq:      1,
 		token:        tok,
 		objectsOwner: tok,
-		entries:      entryTable{owner: tok},
+		entries:      seqTable[*entry]{owner: tok},
 	}
 	for name := range indexers {
 		s.indices[name] = map[string]*orderedSet{}

@@ -7,9 +7,9 @@ import "testing"
 // token copies the chunk list and the chunk written.
 func TestEntryTableCopiesOnWrite(t *testing.T) {
 	tok := new(owner)
-	var tab entryTable
+	var tab seqTable[*entry]
 	tab.owner = tok
-	seqs := []uint64{1, 2, entryChunkSize - 1, entryChunkSize, 3*entryChunkSize + 5}
+	seqs := []uint64{1, 2, seqChunkSize - 1, seqChunkSize, 3*seqChunkSize + 5}
 	for _, q := range seqs {
 		tab.set(tok, q, &entry{seq: q})
 	}
@@ -25,14 +25,14 @@ func TestEntryTableCopiesOnWrite(t *testing.T) {
 	savedChunk0 := saved.chunks[0]
 	tok2 := new(owner)
 	tab.set(tok2, 1, &entry{seq: 1, key: "copy"})
-	tab.set(tok2, entryChunkSize, nil)
+	tab.set(tok2, seqChunkSize, nil)
 	if got := tab.get(1).key; got != "copy" {
 		t.Fatalf("after the write, get(1) has key %q", got)
 	}
 	if tab.chunks[1] != nil {
 		t.Fatal("the chunk whose last entry was dropped is kept")
 	}
-	if saved.chunks[0] != savedChunk0 || saved.get(1).key != "" || saved.chunks[1] == nil || saved.get(entryChunkSize) == nil {
+	if saved.chunks[0] != savedChunk0 || saved.get(1).key != "" || saved.chunks[1] == nil || saved.get(seqChunkSize) == nil {
 		t.Fatal("a write under a new token changed the saved table")
 	}
 	if tab.chunks[0] == savedChunk0 || tab.chunks[0].owner != tok2 {
