@@ -25,8 +25,12 @@ type seqTable[T comparable] struct {
 	// owner is the token chunks (the list, not the chunks it points to)
 	// was created or copied under.
 	owner *owner
-	// chunks[i] holds the values of seqs i*seqChunkSize to
-	// (i+1)*seqChunkSize-1; nil when all of them are zero.
+	// chunks[i] holds the values of the seqs of chunk number base+i
+	// (seqs (base+i)*seqChunkSize to (base+i+1)*seqChunkSize-1); nil when
+	// all of them are zero. The list spans the chunks from the first to
+	// the last holding a value, so a table's size follows the span of its
+	// seqs, not the largest.
+	base   uint64
 	chunks []*seqChunk[T]
 }
 
@@ -42,7 +46,7 @@ type seqChunk[T comparable] struct {
 
 // get returns the value of seq q (zero when none).
 func (t *seqTable[T]) get(q uint64) T {
-	if i := q >> seqChunkBits; i < uint64(len(t.chunks)) {
+	if i := q>>seqChunkBits - t.base; i < uint64(len(t.chunks)) {
 		if c := t.chunks[i]; c != nil {
 			return c.vals[q&(seqChunkSize-1)]
 		}
@@ -55,14 +59,22 @@ func (t *seqTable[T]) get(q uint64) T {
 // tok.
 func (t *seqTable[T]) set(tok *owner, q uint64, v T) {
 	var zero T
-	i := int(q >> seqChunkBits)
-	if i >= len(t.chunks) && v == zero {
+	n := q >> seqChunkBits
+	if v == zero && (n < t.base || n-t.base >= uint64(len(t.chunks))) {
 		return
 	}
 	if t.owner != tok {
 		t.chunks = slices.Clone(t.chunks)
 		t.owner = tok
 	}
+	switch {
+	case len(t.chunks) == 0:
+		t.base = n
+	case n < t.base:
+		t.chunks = slices.Insert(t.chunks, 0, make([]*seqChunk[T], t.base-n)...)
+		t.base = n
+	}
+	i := int(n - t.base)
 	if i >= len(t.chunks) {
 		t.chunks = append(t.chunks, make([]*seqChunk[T], i+1-len(t.chunks))...)
 	}
@@ -87,14 +99,30 @@ func (t *seqTable[T]) set(tok *owner, q uint64, v T) {
 	case *slot != zero && v == zero:
 		if c.live--; c.live == 0 {
 			t.chunks[i] = nil
+			t.trim()
 			return
 		}
 	}
 	*slot = v
 }
 
+// trim drops the empty chunks at both ends of the list.
+func (t *seqTable[T]) trim() {
+	for len(t.chunks) > 0 && t.chunks[len(t.chunks)-1] == nil {
+		t.chunks = t.chunks[:len(t.chunks)-1]
+	}
+	k := 0
+	for k < len(t.chunks) && t.chunks[k] == nil {
+		k++
+	}
+	if k > 0 {
+		t.chunks = slices.Delete(t.chunks, 0, k)
+		t.base += uint64(k)
+	}
+}
+
 // save returns the table as it is; the store must take a new token before
 // its next write.
 func (t *seqTable[T]) save() seqTable[T] {
-	return seqTable[T]{owner: t.owner, chunks: slices.Clip(t.chunks)}
+	return seqTable[T]{owner: t.owner, base: t.base, chunks: slices.Clip(t.chunks)}
 }

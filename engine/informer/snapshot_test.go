@@ -109,13 +109,16 @@ func tableValues[T comparable](t *testing.T, tab *seqTable[T]) map[uint64]T {
 	var zero T
 	for i, c := range tab.chunks {
 		if c == nil {
+			if i == 0 || i == len(tab.chunks)-1 {
+				t.Fatalf("seq table: empty chunk at an end of the list (%d of %d)", i, len(tab.chunks))
+			}
 			continue
 		}
 		live := 0
 		for j, v := range c.vals {
 			if v != zero {
 				live++
-				out[uint64(i*seqChunkSize+j)] = v
+				out[(tab.base+uint64(i))*seqChunkSize+uint64(j)] = v
 			}
 		}
 		if live == 0 || live != c.live {
@@ -294,4 +297,97 @@ func TestRestoredStoreEqualsReplayedAcrossStores(t *testing.T) {
 		}
 		churn(s, 8)
 	}
+}
+
+// wideChurn adds 300 objects named after round r and removes all but one of
+// round r-1's, so that seqs run over many table chunks and the old chunks
+// empty.
+func wideChurn(s *Store, r int) {
+	for i := 0; i < 300; i++ {
+		ns := []string{"default", "other"}[i%2]
+		s.put(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("r%d-%d", r, i),
+			ResourceVersion: fmt.Sprint(r*1000 + i),
+			Labels:          map[string]string{"app": "web", "owner": fmt.Sprint((i + r) % 3), "round": fmt.Sprint(r)}}})
+		if i != 0 && r > 0 {
+			s.remove(ns + "/" + fmt.Sprintf("r%d-%d", r-1, i))
+		}
+	}
+	churn(s, r)
+}
+
+// Restoring stays exact when the seqs span many chunks of the seq tables
+// and chunks empty and are dropped between checkpoint and restore.
+func TestRestoreAcrossSeqChunks(t *testing.T) {
+	replayed := func(rounds int) string {
+		s := summarizedStore()
+		for r := 0; r < rounds; r++ {
+			wideChurn(s, r)
+		}
+		return dumpStore(t, s)
+	}
+	a, b := summarizedStore(), summarizedStore()
+	var cps []storeCheckpoint
+	for r := 0; r < 6; r++ {
+		wideChurn(a, r)
+		cps = append(cps, a.checkpoint())
+	}
+	emptied := 0
+	for _, c := range a.entries.chunks {
+		if c == nil {
+			emptied++
+		}
+	}
+	if a.nextSeq < 5*seqChunkSize || emptied == 0 || a.byLabel[labelBucket{"default", "round", "1"}].pos.base == 0 {
+		t.Fatalf("seqs reach %d, %d chunks emptied, no table starts above chunk 0: the test checks nothing", a.nextSeq, emptied)
+	}
+	for _, r := range []int{2, 5, 0, 3} {
+		for _, s := range []*Store{a, b} {
+			s.restore(&cps[r])
+			if got, want := dumpStore(t, s), replayed(r+1); got != want {
+				t.Fatalf("restore of round %d's checkpoint:\n%s\nreplayed:\n%s", r, got, want)
+			}
+			wideChurn(s, r+1)
+			if got, want := dumpStore(t, s), replayed(r+2); got != want {
+				t.Fatalf("restore of round %d's checkpoint and a round more:\n%s\nreplayed:\n%s", r, got, want)
+			}
+		}
+	}
+}
+
+// Lists read entries through the entry table, whose chunks start above
+// chunk 0 once the oldest objects are gone, before and after a restore.
+func TestListAfterOldestChunksDropped(t *testing.T) {
+	s := summarizedStore()
+	var want []string
+	for i := 0; i < 3*seqChunkSize; i++ {
+		name := fmt.Sprint("p", i)
+		s.put(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, Labels: map[string]string{"owner": "a"}}})
+		if i < 2*seqChunkSize+10 {
+			continue
+		}
+		want = append(want, "default/"+name)
+	}
+	for i := 0; i < 2*seqChunkSize+10; i++ {
+		s.remove(fmt.Sprint("default/p", i))
+	}
+	if s.entries.base == 0 {
+		t.Fatal("the entry table still starts at chunk 0: the test checks nothing")
+	}
+	check := func(when string) {
+		t.Helper()
+		for what, objs := range map[string][]apiserver.Object{"List": s.List("", nil), "ByIndex": s.ByIndex("owner", "a")} {
+			var got []string
+			for _, o := range objs {
+				got = append(got, KeyOf(o))
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s: %s = %v, want %v", when, what, got, want)
+			}
+		}
+	}
+	check("live")
+	cp := s.checkpoint()
+	s.remove(want[0])
+	s.restore(&cp)
+	check("restored")
 }

@@ -141,7 +141,7 @@ func (s *orderedSet) each(t *seqTable[*entry], fn func(e *entry)) {
 			continue
 		}
 		if i := q >> seqChunkBits; i != ci {
-			c, ci = t.chunks[i], i
+			c, ci = t.chunks[i-t.base], i
 		}
 		fn(c.vals[q&(seqChunkSize-1)])
 	}
