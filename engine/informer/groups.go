@@ -89,7 +89,7 @@ func (s *Store) EachByIndexFacts(index, value string, fn func(obj apiserver.Obje
 		return
 	}
 	if set := s.indices[index][value]; set != nil {
-		set.each(func(e *entry) { fn(e.obj, &e.facts) })
+		set.each(&s.entries, func(e *entry) { fn(e.obj, &e.facts) })
 	}
 }
 
@@ -109,13 +109,17 @@ func (s *Store) EachGroup(index, value string, fn func(g Group)) {
 // each entry its signature and state (as count does).
 func (s *Store) recount() map[string][]group {
 	out := map[string][]group{}
-	s.order.each(func(e *entry) {
+	for _, q := range s.order.items {
+		if q == 0 {
+			continue
+		}
+		e := s.writable(s.entries.get(q))
 		e.labelSig = labelSignature(e.obj.GetLabels())
 		e.facts = s.groups.classify(e.obj)
 		for _, v := range e.indexed[s.groups.index] {
 			out[v] = appendCounted(out[v], e)
 		}
-	})
+	}
 	return out
 }
 

@@ -157,7 +157,7 @@ func TestSummarizeLateAndRestoreOfUnsummarizedCheckpoint(t *testing.T) {
 	byOwner := func(o apiserver.Object) []string { return []string{o.GetLabels()["owner"]} }
 	s := newStore(map[string]IndexFunc{"owner": byOwner})
 	churn(s, 0)
-	plain := s.checkpoint(nil)
+	plain := s.checkpoint()
 	churn(s, 1)
 	s.Summarize("owner", podState)
 	check := func(when string) {
@@ -184,7 +184,7 @@ func TestStoreCheckpointRestoresGroups(t *testing.T) {
 	}
 	s := newSummarized()
 	churn(s, 0)
-	saved := s.checkpoint(nil)
+	saved := s.checkpoint()
 	want := dumpStore(t, s)
 	for r := 1; r < 5; r++ {
 		churn(s, r)

@@ -31,7 +31,7 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 		}
 		bk := labelBucket{ns, k, v}
 		if set := s.byLabel[bk]; set != nil {
-			set.remove(e)
+			set.remove(s.token, e)
 			if set.len() == 0 {
 				delete(s.byLabel, bk)
 			}
@@ -44,12 +44,12 @@ func (s *Store) relabel(e *entry, ns string, oldLabels, newLabels map[string]str
 		bk := labelBucket{ns, k, v}
 		set := s.byLabel[bk]
 		if set == nil {
-			set = newOrderedSet()
+			set = newOrderedSet(s.token)
 			s.byLabel[bk] = set
 		}
 		// e is in the bucket of each label it carries, and its object did
 		// not carry this pair.
-		set.addAbsent(e)
+		set.addAbsent(s.token, e)
 	}
 	return true
 }
@@ -119,7 +119,7 @@ func (s *Store) listFromBucket(bucket *orderedSet, sel labels.Selector) []apiser
 	}
 	var hits []*entry
 	sorted := true
-	bucket.each(func(e *entry) {
+	bucket.each(&s.entries, func(e *entry) {
 		if !sel.Matches(labels.Set(e.obj.GetLabels())) {
 			return
 		}
@@ -155,15 +155,15 @@ func (s *Store) EachMatching(ns string, sel labels.Selector, fn func(obj apiserv
 	if ns != "" && sel != nil {
 		if bucket, ok := s.narrowest(ns, sel); ok {
 			if bucket != nil {
-				bucket.each(visit)
+				bucket.each(&s.entries, visit)
 			}
 			return
 		}
 	}
 	if ns == "" {
-		s.order.each(visit)
+		s.order.each(&s.entries, visit)
 	} else if set := s.byNamespace[ns]; set != nil {
-		set.each(visit)
+		set.each(&s.entries, visit)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 // scanList is List without the label buckets: the namespace scan.
 func scanList(s *Store, ns string, sel labels.Selector) []string {
 	var out []string
-	s.byNamespace[ns].each(func(e *entry) {
+	s.byNamespace[ns].each(&s.entries, func(e *entry) {
 		if sel.Matches(labels.Set(e.obj.GetLabels())) {
 			out = append(out, e.key)
 		}

@@ -19,21 +19,23 @@ type Checkpoint struct {
 	store     storeCheckpoint
 }
 
-// storeCheckpoint is a Store's contents and indexes. The live cache
-// entries change in place on every update, so it cannot share them: it
-// keeps each entry's value (the cached objects themselves are the API
-// server's immutable objects, shared) and each set as the keys of its
-// items, which restore turns back into the live entries of those keys.
+// storeCheckpoint is a Store's contents and indexes: the store's own
+// objects map, entry table, entries and sets (items and positions),
+// shared with the store, which copies each part before it writes it
+// (copy-on-write, see owner) and therefore never changes what a
+// checkpoint holds. The parts the store does not write between two
+// checkpoints are shared by both; taking or restoring one copies headers,
+// not entries (BenchmarkStoreCheckpoint8k, BenchmarkStoreRestore8k).
 type storeCheckpoint struct {
-	// entries holds a copy of every entry by key, never changed and never
-	// handed to the live store (restore copies out of it), so a checkpoint
-	// taken after another shares the copies of the entries that did not
-	// change in between (CheckpointAfter).
-	entries       map[string]*entry
-	order         setCheckpoint
-	byNamespace   map[string]setCheckpoint
-	indices       map[string]map[string]setCheckpoint
-	byLabel       map[labelBucket]setCheckpoint
+	// objects is the store's objects map as it was, objectsOwner its
+	// token then; never written again.
+	objects       map[string]*entry
+	objectsOwner  *owner
+	entries       seqTable[*entry]
+	order         savedSet
+	byNamespace   map[string]savedSet
+	indices       map[string]map[string]savedSet
+	byLabel       map[labelBucket]savedSet
 	lastAppliedRV uint64
 	nextSeq       uint64
 	// groups is the group summary's byValue (nil when the store kept none
@@ -41,31 +43,33 @@ type storeCheckpoint struct {
 	groups map[string][]group
 }
 
-// setCheckpoint is an orderedSet with its items named by key ("" for a
-// tombstone). The positions are not saved: they follow from the order of
-// keys, and restore writes them back.
-type setCheckpoint struct {
-	keys []string
+// savedSet is an orderedSet as it was; items and pos are never written
+// again (items is clipped to its length, so not even an append can reach
+// its array, and pos is copied on write).
+type savedSet struct {
+	owner *owner
+	pos   seqTable[uint32]
+	items []uint64
+	live  int
 }
 
-// Checkpoint saves the informer's state.
+// Checkpoint saves the informer's state. The store keeps working on the
+// same entries and sets under a new write token, copying each before it
+// next writes it.
 func (i *Informer) Checkpoint() *Checkpoint { return i.CheckpointAfter(nil) }
 
-// CheckpointAfter saves the informer's state, sharing with prev (an
-// earlier checkpoint of this informer, or nil) the saved cache entries
-// equal to its own.
+// CheckpointAfter is Checkpoint. prev (an earlier checkpoint of this
+// informer, or nil) is not needed: a checkpoint shares with every other
+// the entries and sets that did not change in between whatever the order
+// they were taken in.
 func (i *Informer) CheckpointAfter(prev *Checkpoint) *Checkpoint {
-	var before map[string]*entry
-	if prev != nil {
-		before = prev.store.entries
-	}
 	return &Checkpoint{
 		cfg:       i.cfg,
 		cursor:    i.cursor,
 		pending:   slices.Clone(i.pending),
 		head:      i.head,
 		delivered: i.delivered,
-		store:     i.store.checkpoint(before),
+		store:     i.store.checkpoint(),
 	}
 }
 
@@ -79,66 +83,47 @@ func (i *Informer) Restore(cp *Checkpoint) {
 	i.store.restore(&cp.store)
 }
 
-func (s *Store) checkpoint(before map[string]*entry) storeCheckpoint {
+// checkpoint saves the store by keeping its parts as they are (a copy of
+// the set headers, not of their contents) and taking a new token, so that
+// the store copies each part before its next write to it.
+func (s *Store) checkpoint() storeCheckpoint {
 	cp := storeCheckpoint{
-		entries:       make(map[string]*entry, len(s.objects)),
-		order:         s.order.checkpoint(),
-		byNamespace:   checkpointSets(s.byNamespace),
-		indices:       make(map[string]map[string]setCheckpoint, len(s.indices)),
-		byLabel:       checkpointSets(s.byLabel),
+		objects:       s.objects,
+		objectsOwner:  s.objectsOwner,
+		entries:       s.entries.save(),
+		order:         s.order.save(),
+		byNamespace:   saveSets(s.byNamespace),
+		indices:       make(map[string]map[string]savedSet, len(s.indices)),
+		byLabel:       saveSets(s.byLabel),
 		lastAppliedRV: s.lastAppliedRV,
 		nextSeq:       s.nextSeq,
 		groups:        s.groups.checkpoint(),
 	}
-	// Each copy is its own allocation (a later checkpoint may keep any of
-	// them), its indexed slice copied too: an entry writes its own slice
-	// in place when re-indexed.
-	for k, e := range s.objects {
-		if old := before[k]; old != nil && old.equals(e) {
-			cp.entries[k] = old
-			continue
-		}
-		saved := *e
-		saved.indexed = slices.Clone(e.indexed)
-		cp.entries[k] = &saved
-	}
 	for name, sets := range s.indices {
-		cp.indices[name] = checkpointSets(sets)
+		cp.indices[name] = saveSets(sets)
 	}
+	s.newToken()
 	return cp
 }
 
-// restore copies cp into s (indexers are configuration, kept), reusing the
-// live entries, maps and sets: an entry whose key is cached in both is
-// overwritten with the saved value, and every set is rebuilt to hold the
-// live entries of its saved keys.
+// restore makes s hold cp's parts (indexers are configuration, kept) under
+// a new token: nothing of cp is copied until the store writes it, and cp
+// stays as it was, ready to be restored again by this store or another
+// built alike (a checkpoint taken by another simulation of the same run).
+// The parts keep the tokens they carried when saved, all older than the
+// new one (never nil: a token tells nothing but whether the store may
+// write in place, so two stores holding equal contents compare equal
+// field by field whatever their tokens).
 func (s *Store) restore(cp *storeCheckpoint) {
-	for k := range s.objects {
-		if _, ok := cp.entries[k]; !ok {
-			delete(s.objects, k)
-		}
-	}
-	for k, saved := range cp.entries {
-		e := s.objects[k]
-		if e == nil {
-			e = &entry{}
-			s.objects[k] = e
-		}
-		indexed := e.indexed
-		*e = *saved
-		if len(indexed) == len(saved.indexed) && saved.indexed != nil {
-			copy(indexed, saved.indexed)
-			e.indexed = indexed
-		} else {
-			e.indexed = slices.Clone(saved.indexed)
-		}
-	}
-	s.order.restore(cp.order, s.objects)
-	s.byNamespace = restoreSets(s.byNamespace, cp.byNamespace, s.objects)
+	s.newToken()
+	s.objects, s.objectsOwner = cp.objects, cp.objectsOwner
+	s.entries = cp.entries
+	s.order.restore(cp.order)
+	s.byNamespace = restoreSets(s.byNamespace, cp.byNamespace)
 	for name, sets := range cp.indices {
-		s.indices[name] = restoreSets(s.indices[name], sets, s.objects)
+		s.indices[name] = restoreSets(s.indices[name], sets)
 	}
-	s.byLabel = restoreSets(s.byLabel, cp.byLabel, s.objects)
+	s.byLabel = restoreSets(s.byLabel, cp.byLabel)
 	s.lastAppliedRV = cp.lastAppliedRV
 	s.nextSeq = cp.nextSeq
 	if s.groups != nil {
@@ -151,48 +136,19 @@ func (s *Store) restore(cp *storeCheckpoint) {
 	}
 }
 
-func (s *orderedSet) checkpoint() setCheckpoint {
-	keys := make([]string, len(s.items))
-	for i, e := range s.items {
-		if e != nil {
-			keys[i] = e.key
-		}
-	}
-	return setCheckpoint{keys: keys}
+func (s *orderedSet) save() savedSet {
+	return savedSet{owner: s.owner, pos: s.pos.save(), items: slices.Clip(s.items), live: s.live}
 }
 
-// restore makes s equal to saved, its items the entries of objects: the
-// positions of the saved entries are written where they differ, then,
-// unless pos holds no more entries than that, every seq whose item is not
-// its own (pos[q] is i exactly when items[i] is the entry of seq q) is
-// dropped.
-func (s *orderedSet) restore(saved setCheckpoint, objects map[string]*entry) {
-	clear(s.items)
-	s.items = s.items[:0]
-	live := 0
-	for i, k := range saved.keys {
-		var e *entry
-		if k != "" {
-			e = objects[k]
-			live++
-			if p, ok := s.pos[e.seq]; !ok || p != i {
-				s.pos[e.seq] = i
-			}
-		}
-		s.items = append(s.items, e)
-	}
-	if len(s.pos) != live {
-		for q, i := range s.pos {
-			if i >= len(s.items) || s.items[i] == nil || s.items[i].seq != q {
-				delete(s.pos, q)
-			}
-		}
-	}
+// restore makes s hold saved's items and positions under the tokens they
+// were saved with (older than the store's).
+func (s *orderedSet) restore(saved savedSet) {
+	s.owner, s.pos, s.items, s.live = saved.owner, saved.pos, saved.items, saved.live
 }
 
-// restoreSets makes live equal to saved: sets present in both are
+// restoreSets makes live hold the saved sets: sets present in both are
 // restored in place, the others created or dropped.
-func restoreSets[K comparable](live map[K]*orderedSet, saved map[K]setCheckpoint, objects map[string]*entry) map[K]*orderedSet {
+func restoreSets[K comparable](live map[K]*orderedSet, saved map[K]savedSet) map[K]*orderedSet {
 	if live == nil {
 		live = make(map[K]*orderedSet, len(saved))
 	}
@@ -204,33 +160,18 @@ func restoreSets[K comparable](live map[K]*orderedSet, saved map[K]setCheckpoint
 	for k, set := range saved {
 		cur := live[k]
 		if cur == nil {
-			cur = newOrderedSet()
+			cur = &orderedSet{}
 			live[k] = cur
 		}
-		cur.restore(set, objects)
+		cur.restore(set)
 	}
 	return live
 }
 
-func checkpointSets[K comparable](sets map[K]*orderedSet) map[K]setCheckpoint {
-	out := make(map[K]setCheckpoint, len(sets))
+func saveSets[K comparable](sets map[K]*orderedSet) map[K]savedSet {
+	out := make(map[K]savedSet, len(sets))
 	for k, set := range sets {
-		out[k] = set.checkpoint()
+		out[k] = set.save()
 	}
 	return out
-}
-
-// equals reports whether saved holds e as it is: every field of entry is
-// compared, the indexed values element by element
-// (TestSavedEntryEqualsComparesEveryField).
-func (saved *entry) equals(e *entry) bool {
-	if saved.key != e.key || saved.obj != e.obj || saved.seq != e.seq || saved.labelSig != e.labelSig || saved.facts != e.facts || len(saved.indexed) != len(e.indexed) || (saved.indexed == nil) != (e.indexed == nil) {
-		return false
-	}
-	for i, vals := range saved.indexed {
-		if !slices.Equal(vals, e.indexed[i]) {
-			return false
-		}
-	}
-	return true
 }

@@ -10,11 +10,16 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 )
 
-// entry is one cached object. Every set of the store holding its key holds
-// this same entry, so an update (which replaces obj) is seen by all of them
-// without a lookup by key.
+// entry is one cached object. The sets of the store hold its seq, which
+// the entry table maps to it, so an update (which replaces obj, or the
+// whole entry by a copy) is seen by all of them without a lookup by key.
 type entry struct {
-	key string
+	// owner is the store token the entry was created or copied under. The
+	// store writes the entry in place only while owner is its current
+	// token; otherwise a checkpoint may hold it and the store writes a copy
+	// instead (Store.writable). Snapshot: no (checkpoints share entries).
+	owner *owner
+	key   string
 	// obj is the latest delivered object for key.
 	obj apiserver.Object
 	// seq orders entries by creation: the store-wide and per-namespace
@@ -32,83 +37,113 @@ type entry struct {
 	facts    Facts
 }
 
-// orderedSet is a set of entries that remembers insertion order.
+// orderedSet is a set of entries that remembers insertion order. It holds
+// their seqs, and the store's entry table gives the entries (each). Its
+// mutators take the store's current token: items is written in place only
+// while owner is that token, and copied first otherwise (a checkpoint
+// shares it; see own); pos copies itself by chunk likewise.
 type orderedSet struct {
-	// pos maps the seq of a live entry to its index in items. seq is unique
-	// among cached entries and, unlike the key, hashes as one word.
-	pos map[uint64]int
-	// items holds live entries and nil tombstones; len(items)-len(pos)
-	// tombstones.
-	items []*entry
+	// owner is the token items was created or copied under.
+	owner *owner
+	// pos maps the seq of a live entry to 1 + its index in items (0 for
+	// a seq not in the set): a lookup is two loads, and a checkpoint
+	// shares the chunks.
+	pos seqTable[uint32]
+	// items holds the seqs of live entries and 0 for tombstones (no entry
+	// has seq 0); len(items)-live tombstones.
+	items []uint64
+	// live is the number of entries in the set.
+	live int
 }
 
-func newOrderedSet() *orderedSet { return &orderedSet{pos: map[uint64]int{}} }
+func newOrderedSet(tok *owner) *orderedSet {
+	return &orderedSet{owner: tok, pos: seqTable[uint32]{owner: tok}}
+}
 
-func (s *orderedSet) add(e *entry) {
-	if _, ok := s.pos[e.seq]; ok {
+// index returns the index of seq q in items, ok false when q is not in s.
+func (s *orderedSet) index(q uint64) (i int, ok bool) {
+	p := s.pos.get(q)
+	return int(p) - 1, p != 0
+}
+
+func (s *orderedSet) add(tok *owner, e *entry) {
+	if _, ok := s.index(e.seq); ok {
 		return
 	}
-	s.addAbsent(e)
+	s.addAbsent(tok, e)
 }
 
 // addAbsent is add for an entry the caller knows is not in s (a new entry,
 // or one entering the label bucket of a value its object did not have): it
 // skips the membership lookup.
-func (s *orderedSet) addAbsent(e *entry) {
-	s.pos[e.seq] = len(s.items)
-	s.items = append(s.items, e)
+func (s *orderedSet) addAbsent(tok *owner, e *entry) {
+	s.own(tok)
+	s.items = append(s.items, e.seq)
+	s.pos.set(tok, e.seq, uint32(len(s.items)))
+	s.live++
 }
 
-func (s *orderedSet) remove(e *entry) {
-	i, ok := s.pos[e.seq]
+func (s *orderedSet) remove(tok *owner, e *entry) {
+	i, ok := s.index(e.seq)
 	if !ok {
 		return
 	}
-	delete(s.pos, e.seq)
-	s.items[i] = nil
-	s.compact()
+	s.own(tok)
+	s.pos.set(tok, e.seq, 0)
+	s.items[i] = 0
+	s.live--
+	s.compact(tok)
 }
 
 // moveToEnd moves e to the end of the order, as remove then add would (it
 // is added when absent).
-func (s *orderedSet) moveToEnd(e *entry) {
-	i, ok := s.pos[e.seq]
+func (s *orderedSet) moveToEnd(tok *owner, e *entry) {
+	i, ok := s.index(e.seq)
 	if !ok {
-		s.add(e)
+		s.add(tok, e)
 		return
 	}
 	if i == len(s.items)-1 {
 		return
 	}
-	s.items[i] = nil
-	s.pos[e.seq] = len(s.items)
-	s.items = append(s.items, e)
-	s.compact()
+	s.own(tok)
+	s.items[i] = 0
+	s.items = append(s.items, e.seq)
+	s.pos.set(tok, e.seq, uint32(len(s.items)))
+	s.compact(tok)
 }
 
-// compact drops the tombstones when they dominate, keeping order.
-func (s *orderedSet) compact() {
-	if len(s.items) > 32 && len(s.pos) < len(s.items)/2 {
+// compact drops the tombstones when they dominate, keeping order. The
+// caller owns s.
+func (s *orderedSet) compact(tok *owner) {
+	if len(s.items) > 32 && s.live < len(s.items)/2 {
 		live := s.items[:0]
-		for _, e := range s.items {
-			if e != nil {
-				s.pos[e.seq] = len(live)
-				live = append(live, e)
+		for _, q := range s.items {
+			if q != 0 {
+				live = append(live, q)
+				s.pos.set(tok, q, uint32(len(live)))
 			}
 		}
-		clear(s.items[len(live):])
 		s.items = live
 	}
 }
 
-func (s *orderedSet) len() int { return len(s.pos) }
+func (s *orderedSet) len() int { return s.live }
 
-// each calls fn for every live entry in insertion order.
-func (s *orderedSet) each(fn func(e *entry)) {
-	for _, e := range s.items {
-		if e != nil {
-			fn(e)
+// each calls fn for every live entry in insertion order, t being the
+// store's entry table.
+func (s *orderedSet) each(t *seqTable[*entry], fn func(e *entry)) {
+	// Seqs close in a set are usually in one chunk: its lookup is kept.
+	var c *seqChunk[*entry]
+	ci := ^uint64(0)
+	for _, q := range s.items {
+		if q == 0 {
+			continue
 		}
+		if i := q >> seqChunkBits; i != ci {
+			c, ci = t.chunks[i-t.base], i
+		}
+		fn(c.vals[q&(seqChunkSize-1)])
 	}
 }
 
@@ -118,8 +153,11 @@ type IndexFunc func(obj apiserver.Object) []string
 // Store is an informer's cache of one resource.
 type Store struct {
 	// objects maps "ns/name" to the entry holding the latest delivered
-	// object; every set below holds these same entries.
+	// object.
 	objects map[string]*entry
+	// entries maps the seq of every entry of objects to it; the sets below
+	// hold seqs. Snapshot: yes (copied on write).
+	entries seqTable[*entry]
 	// order holds exactly the keys of objects, in first-insertion order.
 	order *orderedSet
 	// byNamespace holds exactly the keys of objects, grouped by namespace.
@@ -144,22 +182,38 @@ type Store struct {
 	// lastAppliedRV is the resourceVersion of the last event applied to the
 	// store, whatever its namespace (0 before the first).
 	lastAppliedRV uint64
-	// nextSeq is the seq of the next entry created. Snapshot: yes.
+	// nextSeq is the seq of the next entry created; seqs start at 1.
+	// Snapshot: yes.
 	nextSeq uint64
 	// groups is the per-value group summary of one index, nil unless
 	// Summarize was called. Snapshot: yes (its counts; the summarized
 	// index and classifier are wiring).
 	groups *groupSummary
+	// token is the store's current owner token, replaced by every
+	// checkpoint and restore: entries and sets carrying it, and objects
+	// when objectsOwner is it, are the store's alone and written in place;
+	// anything else may be shared with a checkpoint and is copied before
+	// it is written (copy-on-write; see cow.go). Never nil. Snapshot: no
+	// (each store has its own).
+	token *owner
+	// objectsOwner is the token the objects map was created or copied
+	// under.
+	objectsOwner *owner
 }
 
 func newStore(indexers map[string]IndexFunc) *Store {
+	tok := new(owner)
 	s := &Store{
-		objects:     map[string]*entry{},
-		order:       newOrderedSet(),
-		byNamespace: map[string]*orderedSet{},
-		indexers:    indexers,
-		indices:     map[string]map[string]*orderedSet{},
-		byLabel:     map[labelBucket]*orderedSet{},
+		objects:      map[string]*entry{},
+		order:        newOrderedSet(tok),
+		byNamespace:  map[string]*orderedSet{},
+		indexers:     indexers,
+		indices:      map[string]map[string]*orderedSet{},
+		byLabel:      map[labelBucket]*orderedSet{},
+		nextSeq:      1,
+		token:        tok,
+		objectsOwner: tok,
+		entries:      seqTable[*entry]{owner: tok},
 	}
 	for name := range indexers {
 		s.indices[name] = map[string]*orderedSet{}
@@ -188,6 +242,7 @@ func (s *Store) put(obj apiserver.Object) (old apiserver.Object) {
 func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) {
 	e := s.objects[key]
 	if e != nil {
+		e = s.writable(e)
 		old = e.obj
 		was := e.counted()
 		var prevVals []string
@@ -202,20 +257,22 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 		s.regroup(e, prevVals, was)
 		return old
 	}
-	e = &entry{key: key, obj: obj, seq: s.nextSeq}
+	e = &entry{owner: s.token, key: key, obj: obj, seq: s.nextSeq}
 	s.nextSeq++
 	s.relabel(e, obj.GetNamespace(), nil, obj.GetLabels())
 	if s.groups != nil {
 		e.labelSig = labelSignature(obj.GetLabels())
 	}
+	s.ownObjects()
 	s.objects[key] = e
-	s.order.addAbsent(e)
+	s.entries.set(s.token, e.seq, e)
+	s.order.addAbsent(s.token, e)
 	ns := s.byNamespace[obj.GetNamespace()]
 	if ns == nil {
-		ns = newOrderedSet()
+		ns = newOrderedSet(s.token)
 		s.byNamespace[obj.GetNamespace()] = ns
 	}
-	ns.addAbsent(e)
+	ns.addAbsent(s.token, e)
 	s.index(e)
 	s.count(e)
 	return nil
@@ -230,10 +287,12 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 	s.uncount(e)
 	s.unindex(e)
 	s.relabel(e, old.GetNamespace(), old.GetLabels(), nil)
+	s.ownObjects()
 	delete(s.objects, key)
-	s.order.remove(e)
+	s.entries.set(s.token, e.seq, nil)
+	s.order.remove(s.token, e)
 	if ns := s.byNamespace[old.GetNamespace()]; ns != nil {
-		ns.remove(e)
+		ns.remove(s.token, e)
 	}
 	return old
 }
@@ -257,10 +316,10 @@ func (s *Store) indexOne(name string, vals []string, e *entry) {
 	for _, v := range vals {
 		set := s.indices[name][v]
 		if set == nil {
-			set = newOrderedSet()
+			set = newOrderedSet(s.token)
 			s.indices[name][v] = set
 		}
-		set.add(e)
+		set.add(s.token, e)
 	}
 }
 
@@ -279,7 +338,7 @@ func (s *Store) reindex(e *entry, old apiserver.Object) {
 		if kept || slices.Equal(e.indexed[i], vals) {
 			// The usual update: same sets, one map write each.
 			for _, v := range e.indexed[i] {
-				s.indices[name][v].moveToEnd(e)
+				s.indices[name][v].moveToEnd(s.token, e)
 			}
 			continue
 		}
@@ -301,7 +360,7 @@ func (s *Store) unindex(e *entry) {
 func (s *Store) unindexOne(i int, name string, e *entry) {
 	for _, v := range e.indexed[i] {
 		if set := s.indices[name][v]; set != nil {
-			set.remove(e)
+			set.remove(s.token, e)
 			if set.len() == 0 {
 				delete(s.indices[name], v)
 			}
@@ -337,9 +396,9 @@ func (s *Store) List(ns string, sel labels.Selector) []apiserver.Object {
 		}
 	}
 	if ns == "" {
-		s.order.each(visit)
+		s.order.each(&s.entries, visit)
 	} else if set := s.byNamespace[ns]; set != nil {
-		set.each(visit)
+		set.each(&s.entries, visit)
 	}
 	return out
 }
@@ -352,7 +411,7 @@ func (s *Store) ByIndex(name, value string) []apiserver.Object {
 		return nil
 	}
 	out := make([]apiserver.Object, 0, set.len())
-	set.each(func(e *entry) { out = append(out, e.obj) })
+	set.each(&s.entries, func(e *entry) { out = append(out, e.obj) })
 	return out
 }
 
@@ -369,7 +428,7 @@ func (s *Store) CountByIndex(name, value string) int {
 // store.
 func (s *Store) EachByIndex(name, value string, fn func(obj apiserver.Object)) {
 	if set := s.indices[name][value]; set != nil {
-		set.each(func(e *entry) { fn(e.obj) })
+		set.each(&s.entries, func(e *entry) { fn(e.obj) })
 	}
 }
 

@@ -1,0 +1,65 @@
+package informer
+
+import (
+	"maps"
+	"slices"
+)
+
+// owner is a store's write token (Store.token). A checkpoint keeps the
+// store's entries, entry table, sets and objects map as they are, and the
+// store takes a new token, so that everything the checkpoint holds now
+// carries an old one: the store copies it before its first write
+// (copy-on-write), and a checkpoint costs a copy of a few headers instead
+// of the cache. A restore likewise hands the checkpoint's parts to the
+// store under a new token, so the same checkpoint can be restored again,
+// by this store or by another (a fork's). Tokens are compared by address,
+// never by value; the byte keeps two tokens from sharing one (zero-size
+// allocations may).
+type owner struct{ _ byte }
+
+// own makes s's items the store's own (token tok) before a write, copying
+// them when a checkpoint may share them. The copy keeps every position.
+func (s *orderedSet) own(tok *owner) {
+	if s.owner == tok {
+		return
+	}
+	s.items = slices.Clone(s.items)
+	s.owner = tok
+}
+
+// ownObjects makes the objects map the store's own before a write.
+func (s *Store) ownObjects() {
+	if s.objectsOwner != s.token {
+		s.objects = maps.Clone(s.objects)
+		s.objectsOwner = s.token
+	}
+}
+
+// writable returns the cached entry e ready to be written in place: e
+// itself when the store owns it, else a copy (its own indexed slice; the
+// value slices inside are replaced, never written, and stay shared) that
+// takes e's place in objects and in the entry table, where every set
+// holding e's seq finds it.
+func (s *Store) writable(e *entry) *entry {
+	if e.owner == s.token {
+		return e
+	}
+	c := e.copyFor(s.token)
+	s.ownObjects()
+	s.objects[c.key] = c
+	s.entries.set(s.token, c.seq, c)
+	return c
+}
+
+// copyFor returns a copy of e owned by tok that shares nothing e may write
+// in place (TestEntryCopySharesNothingWritable).
+func (e *entry) copyFor(tok *owner) *entry {
+	c := *e
+	c.owner = tok
+	c.indexed = slices.Clone(e.indexed)
+	return &c
+}
+
+// newToken gives the store a new token: from now on, everything it holds
+// is copied before it is written.
+func (s *Store) newToken() { s.token = new(owner) }
