@@ -26,7 +26,7 @@ type Checkpoint struct {
 	rv       uint64
 	tables   map[Resource]tableCheckpoint
 	events   eventLog
-	owners   map[types.UID]map[types.UID]ObjectRef
+	owners   map[types.UID]*dependentSet
 	nodePods map[string]int
 	log      []WatchEvent
 	logBase  int
@@ -60,7 +60,7 @@ func (s *Server) Checkpoint() *Checkpoint {
 		rv:       s.rv,
 		tables:   make(map[Resource]tableCheckpoint, len(s.tables)),
 		events:   s.events.checkpoint(),
-		owners:   cloneOwners(s.owners.deps),
+		owners:   s.owners.share(),
 		nodePods: maps.Clone(s.nodePods),
 		log:      s.log,
 		logBase:  s.logBase,
@@ -87,7 +87,7 @@ func (s *Server) Restore(cp *Checkpoint) {
 		s.tables[r].restore(t)
 	}
 	s.restoreEvents(cp.events)
-	s.owners.deps = cloneOwners(cp.owners)
+	s.owners.restore(cp.owners)
 	s.nodePods = inplace.Map(s.nodePods, cp.nodePods)
 	s.log, s.logBase = slices.Clip(cp.log), cp.logBase
 	s.podShare = cp.podShare
@@ -100,14 +100,6 @@ func (s *Server) ObjectCount() int {
 		n += len(t.objs)
 	}
 	return n
-}
-
-func cloneOwners(deps map[types.UID]map[types.UID]ObjectRef) map[types.UID]map[types.UID]ObjectRef {
-	out := make(map[types.UID]map[types.UID]ObjectRef, len(deps))
-	for u, set := range deps {
-		out[u] = maps.Clone(set)
-	}
-	return out
 }
 
 // restoreEvents puts back the events of cp and brings their key index

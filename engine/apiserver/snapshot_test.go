@@ -2,7 +2,12 @@ package apiserver
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // TestCheckpointRestoresLogCountsAndOrder: a checkpoint taken with keys
@@ -66,5 +71,64 @@ func TestCheckpointRestoresLogCountsAndOrder(t *testing.T) {
 	s.Restore(cp)
 	if got := dump(); got != want {
 		t.Fatalf("restored twice:\n got %s\nwant %s", got, want)
+	}
+}
+
+// The owner index's sets a checkpoint holds are never written afterwards:
+// dependents added and removed after the checkpoint, then again after it
+// is restored, leave what it saved as it was, and a restore brings it back.
+func TestCheckpointedOwnerIndexIsNeverWritten(t *testing.T) {
+	e := newTestEnv()
+	s := e.srv
+	owned := func(name, owner string) {
+		t.Helper()
+		p := testPod("default", name, nil)
+		p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: owner, UID: types.UID(owner)}}
+		if _, err := s.CreatePod("kubectl", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	del := func(name string) {
+		t.Helper()
+		zero := int64(0)
+		if err := s.DeletePod("kubectl", "default", name, DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved := func(cp *Checkpoint) string {
+		var out []string
+		for u, set := range cp.owners {
+			for _, r := range set.refs {
+				out = append(out, string(u)+">"+r.Name)
+			}
+		}
+		slices.Sort(out)
+		return strings.Join(out, " ")
+	}
+	owned("a", "o1")
+	owned("b", "o1")
+	owned("c", "o2")
+	cp := s.Checkpoint()
+	want := saved(cp)
+	owned("d", "o1")
+	del("c")
+	del("a")
+	owned("e", "o3")
+	cp2 := s.Checkpoint()
+	want2 := saved(cp2)
+	owned("f", "o3")
+	del("b")
+	s.Restore(cp)
+	owned("g", "o2")
+	del("b")
+	if got := saved(cp); got != want {
+		t.Fatalf("checkpoint written after it was taken:\n got %s\nwant %s", got, want)
+	}
+	if got := saved(cp2); got != want2 {
+		t.Fatalf("second checkpoint written after it was taken:\n got %s\nwant %s", got, want2)
+	}
+	s.Restore(cp)
+	if d := s.Dependents("o1"); len(d) != 2 || d[0].Name != "a" || d[1].Name != "b" {
+		t.Fatalf("restored dependents of o1: %v", d)
 	}
 }
