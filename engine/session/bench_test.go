@@ -182,6 +182,47 @@ func BenchmarkFirstStepBack(b *testing.B) {
 	}
 }
 
+// BenchmarkRestore times the restore alone (Sim.Restore, no replay): each
+// op restores the last checkpoint of the run or the one two before it, in
+// turn, so every restore changes what a spacing's worth of steps changed.
+func BenchmarkRestore(b *testing.B) {
+	for _, run := range seekRuns {
+		b.Run(run.name, func(b *testing.B) {
+			s := loadBench(b, benchScenario(run.replicas))
+			s.RunToEnd()
+			n := len(s.cps.list)
+			if n < 3 {
+				b.Skipf("%d checkpoints", n)
+			}
+			pair := [2]*checkpoint{&s.cps.list[n-3], &s.cps.list[n-1]}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				s.sim.Restore(pair[i%2].sim)
+			}
+			reportCheckpoints(b, s)
+		})
+	}
+}
+
+// BenchmarkCheckpoint times taking a checkpoint (Sim.CheckpointAfter the
+// one before) half-way through the run.
+func BenchmarkCheckpoint(b *testing.B) {
+	for _, run := range seekRuns {
+		b.Run(run.name, func(b *testing.B) {
+			s := loadBench(b, benchScenario(run.replicas))
+			s.RunToEnd()
+			if err := s.Seek(s.Step() / 2); err != nil {
+				b.Fatal(err)
+			}
+			prev := s.cps.nearest(s.Step())
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = s.sim.CheckpointAfter(prev.sim)
+			}
+		})
+	}
+}
+
 // reportCheckpoints reports the run's length and the checkpoints' count,
 // spacing and memory.
 func reportCheckpoints(b *testing.B, s *Session) {
