@@ -27,7 +27,7 @@ func refOf(res Resource, obj Object) ObjectRef {
 }
 
 // ownerIndex maps an owner UID to the objects whose ownerReferences name it.
-// Invariant: deps[u].refs[ref.UID] == ref iff the stored object ref has an
+// Invariant: *deps[u].refs[ref.UID] == ref iff the stored object ref has an
 // ownerReference with UID u. A dependent is keyed by its UID alone (stored
 // objects' UIDs are unique, assigned by the server): one string to hash
 // rather than the whole reference. The sets are copy-on-write (see package
@@ -40,9 +40,11 @@ type ownerIndex struct {
 }
 
 // dependentSet is one owner's dependents, written only when its epoch is
-// the index's (see writable).
+// the index's (see writable). The references are held by pointer, never
+// changed once made: a copy of a large set (one per checkpoint interval
+// that changes it) copies pointers, not references.
 type dependentSet struct {
-	refs  map[types.UID]ObjectRef
+	refs  map[types.UID]*ObjectRef
 	epoch *cow.Token
 }
 
@@ -53,7 +55,7 @@ func (x *ownerIndex) writable(u types.UID) *dependentSet {
 	set := x.deps[u]
 	switch {
 	case set == nil:
-		set = &dependentSet{refs: map[types.UID]ObjectRef{}, epoch: x.epoch}
+		set = &dependentSet{refs: map[types.UID]*ObjectRef{}, epoch: x.epoch}
 	case set.epoch != x.epoch:
 		set = &dependentSet{refs: maps.Clone(set.refs), epoch: x.epoch}
 	default:
@@ -97,9 +99,11 @@ func (x *ownerIndex) update(res Resource, old, cur Object) {
 		}
 	}
 	if cur != nil {
-		r := refOf(res, cur)
-		for _, o := range cur.GetOwnerReferences() {
-			x.writable(o.UID).refs[r.UID] = r
+		if owners := cur.GetOwnerReferences(); len(owners) > 0 {
+			r := refOf(res, cur)
+			for _, o := range owners {
+				x.writable(o.UID).refs[r.UID] = &r
+			}
 		}
 	}
 }
@@ -122,13 +126,13 @@ func sameOwnerUIDs(old, cur Object) bool {
 // Dependents returns the stored objects that carry an ownerReference to
 // ownerUID, sorted by resource, namespace and name.
 func (s *Server) Dependents(ownerUID types.UID) []ObjectRef {
-	var set map[types.UID]ObjectRef
+	var set map[types.UID]*ObjectRef
 	if d := s.owners.deps[ownerUID]; d != nil {
 		set = d.refs
 	}
 	out := make([]ObjectRef, 0, len(set))
 	for _, r := range set {
-		out = append(out, r)
+		out = append(out, *r)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
