@@ -223,6 +223,31 @@ func BenchmarkCheckpoint(b *testing.B) {
 	}
 }
 
+// BenchmarkCheckpointMemory runs the 100k-step run with checkpoints at a
+// fixed spacing and no budget, and reports their estimated size
+// (sim.Checkpoint.ApproxBytes, est-MB) next to the heap they hold
+// (ckpt-MB): the calibration of the estimate, which the budget relies on.
+func BenchmarkCheckpointMemory(b *testing.B) {
+	for _, every := range []int{8192, 16384} {
+		b.Run(fmt.Sprintf("every=%d", every), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				s := loadBench(b, benchScenario(seekRuns[len(seekRuns)-1].replicas))
+				s.cps.every, s.cps.max, s.cps.budget = every, 1<<20, 1<<50
+				b.StartTimer()
+				s.RunToEnd()
+				b.StopTimer()
+				if s.cps.every != every {
+					b.Fatalf("spacing widened to %d", s.cps.every)
+				}
+				b.ReportMetric(float64(s.CheckpointStats().ApproxBytes)/1e6, "est-MB")
+				reportCheckpoints(b, s)
+				b.StartTimer()
+			}
+		})
+	}
+}
+
 // reportCheckpoints reports the run's length and the checkpoints' count,
 // spacing and memory.
 func reportCheckpoints(b *testing.B, s *Session) {

@@ -26,7 +26,8 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // The budget: the estimate (sim.Checkpoint.ApproxBytes) is calibrated on
 // the heap the checkpoints actually hold, old object versions included;
 // 160 MiB keeps a 100k-step run of 7,800 replicas at a spacing of 16,384
-// steps (about 140 MB held).
+// steps (about 131 MB held; 8,192 would hold about 173 MB, see
+// BenchmarkCheckpointMemory).
 const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 64
