@@ -118,14 +118,16 @@ func (s *Server) restoreEvents(cp eventLog) {
 }
 
 // ObjectsChangedSince counts the objects cp holds in another version than
-// prev does, or that prev does not hold: the object versions cp alone may
-// keep alive once the run has moved on.
+// prev (an earlier checkpoint of the same run) does, or that prev does not
+// hold: the object versions cp alone may keep alive once the run has moved
+// on. Every version stored gets a resourceVersion above all before it, so
+// those are the objects cp holds whose resourceVersion is above prev's
+// counter: no lookup in prev's tables.
 func (cp *Checkpoint) ObjectsChangedSince(prev *Checkpoint) int {
 	n := 0
-	for r, t := range cp.tables {
-		before := prev.tables[r].objs
-		for k, obj := range t.objs {
-			if old, ok := before[k]; !ok || old != obj {
+	for _, t := range cp.tables {
+		for _, obj := range t.objs {
+			if parseRV(obj) > prev.rv {
 				n++
 			}
 		}
