@@ -27,12 +27,9 @@ type Checkpoint struct {
 	absent     absentCache
 }
 
-// Checkpoint saves the collector's state.
-func (g *Collector) Checkpoint() *Checkpoint { return g.CheckpointAfter(nil) }
-
-// CheckpointAfter saves the collector's state. prev is unused: the nodes
-// not written since any earlier checkpoint are shared with it anyway.
-func (g *Collector) CheckpointAfter(prev *Checkpoint) *Checkpoint {
+// Checkpoint saves the collector's state. The nodes not written since an
+// earlier checkpoint are shared with it.
+func (g *Collector) Checkpoint() *Checkpoint {
 	cp := &Checkpoint{
 		retryDelay: g.RetryDelay,
 		cursor:     g.cursor,

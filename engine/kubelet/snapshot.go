@@ -26,12 +26,9 @@ type Checkpoint struct {
 	unschedulable []string
 }
 
-// Checkpoint saves the model's state.
-func (k *Kubelet) Checkpoint() *Checkpoint { return k.CheckpointAfter(nil) }
-
-// CheckpointAfter saves the model's state. prev is unused: the states not
-// written since any earlier checkpoint are shared with it anyway.
-func (k *Kubelet) CheckpointAfter(prev *Checkpoint) *Checkpoint {
+// Checkpoint saves the model's state. The pod states not written since an
+// earlier checkpoint are shared with it.
+func (k *Kubelet) Checkpoint() *Checkpoint {
 	cp := &Checkpoint{
 		cfg:           k.cfg,
 		cursor:        k.cursor,

@@ -91,18 +91,19 @@ func (s *Sim) Checkpoint() *Checkpoint { return s.CheckpointAfter(nil) }
 
 // CheckpointAfter saves the simulation's state, sharing with prev (an
 // earlier checkpoint of this simulation's run, or nil) the saved states
-// that did not change in between: pod states, graph nodes, cache entries.
-// Saved states are never changed, so dropping prev later is safe.
+// that did not change in between (cache entries; pod states and graph
+// nodes are copy-on-write and shared with any earlier checkpoint without
+// prev). Saved states are never changed, so dropping prev later is safe.
 func (s *Sim) CheckpointAfter(prev *Checkpoint) *Checkpoint {
 	cp := &Checkpoint{
 		step:       s.step,
 		clock:      s.clock.Checkpoint(),
 		rec:        s.rec.Checkpoint(),
 		server:     s.server.Checkpoint(),
-		gc:         s.gc.CheckpointAfter(prevOf(prev, func(p *Checkpoint) *gc.Checkpoint { return p.gc })),
+		gc:         s.gc.Checkpoint(),
 		rsc:        s.rsc.Checkpoint(),
 		dc:         s.dc.Checkpoint(),
-		kubelet:    s.kubelet.CheckpointAfter(prevOf(prev, func(p *Checkpoint) *kubelet.Checkpoint { return p.kubelet })),
+		kubelet:    s.kubelet.Checkpoint(),
 		lastSynced: s.lastSynced,
 		turnTaken:  s.turnTaken,
 		timeline:   slices.Clone(s.timeline),
