@@ -7,9 +7,11 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // more than maxCheckpoints are kept or their estimated size passes
 // maxCheckpointBytes, checkpoints are dropped one at a time, each time the
 // one whose loss lengthens seeks least (see dropLeastUseful), until the
-// list fits; the spacing then doubles until it is at least the mean gap
-// between the checkpoints kept, so new checkpoints come no more often than
-// the kept ones lie apart. The spacing also widens when the cluster is so
+// list fits; the spacing then grows to the mean gap between the
+// checkpoints kept (rounded up to a multiple of minCheckpointEvery), so new
+// checkpoints come no more often than the kept ones lie apart, and no
+// less: the last gap, which a step back at the end replays, is no longer
+// than the others on average. The spacing also widens when the cluster is so
 // large that checkpoints would slow the run down: a checkpoint costs about
 // as much as stepsPerObject steps per stored object, so the spacing is
 // kept at least that many steps per object. A seek restores the nearest
@@ -25,7 +27,7 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // the budget allows: at 100k steps of 7,800 replicas, 17 checkpoints 8,192
 // steps apart are over 160 MB; dropping four of them leaves 13, where
 // halving left 9 at 16,384 (a seek to a uniformly drawn step replays
-// 6,072 steps on average instead of 8,092).
+// 6,161 steps on average instead of 8,092).
 //
 // Stepping back repeatedly is the usual way to rewind, so a step back (a
 // seek at most scratchGap steps behind the current step) that replays a
@@ -36,7 +38,7 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // The budget: the estimate (sim.Checkpoint.ApproxBytes) is calibrated on
 // the heap the checkpoints actually hold, old object versions included;
 // 160 MB holds 13 checkpoints of a 100k-step run of 7,800 replicas (about
-// 158 MB; 17 at a spacing of 8,192 steps would hold about 173 MB, 9 at
+// 156 MB; 17 at a spacing of 8,192 steps would hold about 173 MB, 9 at
 // 16,384 about 131 MB, see BenchmarkCheckpointMemory).
 const (
 	minCheckpointEvery = 128
@@ -175,9 +177,9 @@ func (s *Session) fitCheckpoints() {
 		return
 	}
 	list := s.cps.list
-	for mean := list[len(list)-1].sim.Step() / (len(list) - 1); s.cps.every < mean; {
-		s.cps.every *= 2
-	}
+	mean := list[len(list)-1].sim.Step() / (len(list) - 1)
+	mean = (mean + minCheckpointEvery - 1) / minCheckpointEvery * minCheckpointEvery
+	s.cps.every = max(s.cps.every, mean)
 }
 
 // dropLeastUseful drops the checkpoint whose loss lengthens seeks least:
