@@ -1,9 +1,12 @@
 package apiserver
 
 import (
+	"maps"
 	"sort"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
 // ObjectRef names a stored object.
@@ -24,12 +27,56 @@ func refOf(res Resource, obj Object) ObjectRef {
 }
 
 // ownerIndex maps an owner UID to the objects whose ownerReferences name it.
-// Invariant: deps[u][ref.UID] == ref iff the stored object ref has an
+// Invariant: *deps[u].refs[ref.UID] == ref iff the stored object ref has an
 // ownerReference with UID u. A dependent is keyed by its UID alone (stored
 // objects' UIDs are unique, assigned by the server): one string to hash
-// rather than the whole reference.
+// rather than the whole reference. The sets are copy-on-write (see package
+// cow): a checkpoint copies deps and shares the sets.
 type ownerIndex struct {
-	deps map[types.UID]map[types.UID]ObjectRef
+	deps map[types.UID]*dependentSet
+	// epoch is the current copy-on-write epoch, new at every checkpoint
+	// and restore.
+	epoch *cow.Token
+}
+
+// dependentSet is one owner's dependents, written only when its epoch is
+// the index's (see writable). The references are held by pointer, never
+// changed once made: a copy of a large set (one per checkpoint interval
+// that changes it) copies pointers, not references.
+type dependentSet struct {
+	refs  map[types.UID]*ObjectRef
+	epoch *cow.Token
+}
+
+// writable returns the set of owner u that may be written, copying it
+// into the current epoch first when it was made in an earlier one (a
+// checkpoint may share it); a new empty set when u has none.
+func (x *ownerIndex) writable(u types.UID) *dependentSet {
+	set := x.deps[u]
+	switch {
+	case set == nil:
+		set = &dependentSet{refs: map[types.UID]*ObjectRef{}, epoch: x.epoch}
+	case set.epoch != x.epoch:
+		set = &dependentSet{refs: maps.Clone(set.refs), epoch: x.epoch}
+	default:
+		return set
+	}
+	x.deps[u] = set
+	return set
+}
+
+// share returns a copy of deps sharing the sets, for a checkpoint, and
+// starts a new epoch: the sets are now shared.
+func (x *ownerIndex) share() map[types.UID]*dependentSet {
+	out := maps.Clone(x.deps)
+	x.epoch = cow.NewToken()
+	return out
+}
+
+// restore makes deps a copy of saved sharing its sets, in a new epoch.
+func (x *ownerIndex) restore(saved map[types.UID]*dependentSet) {
+	x.deps = maps.Clone(saved)
+	x.epoch = cow.NewToken()
 }
 
 func (x *ownerIndex) update(res Resource, old, cur Object) {
@@ -40,22 +87,23 @@ func (x *ownerIndex) update(res Resource, old, cur Object) {
 		r := refOf(res, old)
 		for _, o := range old.GetOwnerReferences() {
 			if set := x.deps[o.UID]; set != nil {
-				delete(set, r.UID)
-				if len(set) == 0 {
-					delete(x.deps, o.UID)
+				if _, ok := set.refs[r.UID]; !ok {
+					continue
 				}
+				if len(set.refs) == 1 {
+					delete(x.deps, o.UID)
+					continue
+				}
+				delete(x.writable(o.UID).refs, r.UID)
 			}
 		}
 	}
 	if cur != nil {
-		r := refOf(res, cur)
-		for _, o := range cur.GetOwnerReferences() {
-			set := x.deps[o.UID]
-			if set == nil {
-				set = map[types.UID]ObjectRef{}
-				x.deps[o.UID] = set
+		if owners := cur.GetOwnerReferences(); len(owners) > 0 {
+			r := refOf(res, cur)
+			for _, o := range owners {
+				x.writable(o.UID).refs[r.UID] = &r
 			}
-			set[r.UID] = r
 		}
 	}
 }
@@ -78,10 +126,13 @@ func sameOwnerUIDs(old, cur Object) bool {
 // Dependents returns the stored objects that carry an ownerReference to
 // ownerUID, sorted by resource, namespace and name.
 func (s *Server) Dependents(ownerUID types.UID) []ObjectRef {
-	set := s.owners.deps[ownerUID]
+	var set map[types.UID]*ObjectRef
+	if d := s.owners.deps[ownerUID]; d != nil {
+		set = d.refs
+	}
 	out := make([]ObjectRef, 0, len(set))
 	for _, r := range set {
-		out = append(out, r)
+		out = append(out, *r)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 	"github.com/rolloutlab/rolloutlab/engine/rng"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
@@ -58,7 +59,7 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 		tables:    map[Resource]*table{},
 		eventKeys: map[eventKey]int{},
 		nodePods:  map[string]int{},
-		owners:    ownerIndex{deps: map[types.UID]map[types.UID]ObjectRef{}},
+		owners:    ownerIndex{deps: map[types.UID]*dependentSet{}, epoch: cow.NewToken()},
 	}
 	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
 		s.tables[r] = newTable()

@@ -26,7 +26,7 @@ type Checkpoint struct {
 	rv       uint64
 	tables   map[Resource]tableCheckpoint
 	events   eventLog
-	owners   map[types.UID]map[types.UID]ObjectRef
+	owners   map[types.UID]*dependentSet
 	nodePods map[string]int
 	log      []WatchEvent
 	logBase  int
@@ -47,8 +47,10 @@ func (t *table) checkpoint() tableCheckpoint {
 	return tableCheckpoint{objs: maps.Clone(t.objs), sorted: t.sorted, added: slices.Clone(t.added), removed: t.removed}
 }
 
+// restore copies the objects' map whole (maps.Clone copies its storage
+// in bulk, far faster than writing the entries that differ one by one).
 func (t *table) restore(cp tableCheckpoint) {
-	t.objs, t.sorted = inplace.Map(t.objs, cp.objs), cp.sorted
+	t.objs, t.sorted = maps.Clone(cp.objs), cp.sorted
 	t.added, t.removed = inplace.Slice(t.added, cp.added), cp.removed
 }
 
@@ -58,7 +60,7 @@ func (s *Server) Checkpoint() *Checkpoint {
 		rv:       s.rv,
 		tables:   make(map[Resource]tableCheckpoint, len(s.tables)),
 		events:   s.events.checkpoint(),
-		owners:   cloneOwners(s.owners.deps),
+		owners:   s.owners.share(),
 		nodePods: maps.Clone(s.nodePods),
 		log:      s.log,
 		logBase:  s.logBase,
@@ -85,7 +87,7 @@ func (s *Server) Restore(cp *Checkpoint) {
 		s.tables[r].restore(t)
 	}
 	s.restoreEvents(cp.events)
-	s.owners.deps = cloneOwners(cp.owners)
+	s.owners.restore(cp.owners)
 	s.nodePods = inplace.Map(s.nodePods, cp.nodePods)
 	s.log, s.logBase = slices.Clip(cp.log), cp.logBase
 	s.podShare = cp.podShare
@@ -98,14 +100,6 @@ func (s *Server) ObjectCount() int {
 		n += len(t.objs)
 	}
 	return n
-}
-
-func cloneOwners(deps map[types.UID]map[types.UID]ObjectRef) map[types.UID]map[types.UID]ObjectRef {
-	out := make(map[types.UID]map[types.UID]ObjectRef, len(deps))
-	for u, set := range deps {
-		out[u] = maps.Clone(set)
-	}
-	return out
 }
 
 // restoreEvents puts back the events of cp and brings their key index
@@ -124,14 +118,16 @@ func (s *Server) restoreEvents(cp eventLog) {
 }
 
 // ObjectsChangedSince counts the objects cp holds in another version than
-// prev does, or that prev does not hold: the object versions cp alone may
-// keep alive once the run has moved on.
+// prev (an earlier checkpoint of the same run) does, or that prev does not
+// hold: the object versions cp alone may keep alive once the run has moved
+// on. Every version stored gets a resourceVersion above all before it, so
+// those are the objects cp holds whose resourceVersion is above prev's
+// counter: no lookup in prev's tables.
 func (cp *Checkpoint) ObjectsChangedSince(prev *Checkpoint) int {
 	n := 0
-	for r, t := range cp.tables {
-		before := prev.tables[r].objs
-		for k, obj := range t.objs {
-			if old, ok := before[k]; !ok || old != obj {
+	for _, t := range cp.tables {
+		for _, obj := range t.objs {
+			if parseRV(obj) > prev.rv {
 				n++
 			}
 		}

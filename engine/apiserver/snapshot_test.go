@@ -2,7 +2,12 @@ package apiserver
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // TestCheckpointRestoresLogCountsAndOrder: a checkpoint taken with keys
@@ -66,5 +71,122 @@ func TestCheckpointRestoresLogCountsAndOrder(t *testing.T) {
 	s.Restore(cp)
 	if got := dump(); got != want {
 		t.Fatalf("restored twice:\n got %s\nwant %s", got, want)
+	}
+}
+
+// The owner index's sets a checkpoint holds are never written afterwards:
+// dependents added and removed after the checkpoint, then again after it
+// is restored, leave what it saved as it was, and a restore brings it back.
+func TestCheckpointedOwnerIndexIsNeverWritten(t *testing.T) {
+	e := newTestEnv()
+	s := e.srv
+	owned := func(name, owner string) {
+		t.Helper()
+		p := testPod("default", name, nil)
+		p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: owner, UID: types.UID(owner)}}
+		if _, err := s.CreatePod("kubectl", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	del := func(name string) {
+		t.Helper()
+		zero := int64(0)
+		if err := s.DeletePod("kubectl", "default", name, DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved := func(cp *Checkpoint) string {
+		var out []string
+		for u, set := range cp.owners {
+			for _, r := range set.refs {
+				out = append(out, string(u)+">"+r.Name)
+			}
+		}
+		slices.Sort(out)
+		return strings.Join(out, " ")
+	}
+	owned("a", "o1")
+	owned("b", "o1")
+	owned("c", "o2")
+	cp := s.Checkpoint()
+	want := saved(cp)
+	owned("d", "o1")
+	del("c")
+	del("a")
+	owned("e", "o3")
+	cp2 := s.Checkpoint()
+	want2 := saved(cp2)
+	owned("f", "o3")
+	del("b")
+	s.Restore(cp)
+	owned("g", "o2")
+	del("b")
+	if got := saved(cp); got != want {
+		t.Fatalf("checkpoint written after it was taken:\n got %s\nwant %s", got, want)
+	}
+	if got := saved(cp2); got != want2 {
+		t.Fatalf("second checkpoint written after it was taken:\n got %s\nwant %s", got, want2)
+	}
+	s.Restore(cp)
+	if d := s.Dependents("o1"); len(d) != 2 || d[0].Name != "a" || d[1].Name != "b" {
+		t.Fatalf("restored dependents of o1: %v", d)
+	}
+}
+
+// changedByVersion counts what ObjectsChangedSince counts by comparing the
+// tables: the objects cp holds that prev does not hold as they are.
+func changedByVersion(cp, prev *Checkpoint) int {
+	n := 0
+	for r, t := range cp.tables {
+		for k, obj := range t.objs {
+			if old, ok := prev.tables[r].objs[k]; !ok || old != obj {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// ObjectsChangedSince, read from resourceVersions, counts the objects a
+// comparison of the two checkpoints' tables finds changed or new, through
+// creates, updates, no-op writes, deletions and a restore.
+func TestObjectsChangedSinceMatchesTheTables(t *testing.T) {
+	e := newTestEnv()
+	s := e.srv
+	must := func(_ any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var cps []*Checkpoint
+	for _, name := range []string{"a", "b", "c"} {
+		must(s.CreatePod("kubectl", testPod("default", name, nil)))
+	}
+	cps = append(cps, s.Checkpoint())
+	must(s.BindPod("scheduler", "default", "a", "n1"))
+	must(s.CreatePod("kubectl", testPod("default", "d", nil)))
+	cps = append(cps, s.Checkpoint())
+	if err := s.DeletePod("kubectl", "default", "b", DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := s.GetPod("default", "c")
+	must(s.UpdatePod("kubectl", p.DeepCopy())) // a no-op write
+	cps = append(cps, s.Checkpoint())
+	s.Restore(cps[1])
+	must(s.CreatePod("kubectl", testPod("default", "e", nil)))
+	cps = append(cps, s.Checkpoint())
+	for j := range cps {
+		for i := 0; i < j; i++ {
+			if i == 2 && j == 3 {
+				continue // not the same run: the restore rewrote the future of cps[1]
+			}
+			if got, want := cps[j].ObjectsChangedSince(cps[i]), changedByVersion(cps[j], cps[i]); got != want {
+				t.Errorf("checkpoint %d since %d: %d changed, the tables show %d", j, i, got, want)
+			}
+		}
+	}
+	if cps[1].ObjectsChangedSince(cps[0]) == 0 {
+		t.Fatal("nothing changed: the test checks nothing")
 	}
 }

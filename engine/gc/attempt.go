@@ -88,7 +88,7 @@ func (g *Collector) attemptToDelete(n *node, queue string) error {
 		g.emit(queue, n, verdict, "keep, remove references to "+names(append(dangling, waiting...)))
 		return nil
 	case len(waiting) > 0 && len(n.dependents) > 0:
-		for _, d := range n.sortedDependents() {
+		for _, d := range g.sortedDependents(n) {
 			if d.deletingDependents {
 				// Break a possible cycle: stop blocking the owners this
 				// item waits for.
@@ -191,7 +191,7 @@ func (g *Collector) unblockOwners(n *node, refs []metav1.OwnerReference) error {
 // processDeletingDependents follows BEHAVIOR §7.4.
 func (g *Collector) processDeletingDependents(n *node, queue string) error {
 	var blocking []*node
-	for _, d := range n.sortedDependents() {
+	for _, d := range g.sortedDependents(n) {
 		if blocks(d, n.ref.UID) {
 			blocking = append(blocking, d)
 		}
@@ -216,7 +216,7 @@ func (g *Collector) processDeletingDependents(n *node, queue string) error {
 
 // orphan follows BEHAVIOR §7.5.
 func (g *Collector) orphan(n *node) error {
-	deps := n.sortedDependents()
+	deps := g.sortedDependents(n)
 	for _, d := range deps {
 		if _, err := g.srv.ReleaseObject(actor, d.ref.Resource, d.ref.Namespace, d.ref.Name, d.ref.UID, n.ref.UID); err != nil && !apierrors.IsNotFound(err) {
 			return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
 
@@ -27,8 +28,12 @@ type Collector struct {
 	RetryDelay time.Duration
 	// cursor is the position of the next unread watch-log entry.
 	cursor int
-	// nodes holds every observed or virtual node by UID.
-	nodes  map[types.UID]*node
+	// nodes holds every observed or virtual node by UID. A node is
+	// written only when its epoch is epoch (see writable).
+	nodes map[types.UID]*node
+	// epoch is the current copy-on-write epoch, new at every checkpoint
+	// and restore.
+	epoch  *cow.Token
 	queue  *workQueue
 	absent *absentCache
 }
@@ -40,6 +45,7 @@ func New(srv *apiserver.Server, c *clock.Clock, rec *trace.Recorder) *Collector 
 		srv: srv, clock: c, rec: rec,
 		RetryDelay: DefaultRetryDelay,
 		nodes:      map[types.UID]*node{},
+		epoch:      cow.NewToken(),
 		queue:      newWorkQueue(),
 		absent:     newAbsentCache(),
 	}
@@ -102,9 +108,10 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 	var oldOwners []metav1.OwnerReference
 	wasDeleting, oldFins := false, []string(nil)
 	if n == nil {
-		n = &node{} // most objects never get a dependent: no map until one does
+		n = &node{epoch: g.epoch} // most objects never get a dependent: no map until one does
 		g.nodes[uid] = n
 	} else {
+		n = g.writable(n)
 		oldOwners = n.owners
 		if !n.virtual {
 			wasDeleting, oldFins = n.beingDeleted, n.finalizers
@@ -127,7 +134,7 @@ func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 	}
 	if startsWith(metav1.FinalizerDeleteDependents) {
 		n.deletingDependents = true
-		for _, d := range n.sortedDependents() {
+		for _, d := range g.sortedDependents(n) {
 			g.enqueue(attemptToDelete, d, "owner deleting in foreground")
 		}
 		g.enqueue(attemptToDelete, n, "deleting in foreground")
@@ -161,7 +168,7 @@ func (g *Collector) relink(n *node, oldOwners []metav1.OwnerReference) {
 		}
 		switch {
 		case !still:
-			delete(owner.dependents, uid)
+			delete(g.writable(owner).dependents, uid)
 			g.enqueue(attemptToDelete, owner, "ownerReference removed from "+n.ref.String())
 		case r.BlockOwnerDeletion != nil && *r.BlockOwnerDeletion && (nr.BlockOwnerDeletion == nil || !*nr.BlockOwnerDeletion):
 			g.enqueue(attemptToDelete, owner, "unblocked by "+n.ref.String())
@@ -183,16 +190,18 @@ func (g *Collector) relink(n *node, oldOwners []metav1.OwnerReference) {
 			}
 			owner = &node{
 				ref:        apiserver.ObjectRef{Resource: res, Namespace: ns, Name: r.Name, UID: r.UID},
-				dependents: map[types.UID]*node{},
+				dependents: map[types.UID]struct{}{},
 				virtual:    true,
+				epoch:      g.epoch,
 			}
 			g.nodes[r.UID] = owner
 			g.enqueue(attemptToDelete, owner, "virtual owner of "+n.ref.String())
 		}
+		owner = g.writable(owner)
 		if owner.dependents == nil {
-			owner.dependents = map[types.UID]*node{}
+			owner.dependents = map[types.UID]struct{}{}
 		}
-		owner.dependents[uid] = n
+		owner.dependents[uid] = struct{}{}
 		n.linked = len(n.owners) == 1
 	}
 }
@@ -202,12 +211,14 @@ func (g *Collector) relink(n *node, oldOwners []metav1.OwnerReference) {
 // for it in foreground are enqueued.
 func (g *Collector) removeNode(n *node) {
 	delete(g.nodes, n.ref.UID)
-	deps := n.sortedDependents()
+	deps := g.sortedDependents(n)
 	if len(deps) > 0 {
 		g.absent.add(absentKey{namespace: n.ref.Namespace, uid: n.ref.UID})
 	}
 	for _, d := range deps {
-		d.linked = false // its owner's node is gone
+		if d != n {
+			g.writable(d).linked = false // its owner's node is gone
+		}
 		g.enqueue(attemptToDelete, d, "owner "+n.ref.String()+" deleted")
 	}
 	for _, r := range n.owners {
@@ -215,7 +226,7 @@ func (g *Collector) removeNode(n *node) {
 		if owner == nil {
 			continue
 		}
-		delete(owner.dependents, n.ref.UID)
+		delete(g.writable(owner).dependents, n.ref.UID)
 		if owner.deletingDependents {
 			g.enqueue(attemptToDelete, owner, "dependent "+n.ref.String()+" deleted")
 		}

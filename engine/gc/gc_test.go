@@ -26,6 +26,8 @@ type env struct {
 	srv      *apiserver.Server
 	gc       *Collector
 	tracePos int
+	// afterStep, when set, runs after every collector step of settle.
+	afterStep func()
 }
 
 func newEnv() *env {
@@ -165,7 +167,13 @@ func (e *env) settle(t *testing.T, d *datadriven.TestData) string {
 		if round == maxRounds {
 			d.Fatalf(t, "no fixed point after %d rounds", maxRounds)
 		}
-		if e.gc.Step() || e.kubelet() {
+		if e.gc.Step() {
+			if e.afterStep != nil {
+				e.afterStep()
+			}
+			continue
+		}
+		if e.kubelet() {
 			continue
 		}
 		next, ok := e.gc.NextDue()

@@ -1,12 +1,14 @@
 package gc
 
 import (
+	"maps"
 	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
 // node is one object in the dependency graph.
@@ -17,9 +19,11 @@ type node struct {
 	// owners are the object's ownerReferences as last observed; empty for a
 	// virtual node.
 	owners []metav1.OwnerReference
-	// dependents are the nodes whose owners name this node's UID; nil
-	// until the first one is linked.
-	dependents map[types.UID]*node
+	// dependents are the UIDs of the nodes whose owners name this node's
+	// UID (each the graph's node of that UID); nil until the first one is
+	// linked. Shared with the copies of the node (see Collector.writable):
+	// written only by the node's epoch, after writable cloned it.
+	dependents map[types.UID]struct{}
 	// virtual is true until the object itself is observed.
 	virtual bool
 	// beingDeleted: the last observed object had a deletionTimestamp.
@@ -34,17 +38,44 @@ type node struct {
 	// written, cleared when the owner's node is removed; it lets an
 	// unchanged reference skip rewriting the (possibly large) map.
 	linked bool
+	// epoch is the collector epoch the node was made in; a node of an
+	// earlier one may be shared with a checkpoint and is copied before it
+	// is written (Collector.writable).
+	epoch *cow.Token
 }
 
-// sortedDependents returns the dependents ordered by resource, namespace and
-// name, so that the queue order never depends on map iteration.
-func (n *node) sortedDependents() []*node {
+// sortedDependents returns the dependents of n ordered by resource,
+// namespace and name, so that the queue order never depends on map
+// iteration. n may already be removed from the graph (removeNode): a
+// dependent of its own UID is n itself.
+func (g *Collector) sortedDependents(n *node) []*node {
 	out := make([]*node, 0, len(n.dependents))
-	for _, d := range n.dependents {
+	for uid := range n.dependents {
+		d := g.nodes[uid]
+		if uid == n.ref.UID {
+			d = n
+		}
 		out = append(out, d)
 	}
 	sort.Slice(out, func(i, j int) bool { return lessRef(out[i].ref, out[j].ref) })
 	return out
+}
+
+// writable returns the node that may be written for n: n itself when it
+// was made in the current epoch, otherwise a copy made in this one (its
+// dependents cloned), which replaces n in the graph (n may be shared with
+// a checkpoint). n must be the graph's node of its UID.
+func (g *Collector) writable(n *node) *node {
+	if n.epoch == g.epoch {
+		return n
+	}
+	c := *n
+	c.epoch = g.epoch
+	if n.dependents != nil {
+		c.dependents = maps.Clone(n.dependents)
+	}
+	g.nodes[c.ref.UID] = &c
+	return &c
 }
 
 func lessRef(a, b apiserver.ObjectRef) bool {

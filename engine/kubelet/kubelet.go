@@ -9,6 +9,7 @@ import (
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 	"github.com/rolloutlab/rolloutlab/engine/rng"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
@@ -52,6 +53,10 @@ type podState struct {
 	readyAt, unreadyAt, killAt time.Time
 	// grace is the pod's termination grace period.
 	grace time.Duration
+	// epoch is the Kubelet epoch the state was made in; a state of an
+	// earlier one may be shared with a checkpoint and is copied before it
+	// is written (Kubelet.writable).
+	epoch *cow.Token
 }
 
 // nodeState is the model's record of one node.
@@ -73,8 +78,12 @@ type Kubelet struct {
 	cfg    Config
 	// cursor is the next watch-log position to read.
 	cursor int
-	// pods holds every pod the model knows, by "ns/name".
+	// pods holds every pod the model knows, by "ns/name". A state is
+	// written only when its epoch is epoch (see writable).
 	pods map[string]*podState
+	// epoch is the current copy-on-write epoch, new at every checkpoint
+	// and restore.
+	epoch *cow.Token
 	// nodes by name; nodeOrder is their names in configuration order.
 	nodes     map[string]*nodeState
 	nodeOrder []string
@@ -87,7 +96,7 @@ type Kubelet struct {
 // New creates the model and registers the configured nodes with the API
 // server.
 func New(server *apiserver.Server, c *clock.Clock, r *rng.Stream, rec *trace.Recorder, cfg Config) (*Kubelet, error) {
-	k := &Kubelet{server: server, clock: c, rand: r, rec: rec, cfg: cfg, pods: map[string]*podState{}, nodes: map[string]*nodeState{}}
+	k := &Kubelet{server: server, clock: c, rand: r, rec: rec, cfg: cfg, pods: map[string]*podState{}, nodes: map[string]*nodeState{}, epoch: cow.NewToken()}
 	for _, name := range cfg.Nodes {
 		node := &corev1.Node{}
 		node.Name = name
@@ -123,6 +132,19 @@ func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64) {
 func (k *Kubelet) schedulePod(p *podState, after time.Duration, act action) {
 	p.gen++
 	k.schedule(k.clock.Now().Add(after), act, p.key, p.gen)
+}
+
+// writable returns the state of p's pod that may be written: p itself when
+// it was made in the current epoch, otherwise a copy of it made in this
+// one, which replaces it in pods (p may be shared with a checkpoint).
+func (k *Kubelet) writable(p *podState) *podState {
+	if p.epoch == k.epoch {
+		return p
+	}
+	c := *p
+	c.epoch = k.epoch
+	k.pods[c.key] = &c
+	return &c
 }
 
 // NextDue returns when the next valid transition is due.
@@ -172,7 +194,7 @@ func (k *Kubelet) Step() bool {
 	case actNodeEvict:
 		k.evictNodePods(t.key)
 	default:
-		k.firePod(t.act, p) // the pod valid found: k.pods[t.key]
+		k.firePod(t.act, k.writable(p)) // the pod valid found: k.pods[t.key]
 	}
 	return true
 }
@@ -199,7 +221,7 @@ func (k *Kubelet) Observe() {
 				continue
 			}
 			if p := k.pods[pod.Namespace+"/"+pod.Name]; p != nil && p.uid == pod.UID && p.stage != stageTerminating {
-				k.podTerminating(p, pod)
+				k.podTerminating(k.writable(p), pod)
 			}
 		case apiserver.Deleted:
 			if p := k.pods[pod.Namespace+"/"+pod.Name]; p != nil && p.uid == pod.UID {
@@ -213,7 +235,7 @@ func (k *Kubelet) Observe() {
 }
 
 func (k *Kubelet) podAdded(key string, pod *corev1.Pod) {
-	p := &podState{key: key, uid: pod.UID, node: pod.Spec.NodeName, grace: 30 * time.Second}
+	p := &podState{key: key, uid: pod.UID, node: pod.Spec.NodeName, grace: 30 * time.Second, epoch: k.epoch}
 	if len(pod.Spec.Containers) > 0 {
 		c := pod.Spec.Containers[0]
 		p.image = c.Image

@@ -48,7 +48,7 @@ func (k *Kubelet) RecoverNode(name string) error {
 	k.setNodeReady(name, corev1.ConditionTrue, "KubeletReady")
 	k.emit(Transition{Actor: "kubelet", Node: name, What: "node-recovered"})
 	for _, key := range k.sortedPodKeysOnNode(name) {
-		p := k.pods[key]
+		p := k.writable(k.pods[key])
 		pod, ok := k.freshPod(p)
 		if !ok {
 			continue
@@ -63,7 +63,7 @@ func (k *Kubelet) RecoverNode(name string) error {
 	k.unschedulable = nil
 	for _, key := range pending {
 		if p := k.pods[key]; p != nil && p.node == "" {
-			k.schedulePod(p, 0, actBind)
+			k.schedulePod(k.writable(p), 0, actBind)
 		}
 	}
 	return nil
@@ -95,7 +95,7 @@ func (k *Kubelet) markNodePodsNotReady(name string) {
 		}
 		setPodCondition(pod, corev1.PodReady, corev1.ConditionFalse, "NodeNotReady", k.clock.Now())
 		k.writeStatus("node-controller", pod)
-		p.gen++
+		k.writable(p).gen++
 		marked++
 	}
 	k.emit(Transition{Actor: "node-controller", Node: name, What: "not-ready", Detail: fmt.Sprintf("%d pods marked NotReady", marked)})

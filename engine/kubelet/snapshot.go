@@ -3,15 +3,19 @@ package kubelet
 import (
 	"maps"
 	"slices"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
 // Checkpoint is the pod lifecycle model's whole mutable state at one
 // moment: its configuration (image profiles change at run time), its
 // position in the watch log, every pod's and node's state, the timers and
-// their sequence number, and the pods waiting for a ready node. Pod and
-// node states change in place, so they are copied; a saved pod state is
-// never changed, so a checkpoint taken after another shares the states
-// that did not change in between (CheckpointAfter).
+// their sequence number, and the pods waiting for a ready node. Pod states
+// are copy-on-write (see package cow): the checkpoint copies the map and
+// shares the states, which the model copies before writing; a state a
+// checkpoint holds is never written again, so a checkpoint taken after
+// another shares every state not written in between. Node states (a
+// handful) are copied.
 type Checkpoint struct {
 	cfg           Config
 	cursor        int
@@ -22,34 +26,20 @@ type Checkpoint struct {
 	unschedulable []string
 }
 
-// Checkpoint saves the model's state.
-func (k *Kubelet) Checkpoint() *Checkpoint { return k.CheckpointAfter(nil) }
-
-// CheckpointAfter saves the model's state, sharing with prev (an earlier
-// checkpoint, or nil) the pod states equal to its own.
-func (k *Kubelet) CheckpointAfter(prev *Checkpoint) *Checkpoint {
+// Checkpoint saves the model's state. The pod states not written since an
+// earlier checkpoint are shared with it.
+func (k *Kubelet) Checkpoint() *Checkpoint {
 	cp := &Checkpoint{
 		cfg:           k.cfg,
 		cursor:        k.cursor,
-		pods:          make(map[string]*podState, len(k.pods)),
+		pods:          maps.Clone(k.pods),
 		nodes:         make(map[string]nodeState, len(k.nodes)),
 		timers:        slices.Clone(k.timers),
 		seq:           k.seq,
 		unschedulable: slices.Clone(k.unschedulable),
 	}
+	k.epoch = cow.NewToken() // the states are now shared with cp
 	cp.cfg.Images = maps.Clone(k.cfg.Images)
-	var before map[string]*podState
-	if prev != nil {
-		before = prev.pods
-	}
-	for key, p := range k.pods {
-		if old := before[key]; old != nil && *old == *p {
-			cp.pods[key] = old
-			continue
-		}
-		saved := *p
-		cp.pods[key] = &saved
-	}
 	for name, n := range k.nodes {
 		cp.nodes[name] = *n
 	}
@@ -62,30 +52,21 @@ func (k *Kubelet) Restore(cp *Checkpoint) {
 	k.cfg = cp.cfg
 	k.cfg.Images = maps.Clone(cp.cfg.Images)
 	k.cursor = cp.cursor
-	restoreStates(k.pods, cp.pods, func(p *podState) podState { return *p })
-	restoreStates(k.nodes, cp.nodes, func(n nodeState) nodeState { return n })
+	k.pods = maps.Clone(cp.pods)
+	k.epoch = cow.NewToken() // the states are shared with cp
+	for name := range k.nodes {
+		if _, ok := cp.nodes[name]; !ok {
+			delete(k.nodes, name)
+		}
+	}
+	for name, n := range cp.nodes {
+		if cur := k.nodes[name]; cur != nil {
+			*cur = n
+		} else {
+			k.nodes[name] = &n
+		}
+	}
 	k.timers = slices.Clone(cp.timers)
 	k.seq = cp.seq
 	k.unschedulable = slices.Clone(cp.unschedulable)
-}
-
-// restoreStates makes live hold saved's states (value gives a saved
-// state's value), overwriting the live records in place (nothing else
-// points at them).
-func restoreStates[V comparable, S any](live map[string]*V, saved map[string]S, value func(S) V) {
-	for key := range live {
-		if _, ok := saved[key]; !ok {
-			delete(live, key)
-		}
-	}
-	for key, sv := range saved {
-		v := value(sv)
-		if cur := live[key]; cur != nil {
-			if *cur != v {
-				*cur = v
-			}
-		} else {
-			live[key] = &v
-		}
-	}
 }

@@ -182,6 +182,72 @@ func BenchmarkFirstStepBack(b *testing.B) {
 	}
 }
 
+// BenchmarkRestore times the restore alone (Sim.Restore, no replay): each
+// op restores the last checkpoint of the run or the one two before it, in
+// turn, so every restore changes what a spacing's worth of steps changed.
+func BenchmarkRestore(b *testing.B) {
+	for _, run := range seekRuns {
+		b.Run(run.name, func(b *testing.B) {
+			s := loadBench(b, benchScenario(run.replicas))
+			s.RunToEnd()
+			n := len(s.cps.list)
+			if n < 3 {
+				b.Skipf("%d checkpoints", n)
+			}
+			pair := [2]*checkpoint{&s.cps.list[n-3], &s.cps.list[n-1]}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				s.sim.Restore(pair[i%2].sim)
+			}
+			reportCheckpoints(b, s)
+		})
+	}
+}
+
+// BenchmarkCheckpoint times taking a checkpoint (Sim.CheckpointAfter the
+// one before) half-way through the run.
+func BenchmarkCheckpoint(b *testing.B) {
+	for _, run := range seekRuns {
+		b.Run(run.name, func(b *testing.B) {
+			s := loadBench(b, benchScenario(run.replicas))
+			s.RunToEnd()
+			if err := s.Seek(s.Step() / 2); err != nil {
+				b.Fatal(err)
+			}
+			prev := s.cps.nearest(s.Step())
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = s.sim.CheckpointAfter(prev.sim)
+			}
+		})
+	}
+}
+
+// BenchmarkCheckpointMemory runs the 100k-step run with checkpoints at a
+// fixed spacing and no budget, and reports their estimated size
+// (sim.Checkpoint.ApproxBytes, est-MB) next to the heap they hold
+// (ckpt-MB): the calibration of the estimate, which the budget relies on.
+func BenchmarkCheckpointMemory(b *testing.B) {
+	for _, every := range []int{8192, 16384} {
+		b.Run(fmt.Sprintf("every=%d", every), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				s := loadBench(b, benchScenario(seekRuns[len(seekRuns)-1].replicas))
+				s.cps.every, s.cps.max, s.cps.budget = every, 1<<20, 1<<50
+				b.StartTimer()
+				s.RunToEnd()
+				b.StopTimer()
+				if s.cps.every != every {
+					b.Fatalf("spacing widened to %d", s.cps.every)
+				}
+				b.ReportMetric(float64(s.CheckpointStats().ApproxBytes)/1e6, "est-MB")
+				reportCheckpoints(b, s)
+				b.StartTimer()
+			}
+		})
+	}
+}
+
 // reportCheckpoints reports the run's length and the checkpoints' count,
 // spacing and memory.
 func reportCheckpoints(b *testing.B, s *Session) {

@@ -3,19 +3,31 @@ package session
 import "github.com/rolloutlab/rolloutlab/engine/sim"
 
 // Checkpoint spacing. A checkpoint is taken after every step that is a
-// multiple of the spacing. The spacing starts at minCheckpointEvery and
-// doubles when more than maxCheckpoints are kept or their estimated size
-// passes maxCheckpointBytes (every other checkpoint is then dropped), and
-// when the cluster is so large that checkpoints would slow the run down:
-// a checkpoint costs about as much as stepsPerObject steps per stored
-// object, so the spacing is kept at least that many steps per object.
-// A seek restores the nearest checkpoint at or before its target and
-// replays at most one spacing of steps; the memory held stays within the
-// budget (stored objects and trace records are shared, and a checkpoint
-// shares the saved states that did not change with the one before it, see
-// sim.Checkpoint; what it holds grows with the objects stored and with the
-// objects changed since the checkpoint before, whose old versions it keeps
-// alive).
+// multiple of the spacing. The spacing starts at minCheckpointEvery. When
+// more than maxCheckpoints are kept or their estimated size passes
+// maxCheckpointBytes, checkpoints are dropped one at a time, each time the
+// one whose loss lengthens seeks least (see dropLeastUseful), until the
+// list fits; the spacing then grows to the mean gap between the
+// checkpoints kept (rounded up to a multiple of minCheckpointEvery), so new
+// checkpoints come no more often than the kept ones lie apart, and no
+// less: the last gap, which a step back at the end replays, is no longer
+// than the others on average. The spacing also widens when the cluster is so
+// large that checkpoints would slow the run down: a checkpoint costs about
+// as much as stepsPerObject steps per stored object, so the spacing is
+// kept at least that many steps per object. A seek restores the nearest
+// checkpoint at or before its target and replays the steps from there:
+// at most the gap between two checkpoints kept, or, past the last one,
+// less than the spacing. The memory held stays within the budget (stored
+// objects and trace records are shared, and a checkpoint shares the saved
+// states that did not change with the one before it, see sim.Checkpoint;
+// what it holds grows with the objects stored and with the objects changed
+// since the checkpoint before, whose old versions it keeps alive).
+//
+// Dropping by use instead of dropping every other checkpoint keeps what
+// the budget allows: at 100k steps of 7,800 replicas, 17 checkpoints 8,192
+// steps apart are over 160 MB; dropping four of them leaves 13, where
+// halving left 9 at 16,384 (a seek to a uniformly drawn step replays
+// 6,161 steps on average instead of 8,092).
 //
 // Stepping back repeatedly is the usual way to rewind, so a step back (a
 // seek at most scratchGap steps behind the current step) that replays a
@@ -25,12 +37,13 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 //
 // The budget: the estimate (sim.Checkpoint.ApproxBytes) is calibrated on
 // the heap the checkpoints actually hold, old object versions included;
-// 160 MiB keeps a 100k-step run of 7,800 replicas at a spacing of 16,384
-// steps (about 140 MB held).
+// 160 MB holds 13 checkpoints of a 100k-step run of 7,800 replicas (about
+// 156 MB; 17 at a spacing of 8,192 steps would hold about 173 MB, 9 at
+// 16,384 about 131 MB, see BenchmarkCheckpointMemory).
 const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 64
-	maxCheckpointBytes = 160 << 20
+	maxCheckpointBytes = 160_000_000
 	stepsPerObject     = 0.5
 	scratchGap         = 64
 )
@@ -110,14 +123,12 @@ func (s *Session) resetCheckpoints() {
 }
 
 // SetCheckpointBudget bounds the memory the rewind checkpoints may hold
-// (estimated; 160 MiB unless set). A front end that only plays forward,
+// (estimated; 160 MB unless set). A front end that only plays forward,
 // like the command line, keeps its memory for the run with a small budget;
 // at least two checkpoints are always kept, the first at step 0.
 func (s *Session) SetCheckpointBudget(bytes int) {
 	s.cps.budget = max(bytes, 1)
-	for s.cps.bytes > s.cps.budget && len(s.cps.list) > 2 {
-		s.thinCheckpoints()
-	}
+	s.fitCheckpoints()
 }
 
 // saveCheckpoint saves the current state, sharing what did not change
@@ -150,35 +161,51 @@ func (s *Session) checkpointAfterStep() {
 	c := s.saveCheckpoint(&s.cps.list[len(s.cps.list)-1])
 	s.cps.list = append(s.cps.list, c)
 	s.cps.bytes += c.bytes
-	for len(s.cps.list) > s.cps.max || (s.cps.bytes > s.cps.budget && len(s.cps.list) > 2) {
-		s.thinCheckpoints()
-	}
+	s.fitCheckpoints()
 }
 
-// thinCheckpoints doubles the spacing and drops the checkpoints off it.
-// A checkpoint kept after a dropped one (the scratch one too) may share
-// that one's states: its estimate is taken again, since the checkpoint
-// now before it.
-func (s *Session) thinCheckpoints() {
-	s.cps.every *= 2
-	kept := s.cps.list[:0]
+// fitCheckpoints drops checkpoints until at most max are kept and their
+// size is within the budget (keeping at least two), then widens the
+// spacing to the mean gap between those kept, if it dropped any.
+func (s *Session) fitCheckpoints() {
 	dropped := false
-	for _, c := range s.cps.list {
-		switch {
-		case c.sim.Step()%s.cps.every != 0:
-			dropped = true
-			continue
-		case dropped:
-			c.bytes = c.sim.ApproxBytesAfter(kept[len(kept)-1].sim)
-			dropped = false
+	for len(s.cps.list) > 2 && (len(s.cps.list) > s.cps.max || s.cps.bytes > s.cps.budget) {
+		s.dropLeastUseful()
+		dropped = true
+	}
+	if !dropped {
+		return
+	}
+	list := s.cps.list
+	mean := list[len(list)-1].sim.Step() / (len(list) - 1)
+	mean = (mean + minCheckpointEvery - 1) / minCheckpointEvery * minCheckpointEvery
+	s.cps.every = max(s.cps.every, mean)
+}
+
+// dropLeastUseful drops the checkpoint whose loss lengthens seeks least:
+// the one, neither the first nor the last, whose gaps to the checkpoints
+// either side have the least product (merging gaps a and b adds 2ab to
+// the sum of the squared gaps, which a seek to a uniformly drawn step
+// replays in proportion to); the earliest of equals. The checkpoint after
+// it (the scratch one too) may have shared its states: that one's
+// estimate is taken again, since the checkpoint now before it. The list
+// must hold more than two checkpoints.
+func (s *Session) dropLeastUseful() {
+	list := s.cps.list
+	best, bestCost := 1, -1
+	for i := 1; i < len(list)-1; i++ {
+		a, b := list[i].sim.Step()-list[i-1].sim.Step(), list[i+1].sim.Step()-list[i].sim.Step()
+		if cost := a * b; bestCost < 0 || cost < bestCost {
+			best, bestCost = i, cost
 		}
-		kept = append(kept, c)
 	}
+	list[best+1].bytes = list[best+1].sim.ApproxBytesAfter(list[best-1].sim)
+	copy(list[best:], list[best+1:])
+	list[len(list)-1] = checkpoint{}
+	s.cps.list = list[:len(list)-1]
 	if sc := s.cps.scratch; sc != nil {
-		sc.bytes = sc.sim.ApproxBytesAfter(s.cps.nearestIn(kept, sc.sim.Step()).sim)
+		sc.bytes = sc.sim.ApproxBytesAfter(s.cps.nearestIn(s.cps.list, sc.sim.Step()).sim)
 	}
-	clear(s.cps.list[len(kept):])
-	s.cps.list = kept
 	s.cps.sumBytes()
 }
 

@@ -13,8 +13,8 @@
 // step restores the last checkpoint at or before it (a saved copy of the
 // whole simulation, see sim.Checkpoint and checkpoints.go) and replays the
 // steps from there, re-applying the user's actions at the steps they were
-// made. Checkpoints are spaced so that a replay is at most one spacing long
-// and at most maxCheckpoints are kept. A user action made after a
+// made. Checkpoints are spaced so that a replay is at most the gap between
+// two of them, within a memory budget and at most maxCheckpoints kept. A user action made after a
 // rewind discards the old future (the actions recorded after that point), as
 // an editor's undo history does.
 //

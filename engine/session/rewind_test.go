@@ -449,3 +449,33 @@ func forkAndCheck(t *testing.T, r *rng.Stream, src []byte, seed uint64, s *Sessi
 		t.Fatalf("%s: the fork moved the session it came from", what)
 	}
 }
+
+// Past the most checkpoints allowed, one is dropped at a time, the one
+// whose gaps either side are shortest: the list stays full, its gaps stay
+// within twice each other (the greedy merge never leaves a gap more than
+// twice another when it started from equal ones), the newest checkpoint
+// is kept, and the spacing of new ones is at least the mean gap.
+func TestCheckpointsDroppedByUse(t *testing.T) {
+	s, err := Load("b.yaml", benchScenario(150), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cps.every, s.cps.max = 16, 6
+	s.RunToEnd()
+	st := s.CheckpointStats()
+	if !s.cps.wellFormed() || len(s.cps.list) != s.cps.max {
+		t.Fatalf("checkpoints %+v: want %d, well formed", st, s.cps.max)
+	}
+	steps := st.Steps[:len(s.cps.list)]
+	last := steps[len(steps)-1]
+	if end := s.Step(); end-last >= s.cps.every {
+		t.Fatalf("checkpoints at %v, spacing %d: the run ends at %d, more than a spacing after the last", steps, s.cps.every, end)
+	}
+	minGap, maxGap := last, 0
+	for i := 1; i < len(steps); i++ {
+		minGap, maxGap = min(minGap, steps[i]-steps[i-1]), max(maxGap, steps[i]-steps[i-1])
+	}
+	if maxGap > 2*minGap || s.cps.every < last/(len(steps)-1) {
+		t.Fatalf("checkpoints at %v, spacing %d: gaps from %d to %d", steps, s.cps.every, minGap, maxGap)
+	}
+}

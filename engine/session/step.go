@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
 	"github.com/rolloutlab/rolloutlab/engine/sim"
@@ -56,7 +57,16 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 	} else {
 		s.history = append(s.history, info)
 	}
-	s.setSample(info.Step, sample(s.sim, &info))
+	if info.Step < len(s.samples) {
+		// A step this run already computed (a replay after a rewind): the
+		// run is deterministic and samples are dropped with the future
+		// they describe (Apply), so the sample kept is this step's.
+		if checkReplayedSamples {
+			s.checkReplayedSample(info)
+		}
+	} else {
+		s.setSample(info.Step, sample(s.sim, &info))
+	}
 	s.checkpointAfterStep()
 	s.observeStep(info)
 	return info, true
@@ -66,6 +76,20 @@ func (s *Session) stepOnce() (sim.StepInfo, bool) {
 func (s *Session) observeStep(info sim.StepInfo) {
 	if s.observer != nil {
 		s.observer(info)
+	}
+}
+
+// checkReplayedSamples makes a replayed step compute its sample again and
+// panic unless it equals the one kept (tests set it: the kept sample
+// stands for the computed one only because replays are deterministic).
+var checkReplayedSamples = false
+
+// checkReplayedSample panics unless the sample kept for the step just
+// replayed is the one it would compute now.
+func (s *Session) checkReplayedSample(info sim.StepInfo) {
+	got, kept := sample(s.sim, &info), s.samples[info.Step]
+	if got.At != kept.At || got.Step != kept.Step || !slices.Equal(got.ReplicaSets, kept.ReplicaSets) || !slices.Equal(got.Deployments, kept.Deployments) {
+		panic(fmt.Sprintf("replayed step %d: sample %+v, the run kept %+v", info.Step, got, kept))
 	}
 }
 
