@@ -3,23 +3,22 @@ package informer
 import (
 	"maps"
 	"slices"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
-// owner is a store's write token (Store.token). A checkpoint keeps the
-// store's entries, entry table, sets and objects map as they are, and the
-// store takes a new token, so that everything the checkpoint holds now
-// carries an old one: the store copies it before its first write
-// (copy-on-write), and a checkpoint costs a copy of a few headers instead
-// of the cache. A restore likewise hands the checkpoint's parts to the
-// store under a new token, so the same checkpoint can be restored again,
-// by this store or by another (a fork's). Tokens are compared by address,
-// never by value; the byte keeps two tokens from sharing one (zero-size
-// allocations may).
-type owner struct{ _ byte }
+// Copy-on-write (package internal/cow): a checkpoint keeps the store's
+// entries, entry table, sets and objects map as they are, and the store
+// takes a new token (Store.token), so that everything the checkpoint holds
+// now carries an old one: the store copies it before its first write, and
+// a checkpoint costs a copy of a few headers instead of the cache. A
+// restore likewise hands the checkpoint's parts to the store under a new
+// token, so the same checkpoint can be restored again, by this store or by
+// another (a fork's).
 
 // own makes s's items the store's own (token tok) before a write, copying
 // them when a checkpoint may share them. The copy keeps every position.
-func (s *orderedSet) own(tok *owner) {
+func (s *orderedSet) own(tok *cow.Token) {
 	if s.owner == tok {
 		return
 	}
@@ -53,7 +52,7 @@ func (s *Store) writable(e *entry) *entry {
 
 // copyFor returns a copy of e owned by tok that shares nothing e may write
 // in place (TestEntryCopySharesNothingWritable).
-func (e *entry) copyFor(tok *owner) *entry {
+func (e *entry) copyFor(tok *cow.Token) *entry {
 	c := *e
 	c.owner = tok
 	c.indexed = slices.Clone(e.indexed)
@@ -62,4 +61,4 @@ func (e *entry) copyFor(tok *owner) *entry {
 
 // newToken gives the store a new token: from now on, everything it holds
 // is copied before it is written.
-func (s *Store) newToken() { s.token = new(owner) }
+func (s *Store) newToken() { s.token = cow.NewToken() }

@@ -1,6 +1,10 @@
 package informer
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
+)
 
 // Seq table geometry: seqs are grouped in chunks of seqChunkSize.
 const (
@@ -24,7 +28,7 @@ const (
 type seqTable[T comparable] struct {
 	// owner is the token chunks (the list, not the chunks it points to)
 	// was created or copied under.
-	owner *owner
+	owner *cow.Token
 	// chunks[i] holds the values of the seqs of chunk number base+i
 	// (seqs (base+i)*seqChunkSize to (base+i+1)*seqChunkSize-1); nil when
 	// all of them are zero. The list spans the chunks from the first to
@@ -37,7 +41,7 @@ type seqTable[T comparable] struct {
 // seqChunk is one chunk of a seqTable.
 type seqChunk[T comparable] struct {
 	// owner is the token the chunk was created or copied under.
-	owner *owner
+	owner *cow.Token
 	// live is the number of non-zero values; the table drops the chunk
 	// when it reaches 0.
 	live int
@@ -57,7 +61,7 @@ func (t *seqTable[T]) get(q uint64) T {
 
 // set makes v (zero to drop the value) the value of seq q, under token
 // tok.
-func (t *seqTable[T]) set(tok *owner, q uint64, v T) {
+func (t *seqTable[T]) set(tok *cow.Token, q uint64, v T) {
 	var zero T
 	n := q >> seqChunkBits
 	if v == zero && (n < t.base || n-t.base >= uint64(len(t.chunks))) {

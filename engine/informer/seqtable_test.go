@@ -1,12 +1,16 @@
 package informer
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
+)
 
 // The entry table answers every seq set, drops a chunk when its last entry
 // goes, and never writes what a saved table holds: a write under a new
 // token copies the chunk list and the chunk written.
 func TestEntryTableCopiesOnWrite(t *testing.T) {
-	tok := new(owner)
+	tok := cow.NewToken()
 	var tab seqTable[*entry]
 	tab.owner = tok
 	seqs := []uint64{1, 2, seqChunkSize - 1, seqChunkSize, 3*seqChunkSize + 5}
@@ -23,7 +27,7 @@ func TestEntryTableCopiesOnWrite(t *testing.T) {
 	}
 	saved := tab.save()
 	savedChunk0 := saved.chunks[0]
-	tok2 := new(owner)
+	tok2 := cow.NewToken()
 	tab.set(tok2, 1, &entry{seq: 1, key: "copy"})
 	tab.set(tok2, seqChunkSize, nil)
 	if got := tab.get(1).key; got != "copy" {
@@ -53,7 +57,7 @@ func TestEntryTableCopiesOnWrite(t *testing.T) {
 // high the seqs: values below the span extend it at the front, and the
 // span shrinks when its end chunks empty.
 func TestSeqTableSpansItsValues(t *testing.T) {
-	tok := new(owner)
+	tok := cow.NewToken()
 	tab := seqTable[uint32]{owner: tok}
 	high := uint64(1000 * seqChunkSize)
 	tab.set(tok, high+3, 7)
@@ -66,7 +70,7 @@ func TestSeqTableSpansItsValues(t *testing.T) {
 		t.Fatalf("values over chunks 998 to 1001: %d chunks from chunk %d", len(tab.chunks), tab.base)
 	}
 	saved := tab.save()
-	tok2 := new(owner)
+	tok2 := cow.NewToken()
 	for q, want := range map[uint64]uint32{high + 3: 7, high - 2*seqChunkSize: 8, high + seqChunkSize + 1: 9, 5: 0, high: 0, 1 << 40: 0} {
 		if got := tab.get(q); got != want {
 			t.Errorf("get(%d) = %d, want %d", q, got, want)

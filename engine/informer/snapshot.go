@@ -2,6 +2,8 @@ package informer
 
 import (
 	"slices"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
 // Checkpoint is an informer's whole mutable state at one moment: its
@@ -22,7 +24,7 @@ type Checkpoint struct {
 // storeCheckpoint is a Store's contents and indexes: the store's own
 // objects map, entry table, entries and sets (items and positions),
 // shared with the store, which copies each part before it writes it
-// (copy-on-write, see owner) and therefore never changes what a
+// (copy-on-write, see cow.go) and therefore never changes what a
 // checkpoint holds. The parts the store does not write between two
 // checkpoints are shared by both; taking or restoring one copies headers,
 // not entries (BenchmarkStoreCheckpoint8k, BenchmarkStoreRestore8k).
@@ -30,7 +32,7 @@ type storeCheckpoint struct {
 	// objects is the store's objects map as it was, objectsOwner its
 	// token then; never written again.
 	objects       map[string]*entry
-	objectsOwner  *owner
+	objectsOwner  *cow.Token
 	entries       seqTable[*entry]
 	order         savedSet
 	byNamespace   map[string]savedSet
@@ -47,7 +49,7 @@ type storeCheckpoint struct {
 // again (items is clipped to its length, so not even an append can reach
 // its array, and pos is copied on write).
 type savedSet struct {
-	owner *owner
+	owner *cow.Token
 	pos   seqTable[uint32]
 	items []uint64
 	live  int

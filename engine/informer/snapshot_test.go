@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
 // dumpStore renders everything a Store holds, sets in their item order
@@ -205,7 +206,7 @@ func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 // nothing the store writes in place: every field of entry is listed here,
 // and each that is a slice or map is checked not to share its array.
 func TestEntryCopySharesNothingWritable(t *testing.T) {
-	old, tok := new(owner), new(owner)
+	old, tok := cow.NewToken(), cow.NewToken()
 	e := &entry{owner: old, key: "k", obj: &corev1.Pod{}, seq: 1, indexed: [][]string{{"a"}, {"b"}},
 		labelSig: "app\x00web\x00", facts: Facts{State: 1, Tag: "n1", Nums: [6]int64{1, 2, 3, 4, 5, 6}}}
 	c := e.copyFor(tok)

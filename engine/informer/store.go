@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
 // entry is one cached object. The sets of the store hold its seq, which
@@ -18,7 +19,7 @@ type entry struct {
 	// store writes the entry in place only while owner is its current
 	// token; otherwise a checkpoint may hold it and the store writes a copy
 	// instead (Store.writable). Snapshot: no (checkpoints share entries).
-	owner *owner
+	owner *cow.Token
 	key   string
 	// obj is the latest delivered object for key.
 	obj apiserver.Object
@@ -44,7 +45,7 @@ type entry struct {
 // shares it; see own); pos copies itself by chunk likewise.
 type orderedSet struct {
 	// owner is the token items was created or copied under.
-	owner *owner
+	owner *cow.Token
 	// pos maps the seq of a live entry to 1 + its index in items (0 for
 	// a seq not in the set): a lookup is two loads, and a checkpoint
 	// shares the chunks.
@@ -56,7 +57,7 @@ type orderedSet struct {
 	live int
 }
 
-func newOrderedSet(tok *owner) *orderedSet {
+func newOrderedSet(tok *cow.Token) *orderedSet {
 	return &orderedSet{owner: tok, pos: seqTable[uint32]{owner: tok}}
 }
 
@@ -66,7 +67,7 @@ func (s *orderedSet) index(q uint64) (i int, ok bool) {
 	return int(p) - 1, p != 0
 }
 
-func (s *orderedSet) add(tok *owner, e *entry) {
+func (s *orderedSet) add(tok *cow.Token, e *entry) {
 	if _, ok := s.index(e.seq); ok {
 		return
 	}
@@ -76,14 +77,14 @@ func (s *orderedSet) add(tok *owner, e *entry) {
 // addAbsent is add for an entry the caller knows is not in s (a new entry,
 // or one entering the label bucket of a value its object did not have): it
 // skips the membership lookup.
-func (s *orderedSet) addAbsent(tok *owner, e *entry) {
+func (s *orderedSet) addAbsent(tok *cow.Token, e *entry) {
 	s.own(tok)
 	s.items = append(s.items, e.seq)
 	s.pos.set(tok, e.seq, uint32(len(s.items)))
 	s.live++
 }
 
-func (s *orderedSet) remove(tok *owner, e *entry) {
+func (s *orderedSet) remove(tok *cow.Token, e *entry) {
 	i, ok := s.index(e.seq)
 	if !ok {
 		return
@@ -97,7 +98,7 @@ func (s *orderedSet) remove(tok *owner, e *entry) {
 
 // moveToEnd moves e to the end of the order, as remove then add would (it
 // is added when absent).
-func (s *orderedSet) moveToEnd(tok *owner, e *entry) {
+func (s *orderedSet) moveToEnd(tok *cow.Token, e *entry) {
 	i, ok := s.index(e.seq)
 	if !ok {
 		s.add(tok, e)
@@ -115,7 +116,7 @@ func (s *orderedSet) moveToEnd(tok *owner, e *entry) {
 
 // compact drops the tombstones when they dominate, keeping order. The
 // caller owns s.
-func (s *orderedSet) compact(tok *owner) {
+func (s *orderedSet) compact(tok *cow.Token) {
 	if len(s.items) > 32 && s.live < len(s.items)/2 {
 		live := s.items[:0]
 		for _, q := range s.items {
@@ -195,14 +196,14 @@ type Store struct {
 	// anything else may be shared with a checkpoint and is copied before
 	// it is written (copy-on-write; see cow.go). Never nil. Snapshot: no
 	// (each store has its own).
-	token *owner
+	token *cow.Token
 	// objectsOwner is the token the objects map was created or copied
 	// under.
-	objectsOwner *owner
+	objectsOwner *cow.Token
 }
 
 func newStore(indexers map[string]IndexFunc) *Store {
-	tok := new(owner)
+	tok := cow.NewToken()
 	s := &Store{
 		objects:      map[string]*entry{},
 		order:        newOrderedSet(tok),

@@ -1,7 +1,8 @@
 // Package cow is copy-on-write for the records a simulated component keeps
-// in a map and changes in place (pod states, graph nodes): a checkpoint
-// and a restore copy the map, not the records, and a record is copied the
-// first time it is written after either.
+// in a map and changes in place (pod states, graph nodes, informer cache
+// entries and sets): a checkpoint and a restore copy the map, not the
+// records, and a record is copied the first time it is written after
+// either.
 //
 // Each record carries the Token of the epoch it was made in; the component
 // holds the token of its current epoch and starts a new epoch at every
