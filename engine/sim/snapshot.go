@@ -61,7 +61,7 @@ type Checkpoint struct {
 // object in every component, and the object's version, which the
 // checkpoint keeps alive once the run has replaced it).
 const (
-	approxBytesPerObject        = 450
+	approxBytesPerObject        = 400
 	approxBytesPerChangedObject = 2000
 )
 
