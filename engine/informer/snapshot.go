@@ -58,13 +58,10 @@ type savedSet struct {
 // Checkpoint saves the informer's state. The store keeps working on the
 // same entries and sets under a new write token, copying each before it
 // next writes it.
-func (i *Informer) Checkpoint() *Checkpoint { return i.CheckpointAfter(nil) }
-
-// CheckpointAfter is Checkpoint. prev (an earlier checkpoint of this
-// informer, or nil) is not needed: a checkpoint shares with every other
-// the entries and sets that did not change in between whatever the order
-// they were taken in.
-func (i *Informer) CheckpointAfter(prev *Checkpoint) *Checkpoint {
+// A checkpoint shares with every other the entries and sets that did not
+// change in between, whatever the order they were taken in (copy-on-write,
+// see cow.go).
+func (i *Informer) Checkpoint() *Checkpoint {
 	return &Checkpoint{
 		cfg:       i.cfg,
 		cursor:    i.cursor,

@@ -14,9 +14,9 @@
 // whole simulation, see sim.Checkpoint and checkpoints.go) and replays the
 // steps from there, re-applying the user's actions at the steps they were
 // made. Checkpoints are spaced so that a replay is at most the gap between
-// two of them, within a memory budget and at most maxCheckpoints kept. A user action made after a
-// rewind discards the old future (the actions recorded after that point), as
-// an editor's undo history does.
+// two of them, within a memory budget and at most maxCheckpoints kept. A
+// user action made after a rewind discards the old future (the actions
+// recorded after that point), as an editor's undo history does.
 //
 // An object the API server refuses at set-up is a *SetupError whose problems
 // (one per cause the server gave) sit at the lines of the fields they name.

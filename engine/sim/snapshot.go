@@ -21,11 +21,13 @@ import (
 // simulator's own counters. Each component checkpoints itself (its
 // snapshot.go); immutable things (stored objects, trace records, actions)
 // are shared, so a checkpoint costs a copy of the maps and slices that
-// index them, not of the objects. Saved per-object states (pod states,
-// graph nodes, cache entries) are never changed once saved, so a
-// checkpoint taken after another (CheckpointAfter) shares those that did
-// not change in between. Options and the wiring between components never
-// change and are not part of it.
+// index them, not of the objects. Per-object states that change in place
+// (pod states, graph nodes, cache entries and sets) are copy-on-write
+// (package internal/cow): a checkpoint copies the maps that hold them, and
+// the component copies a state before its first write after a checkpoint
+// or a restore, so a saved state is never changed and every checkpoint
+// shares the states that did not change since the one before. Options and
+// the wiring between components never change and are not part of it.
 type Checkpoint struct {
 	step       int
 	clock      clock.Checkpoint
@@ -89,11 +91,10 @@ func (c *Checkpoint) Step() int { return c.step }
 // Checkpoint saves the simulation's state.
 func (s *Sim) Checkpoint() *Checkpoint { return s.CheckpointAfter(nil) }
 
-// CheckpointAfter saves the simulation's state, sharing with prev (an
-// earlier checkpoint of this simulation's run, or nil) the saved states
-// that did not change in between (cache entries; pod states and graph
-// nodes are copy-on-write and shared with any earlier checkpoint without
-// prev). Saved states are never changed, so dropping prev later is safe.
+// CheckpointAfter saves the simulation's state; prev (an earlier checkpoint
+// of this simulation's run, or nil) is what its size estimate counts the
+// objects changed since (ApproxBytes). Saved states are never changed, so
+// dropping prev later is safe.
 func (s *Sim) CheckpointAfter(prev *Checkpoint) *Checkpoint {
 	cp := &Checkpoint{
 		step:       s.step,
@@ -116,22 +117,14 @@ func (s *Sim) CheckpointAfter(prev *Checkpoint) *Checkpoint {
 	for _, st := range s.streams {
 		cp.streams = append(cp.streams, st.Checkpoint())
 	}
-	for i, inf := range s.informers {
-		cp.informers = append(cp.informers, inf.CheckpointAfter(prevOf(prev, func(p *Checkpoint) *informer.Checkpoint { return p.informers[i] })))
+	for _, inf := range s.informers {
+		cp.informers = append(cp.informers, inf.Checkpoint())
 	}
 	cp.changed = cp.objects
 	if prev != nil {
 		cp.changed = cp.server.ObjectsChangedSince(prev.server)
 	}
 	return cp
-}
-
-// prevOf returns part(prev), nil for a nil prev.
-func prevOf[T any](prev *Checkpoint, part func(*Checkpoint) *T) *T {
-	if prev == nil {
-		return nil
-	}
-	return part(prev)
 }
 
 // Restore puts the simulation back in the saved state, which must come
