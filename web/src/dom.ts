@@ -21,8 +21,17 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
-/** Sets textContent only when it differs (avoids layout work). */
+/**
+ * Sets textContent only when it differs (avoids layout work). An element
+ * holding one text node keeps it and gets the new text in it: replacing the
+ * node would make the browser drop its layout object and build another.
+ */
 export function setText(el: Element, text: string): void {
+  const only = el.firstChild;
+  if (text !== '' && only !== null && only === el.lastChild && only.nodeType === 3) {
+    if (only.nodeValue !== text) only.nodeValue = text;
+    return;
+  }
   if (el.textContent !== text) el.textContent = text;
 }
 

@@ -3,7 +3,7 @@
 // each with its own colour and dash pattern, axis titles and round ticks.
 // The x axis is the step (default) or virtual time; a range can be zoomed by
 // dragging, or set to "from the last action".
-import { formatOffset, h, setAttr, setText } from '../dom';
+import { formatOffset, h, patchChildren, setAttr, setText } from '../dom';
 import { t } from '../i18n';
 import type { Sample } from '../types';
 import { type CachedSeries, lineStyle, linear, nearestStep, niceMax, SeriesCache, stepLine, ticks } from './chart';
@@ -162,7 +162,8 @@ export class ChartPanel {
       for (const [v, px] of xt) {
         g.push(svg('line', { class: 'tick', x1: px, x2: px, y1: HGT - PAD.b, y2: HGT - PAD.b + 4 }), Object.assign(svg('text', { x: px, y: HGT - PAD.b + 15, 'text-anchor': 'middle' }), { textContent: byStep ? String(v) : `${+(v / 1e9).toFixed(3)}s` }));
       }
-      this.grid.replaceChildren(...g);
+      // In place: a step that moves the ticks moves the same elements.
+      patchChildren(this.grid, g);
     }
     setText(this.xTitle, byStep ? `${t('player.axisStep')} (${formatOffset(last?.atNs ?? 0)})` : t('player.axisTime'));
     setText(this.yTitle, t('player.axisReplicas'));

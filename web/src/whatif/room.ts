@@ -140,7 +140,7 @@ export class WhatIfRoom {
       const suffix = v.label ? `${t(v.label)}: ` : '';
       buttons.append(
         h('button', { type: 'button', 'data-mode': 'apply', 'data-variant': v.id, text: `${suffix}${t('whatif.btn.apply')}`, onclick: () => void this.submit(spec, v.id, 'apply') }),
-        h('button', { type: 'button', class: 'fork-btn', 'data-mode': 'fork', 'data-variant': v.id, text: `${suffix}${t('whatif.btn.fork')}`, onclick: () => void this.submit(spec, v.id, 'fork') }),
+        h('button', { type: 'button', class: 'fork-btn', 'data-mode': 'fork', 'data-variant': v.id, text: `${suffix}${t('whatif.btn.fork')}`, onclick: () => void this.submit(spec, v.id, 'fork'), onpointerenter: (e) => this.titleFork(e), onfocus: (e) => this.titleFork(e) }),
       );
     }
     const extra: HTMLElement[] = [];
@@ -207,10 +207,18 @@ export class WhatIfRoom {
     const stepChanged = !this.view || this.view.step !== v.step || this.view.maxStep !== v.maxStep || this.view.scenario !== v.scenario;
     this.view = v;
     if (!stepChanged) return;
-    for (const b of this.root.querySelectorAll<HTMLButtonElement>('button.fork-btn')) setAttr(b, 'title', t('whatif.forkTitle', { step: v.step }));
     const key = targetsKeyOf(v);
     if (this.targetsKey !== key) void this.refreshTargets(key);
     this.fillObjects(v);
+  }
+
+  /**
+   * A fork button's title names the step shown: written when the pointer or
+   * the focus comes to it, not at every step (a write per button per step
+   * restyled them all).
+   */
+  private titleFork(e: Event): void {
+    setAttr(e.currentTarget as Element, 'title', t('whatif.forkTitle', { step: this.view?.step ?? 0 }));
   }
 
   /** Forgets forks and messages (a new scenario was loaded). */
