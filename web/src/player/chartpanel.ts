@@ -48,6 +48,9 @@ export class ChartPanel {
   private drawn = '';
   /** The tick values the grid was last drawn with (a step that moves no tick leaves the grid alone). */
   private gridDrawn = '';
+  /** The lines' drawing for the next animation frame (the last render's), and that frame's request (0: none). */
+  private pendingLines: (() => void) | null = null;
+  private linesFrame = 0;
 
   /** Draws another run's samples over this one from the next render on; null removes it. */
   setOverlay(samples: readonly Sample[] | null): void {
@@ -118,8 +121,17 @@ export class ChartPanel {
     const labels = ['player.axisStep', 'player.axisTime', 'player.axisReplicas', 'player.available', 'player.specReplicas'].map((k) => t(k)).join('|');
     const drawn = `${this.series.version}|${this.overlay ? this.overlaySeries.version : -1}|${lo}|${hi}|${byStep}|${labels}`;
     if (drawn !== this.drawn) {
-      this.drawLines(series, overlay, lo, hi, byStep, last);
       this.drawn = drawn;
+      // Drawn in the next animation frame, before it paints (so with this
+      // render's cursor): several steps rendered within one frame, as when
+      // stepping fast, draw the lines once, for the last of them.
+      this.pendingLines = () => this.drawLines(series, overlay, lo, hi, byStep, last);
+      this.linesFrame ||= requestAnimationFrame(() => {
+        this.linesFrame = 0;
+        const draw = this.pendingLines;
+        this.pendingLines = null;
+        draw?.();
+      });
     }
     const cur = samples[Math.min(currentStep, samples.length - 1)];
     const cx = this.x(pos(cur));
