@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedList } from './dom';
+import { KeyedList, patchChildren, setText } from './dom';
 
 /**
  * Just enough of an Element for KeyedList (the unit tests run in Node, with
@@ -93,5 +93,121 @@ describe('KeyedList', () => {
     rows.set([]);
     expect(order()).toEqual([]);
     expect(rows.size).toBe(0);
+  });
+});
+
+/**
+ * Just enough of the DOM for patchChildren and setText: elements with
+ * attributes and child nodes, text nodes, and a log of every write.
+ */
+class FakeNode {
+  readonly childNodes: FakeNode[] = [];
+  private readonly attrs = new Map<string, string>();
+  constructor(
+    readonly nodeType: 1 | 3,
+    readonly nodeName: string,
+    private value: string | null,
+    readonly writes: string[],
+  ) {}
+  get nodeValue(): string | null {
+    return this.value;
+  }
+  set nodeValue(v: string | null) {
+    this.writes.push(`text ${v}`);
+    this.value = v;
+  }
+  get firstChild(): FakeNode | null {
+    return this.childNodes[0] ?? null;
+  }
+  get lastChild(): FakeNode | null {
+    return this.childNodes.at(-1) ?? null;
+  }
+  get textContent(): string {
+    return this.nodeType === 3 ? (this.value ?? '') : this.childNodes.map((c) => c.textContent).join('');
+  }
+  set textContent(v: string) {
+    this.writes.push(`textContent ${v}`);
+    this.childNodes.length = 0;
+    if (v) this.childNodes.push(new FakeNode(3, '#text', v, this.writes));
+  }
+  get attributes(): { name: string; value: string }[] {
+    return [...this.attrs].map(([name, value]) => ({ name, value }));
+  }
+  hasAttribute(n: string): boolean {
+    return this.attrs.has(n);
+  }
+  getAttribute(n: string): string | null {
+    return this.attrs.get(n) ?? null;
+  }
+  setAttribute(n: string, v: string): void {
+    this.writes.push(`set ${n}=${v}`);
+    this.attrs.set(n, v);
+  }
+  removeAttribute(n: string): void {
+    this.writes.push(`remove ${n}`);
+    this.attrs.delete(n);
+  }
+  appendChild(c: FakeNode): void {
+    this.writes.push(`append ${c.nodeName}`);
+    this.childNodes.push(c);
+  }
+  replaceChild(c: FakeNode, old: FakeNode): void {
+    this.writes.push(`replace ${old.nodeName} by ${c.nodeName}`);
+    this.childNodes[this.childNodes.indexOf(old)] = c;
+  }
+  removeChild(c: FakeNode): void {
+    this.writes.push(`drop ${c.nodeName}`);
+    this.childNodes.splice(this.childNodes.indexOf(c), 1);
+  }
+}
+
+describe('patchChildren', () => {
+  const writes: string[] = [];
+  const el = (tag: string, attrs: Record<string, string>, ...kids: (FakeNode | string)[]) => {
+    const e = new FakeNode(1, tag.toUpperCase(), null, writes);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    for (const k of kids) e.childNodes.push(typeof k === 'string' ? new FakeNode(3, '#text', k, writes) : k);
+    return e;
+  };
+  const patch = (root: FakeNode, next: FakeNode[]) => {
+    writes.length = 0;
+    patchChildren(root as unknown as Node, next as unknown as Node[]);
+    return [...writes];
+  };
+
+  it('keeps the nodes in place and writes only what differs', () => {
+    const root = el('div', {});
+    root.childNodes.push(el('p', { class: 'q-line' }, 'queue: a'), el('p', { class: 'q-dirty' }, 'dirty: —'));
+    const [first, second] = root.childNodes;
+    const done = patch(root, [el('p', { class: 'q-line' }, 'queue: a → b'), el('p', { class: 'q-dirty' }, 'dirty: —')]);
+    expect(done).toEqual(['text queue: a → b']);
+    expect(root.childNodes[0]).toBe(first);
+    expect(root.childNodes[1]).toBe(second);
+    expect(patch(root, [el('p', { class: 'q-line' }, 'queue: a → b'), el('p', { class: 'q-dirty' }, 'dirty: —')])).toEqual([]);
+  });
+
+  it('adds, drops and replaces children; attributes follow', () => {
+    const root = el('div', {});
+    root.childNodes.push(el('p', { class: 'a', title: 'x' }, 'one'), el('p', {}, 'two'), el('p', {}, 'three'));
+    const done = patch(root, [el('p', { class: 'b' }, 'one'), el('ul', {}, el('li', {}, 'two'))]);
+    expect(done).toEqual(['remove title', 'set class=b', 'replace P by UL', 'drop P']);
+    expect(root.textContent).toBe('onetwo');
+    expect(patch(root, [el('p', { class: 'b' }, 'one'), el('ul', {}, el('li', {}, 'two'), el('li', {}, 'more'))])).toEqual(['append LI']);
+    expect(root.textContent).toBe('onetwomore');
+  });
+});
+
+describe('setText', () => {
+  it('writes into the one text node an element holds, and only when the text differs', () => {
+    const writes: string[] = [];
+    const p = new FakeNode(1, 'P', null, writes);
+    setText(p as unknown as Element, 'step 1');
+    const node = p.firstChild;
+    setText(p as unknown as Element, 'step 2');
+    setText(p as unknown as Element, 'step 2');
+    expect(p.firstChild).toBe(node);
+    expect(writes).toEqual(['textContent step 1', 'text step 2']);
+    setText(p as unknown as Element, '');
+    expect(p.childNodes).toEqual([]);
   });
 });

@@ -21,8 +21,17 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
-/** Sets textContent only when it differs (avoids layout work). */
+/**
+ * Sets textContent only when it differs (avoids layout work). An element
+ * holding one text node keeps it and gets the new text in it: replacing the
+ * node would make the browser drop its layout object and build another.
+ */
 export function setText(el: Element, text: string): void {
+  const only = el.firstChild;
+  if (text !== '' && only !== null && only === el.lastChild && only.nodeType === 3) {
+    if (only.nodeValue !== text) only.nodeValue = text;
+    return;
+  }
   if (el.textContent !== text) el.textContent = text;
 }
 
@@ -94,6 +103,49 @@ export class KeyedList<T, E extends Element = HTMLElement> {
       else cursor = cursor.nextElementSibling;
     }
   }
+}
+
+/**
+ * Makes root's children look like `next` (freshly built nodes, not in the
+ * document) while keeping the nodes already there: an element of the same
+ * tag at the same position gets the new attributes and, recursively, the
+ * new children; a text node gets the new text. Only what differs is
+ * written, so a panel rebuilt every step from its few rows (queues,
+ * expectations) changes the page only where a row changed, and the browser
+ * restyles and lays out only that. For plain markup: listeners and
+ * properties of the new nodes are not carried over (an element that is
+ * replaced brings its own).
+ */
+export function patchChildren(root: Node, next: readonly Node[]): void {
+  const have = root.childNodes;
+  for (let i = 0; i < next.length; i++) {
+    const want = next[i]!;
+    const old = have[i];
+    if (!old) {
+      root.appendChild(want);
+      continue;
+    }
+    if (!patchNode(old, want)) root.replaceChild(want, old);
+  }
+  while (have.length > next.length) root.removeChild(root.lastChild!);
+}
+
+/** Brings old up to date with want in place; false when it cannot (another kind of node). */
+function patchNode(old: Node, want: Node): boolean {
+  if (old.nodeType !== want.nodeType || old.nodeName !== want.nodeName) return false;
+  if (old.nodeType !== 1) {
+    if (old.nodeValue !== want.nodeValue) old.nodeValue = want.nodeValue;
+    return true;
+  }
+  const o = old as Element;
+  const w = want as Element;
+  for (let i = o.attributes.length - 1; i >= 0; i--) {
+    const name = o.attributes[i]!.name;
+    if (!w.hasAttribute(name)) o.removeAttribute(name);
+  }
+  for (const a of Array.from(w.attributes)) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+  patchChildren(o, Array.from(w.childNodes));
+  return true;
 }
 
 /** Formats virtual nanoseconds as "+12.345s". */

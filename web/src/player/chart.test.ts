@@ -109,4 +109,28 @@ describe('stepLine', () => {
     ]);
     expect(l.max).toBe(100);
   });
+
+  it('puts every point in the column of its own x, however many points a column holds', () => {
+    // Columns of 1 to 40 points (the search for the next column gallops):
+    // each vertex's x is the column start of a point whose value it shows.
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const values = Array.from({ length: 3000 }, () => Math.floor(rnd() * 50));
+    const s = series(values);
+    for (const scale of [0.013, 0.5, 1, 3.7]) {
+      const toPx = (v: number) => 10 + v * scale;
+      const l = stepLine(s, true, 0, 2999, toPx, 10, 10 + 2999 * scale);
+      const byColumn = new Map<number, number[]>();
+      values.forEach((v, i) => {
+        const col = Math.floor(toPx(i));
+        const vs = byColumn.get(col) ?? [];
+        vs.push(v);
+        byColumn.set(col, vs);
+      });
+      const lastOf = [...byColumn.values()].map((vs) => vs.at(-1));
+      const ends = l.vertices.filter((v, i) => i === l.vertices.length - 1 || l.vertices[i + 1]![0] !== v[0]).map((v) => v[1]);
+      expect(ends).toEqual(lastOf);
+      expect(l.max).toBe(Math.max(...values));
+    }
+  });
 });

@@ -234,6 +234,28 @@ function firstNot(points: [number, number, number][], k: number, from: number, t
   return a;
 }
 
+/**
+ * First index in [from, to) whose point's position is at or right of pixel
+ * x (toPx(p[k]) >= x); positions are nondecreasing. It gallops from `from`
+ * before bisecting: the next pixel column starts a few points on, so this
+ * costs the log of the column's points, not of the run's.
+ */
+function firstAtPx(points: [number, number, number][], k: number, from: number, to: number, toPx: (v: number) => number, x: number): number {
+  // Every index below a is left of x; b is the next probe.
+  let a = from;
+  let b = from;
+  for (let stride = 1; b < to && toPx(points[b]![k]!) < x; stride *= 2) {
+    a = b + 1;
+    b = Math.min(to, b + stride);
+  }
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if (toPx(points[m]![k]!) < x) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
 /** A step line drawn through pixel columns: where it starts, then its vertices. */
 export interface StepLine {
   /** [x px, value] vertices: the line goes M v[0], then for each next vertex H x V value. */
@@ -268,7 +290,7 @@ export function stepLine(s: CachedSeries, byStep: boolean, lo: number, hi: numbe
   for (let i = i0; i < end; ) {
     const x = toPx(pts[i]![k]!);
     const col = Math.floor(x);
-    const j = firstNot(pts, k, i + 1, end, (v) => toPx(v) < col + 1);
+    const j = firstAtPx(pts, k, i + 1, end, toPx, col + 1);
     const [mn, mx] = rangeMinMax(s, i, j - 1);
     const lastV = pts[j - 1]![1];
     max = Math.max(max, mx);

@@ -3,7 +3,7 @@
 // each with its own colour and dash pattern, axis titles and round ticks.
 // The x axis is the step (default) or virtual time; a range can be zoomed by
 // dragging, or set to "from the last action".
-import { formatOffset, h } from '../dom';
+import { formatOffset, h, patchChildren, setAttr, setText } from '../dom';
 import { t } from '../i18n';
 import type { Sample } from '../types';
 import { type CachedSeries, lineStyle, linear, nearestStep, niceMax, SeriesCache, stepLine, ticks } from './chart';
@@ -46,6 +46,11 @@ export class ChartPanel {
   private readonly overlaySeries = new SeriesCache();
   /** What the lines, ticks and legend were last drawn from; equal means only the cursor moves (a seek). */
   private drawn = '';
+  /** The tick values the grid was last drawn with (a step that moves no tick leaves the grid alone). */
+  private gridDrawn = '';
+  /** The lines' drawing for the next animation frame (the last render's), and that frame's request (0: none). */
+  private pendingLines: (() => void) | null = null;
+  private linesFrame = 0;
 
   /** Draws another run's samples over this one from the next render on; null removes it. */
   setOverlay(samples: readonly Sample[] | null): void {
@@ -100,7 +105,7 @@ export class ChartPanel {
 
   render(samples: readonly Sample[], currentStep: number): void {
     this.samples = samples;
-    this.svg.setAttribute('aria-label', t('player.chartLabel'));
+    setAttr(this.svg, 'aria-label', t('player.chartLabel'));
     const series = this.series.update(samples);
     const overlay = this.overlay ? this.overlaySeries.update(this.overlay) : [];
     const last = samples[samples.length - 1];
@@ -116,16 +121,25 @@ export class ChartPanel {
     const labels = ['player.axisStep', 'player.axisTime', 'player.axisReplicas', 'player.available', 'player.specReplicas'].map((k) => t(k)).join('|');
     const drawn = `${this.series.version}|${this.overlay ? this.overlaySeries.version : -1}|${lo}|${hi}|${byStep}|${labels}`;
     if (drawn !== this.drawn) {
-      this.drawLines(series, overlay, lo, hi, byStep, last);
       this.drawn = drawn;
+      // Drawn in the next animation frame, before it paints (so with this
+      // render's cursor): several steps rendered within one frame, as when
+      // stepping fast, draw the lines once, for the last of them.
+      this.pendingLines = () => this.drawLines(series, overlay, lo, hi, byStep, last);
+      this.linesFrame ||= requestAnimationFrame(() => {
+        this.linesFrame = 0;
+        const draw = this.pendingLines;
+        this.pendingLines = null;
+        draw?.();
+      });
     }
     const cur = samples[Math.min(currentStep, samples.length - 1)];
     const cx = this.x(pos(cur));
-    this.cursor.setAttribute('visibility', cx < PAD.l || cx > W - PAD.r ? 'hidden' : 'visible');
-    this.cursor.setAttribute('x1', cx.toFixed(1));
-    this.cursor.setAttribute('x2', cx.toFixed(1));
-    this.cursor.setAttribute('y1', String(PAD.t));
-    this.cursor.setAttribute('y2', String(HGT - PAD.b));
+    setAttr(this.cursor, 'visibility', cx < PAD.l || cx > W - PAD.r ? 'hidden' : 'visible');
+    setAttr(this.cursor, 'x1', cx.toFixed(1));
+    setAttr(this.cursor, 'x2', cx.toFixed(1));
+    setAttr(this.cursor, 'y1', String(PAD.t));
+    setAttr(this.cursor, 'y2', String(HGT - PAD.b));
   }
 
   /** Draws the lines, the grid and ticks, the axis titles and the legend for the x range [lo, hi]. */
@@ -147,23 +161,28 @@ export class ChartPanel {
       }
       return d;
     };
-    // ticks and grid
-    const g: SVGElement[] = [];
-    for (const v of ticks(0, yMax, 4)) {
-      const py = y(v).toFixed(1);
-      g.push(svg('line', { class: 'tick', x1: PAD.l, x2: W - PAD.r, y1: py, y2: py }), Object.assign(svg('text', { x: PAD.l - 4, y: Number(py) + 4, 'text-anchor': 'end' }), { textContent: String(v) }));
+    // ticks and grid, redrawn only when a tick moved
+    const yt = ticks(0, yMax, 4).map((v) => [v, y(v).toFixed(1)] as const);
+    const xt = (byStep ? ticks(lo, hi, 6).filter((v) => Number.isInteger(v)) : ticks(lo / 1e9, hi / 1e9, 6).map((v) => v * 1e9)).map((v) => [v, this.x(v).toFixed(1)] as const);
+    const gridSig = `${byStep}|${yt.join(';')}|${xt.join(';')}`;
+    if (gridSig !== this.gridDrawn) {
+      this.gridDrawn = gridSig;
+      const g: SVGElement[] = [];
+      for (const [v, py] of yt) {
+        g.push(svg('line', { class: 'tick', x1: PAD.l, x2: W - PAD.r, y1: py, y2: py }), Object.assign(svg('text', { x: PAD.l - 4, y: Number(py) + 4, 'text-anchor': 'end' }), { textContent: String(v) }));
+      }
+      for (const [v, px] of xt) {
+        g.push(svg('line', { class: 'tick', x1: px, x2: px, y1: HGT - PAD.b, y2: HGT - PAD.b + 4 }), Object.assign(svg('text', { x: px, y: HGT - PAD.b + 15, 'text-anchor': 'middle' }), { textContent: byStep ? String(v) : `${+(v / 1e9).toFixed(3)}s` }));
+      }
+      // In place: a step that moves the ticks moves the same elements.
+      patchChildren(this.grid, g);
     }
-    const xt = byStep ? ticks(lo, hi, 6).filter((v) => Number.isInteger(v)) : ticks(lo / 1e9, hi / 1e9, 6).map((v) => v * 1e9);
-    for (const v of xt) {
-      const px = this.x(v).toFixed(1);
-      g.push(svg('line', { class: 'tick', x1: px, x2: px, y1: HGT - PAD.b, y2: HGT - PAD.b + 4 }), Object.assign(svg('text', { x: px, y: HGT - PAD.b + 15, 'text-anchor': 'middle' }), { textContent: byStep ? String(v) : `${+(v / 1e9).toFixed(3)}s` }));
-    }
-    this.grid.replaceChildren(...g);
-    this.xTitle.textContent = byStep ? `${t('player.axisStep')} (${formatOffset(last?.atNs ?? 0)})` : t('player.axisTime');
-    this.yTitle.textContent = t('player.axisReplicas');
+    setText(this.xTitle, byStep ? `${t('player.axisStep')} (${formatOffset(last?.atNs ?? 0)})` : t('player.axisTime'));
+    setText(this.yTitle, t('player.axisReplicas'));
     const seen = new Set<string>();
     let rsIndex = 0;
-    const keys: HTMLElement[] = [];
+    /** The legend's keys: style and label of each line (built into elements only when they changed). */
+    const keys: { color: string; dash: string; label: string }[] = [];
     for (const [i, s] of series.entries()) {
       seen.add(s.id);
       const avail = s.id.startsWith('available/');
@@ -174,16 +193,11 @@ export class ChartPanel {
         this.paths.set(s.id, path);
         this.svg.insertBefore(path, this.cursor);
       }
-      path.setAttribute('d', pathOf(lines[i]!.vertices));
-      path.setAttribute('class', `line ${st.color}`);
-      if (st.dash) path.setAttribute('stroke-dasharray', st.dash);
-      else path.removeAttribute('stroke-dasharray');
+      setAttr(path, 'd', pathOf(lines[i]!.vertices));
+      setAttr(path, 'class', `line ${st.color}`);
+      setAttr(path, 'stroke-dasharray', st.dash || null);
       const label = avail ? t('player.available', { name: s.id.slice('available/'.length) }) : t('player.specReplicas', { name: s.label });
-      const sample = svg('svg', { width: 28, height: 10, 'aria-hidden': 'true' });
-      const ln = svg('line', { x1: 0, x2: 28, y1: 5, y2: 5, class: `line ${st.color}` });
-      if (st.dash) ln.setAttribute('stroke-dasharray', st.dash);
-      sample.append(ln);
-      keys.push(h('li', { class: 'key' }, sample as unknown as HTMLElement, ` ${label}`));
+      keys.push({ color: st.color, dash: st.dash, label });
     }
     // The overlay run: each line in the colour of the same object's line, faint and dotted.
     const colorOf = new Map<string, string>();
@@ -198,16 +212,24 @@ export class ChartPanel {
         this.paths.set(id, path);
         this.svg.insertBefore(path, this.cursor);
       }
-      path.setAttribute('d', pathOf(overlayLines[i]!.vertices));
-      path.setAttribute('class', `line overlay ${colorOf.get(s.id) ?? lineStyle(oi++, s.id.startsWith('available/')).color}`);
-      path.setAttribute('stroke-dasharray', '2 3');
-      path.setAttribute('opacity', '0.7');
+      setAttr(path, 'd', pathOf(overlayLines[i]!.vertices));
+      setAttr(path, 'class', `line overlay ${colorOf.get(s.id) ?? lineStyle(oi++, s.id.startsWith('available/')).color}`);
+      setAttr(path, 'stroke-dasharray', '2 3');
+      setAttr(path, 'opacity', '0.7');
     }
     for (const [id, p] of this.paths) if (!seen.has(id)) (p.remove(), this.paths.delete(id));
-    const sig = keys.map((k) => k.textContent).join('|');
+    const sig = keys.map((k) => ` ${k.label}`).join('|');
     if (this.legend.dataset.sig !== sig) {
       this.legend.dataset.sig = sig;
-      this.legend.replaceChildren(...keys);
+      this.legend.replaceChildren(
+        ...keys.map((k) => {
+          const sample = svg('svg', { width: 28, height: 10, 'aria-hidden': 'true' });
+          const ln = svg('line', { x1: 0, x2: 28, y1: 5, y2: 5, class: `line ${k.color}` });
+          if (k.dash) ln.setAttribute('stroke-dasharray', k.dash);
+          sample.append(ln);
+          return h('li', { class: 'key' }, sample as unknown as HTMLElement, ` ${k.label}`);
+        }),
+      );
     }
   }
 }

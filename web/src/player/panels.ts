@@ -3,7 +3,7 @@
 // only what changed; the small panels are rebuilt from their few rows.
 
 import { type Claims, podsByOwner, podState } from '../diff';
-import { formatOffset, h, KeyedList, setAttr, setClass, setText } from '../dom';
+import { formatOffset, h, KeyedList, patchChildren, setAttr, setClass, setText } from '../dom';
 import { t } from '../i18n';
 import '../i18n/player';
 import type { MathBlock } from '../math';
@@ -166,14 +166,23 @@ export class ClusterPanel {
     // Every pod listed: one square each. Otherwise (large runs list only the
     // first pods) the squares are drawn from the ReplicaSet's status counts.
     const counted = this.truncated && rs !== null && x.pods.length < rs.current + (rs.terminating ?? 0);
-    // Only the squares drawn are built: a 10,000-pod ReplicaSet costs MAX_SQUARES.
-    const shown = counted ? countedSquares(rs, MAX_SQUARES) : x.pods.slice(0, MAX_SQUARES);
     const total = counted ? countedTotal(rs) : x.pods.length;
-    // Few pods are drawn large: the cluster view is the page's main picture.
-    setAttr(squares!, 'data-size', shown.length <= 30 ? 'l' : shown.length <= 80 ? 'm' : null);
-    (el as unknown as { squares: KeyedList<PodView, HTMLSpanElement> }).squares.set(shown);
+    // Squares drawn from counts stand for nothing but the counts: while they
+    // are the same, so are the squares (most steps of a large run change
+    // one ReplicaSet's counts, or none).
+    const countsDrawn = counted ? `${rs.available}|${rs.ready}|${rs.current}|${rs.terminating ?? 0}` : '';
+    const drawn = el as unknown as { squares: KeyedList<PodView, HTMLSpanElement>; countsDrawn?: string };
+    if (!counted || drawn.countsDrawn !== countsDrawn) {
+      // Only the squares drawn are built: a 10,000-pod ReplicaSet costs MAX_SQUARES.
+      const shown = counted ? countedSquares(rs, MAX_SQUARES) : x.pods.slice(0, MAX_SQUARES);
+      // Few pods are drawn large: the cluster view is the page's main picture.
+      setAttr(squares!, 'data-size', shown.length <= 30 ? 'l' : shown.length <= 80 ? 'm' : null);
+      drawn.squares.set(shown);
+    }
+    drawn.countsDrawn = countsDrawn;
+    const shownCount = Math.min(total, MAX_SQUARES);
     setAttr(squares!, 'aria-label', counted ? t('player.podsCounted', { count: total }) : t('player.podCount', { count: x.pods.length }));
-    const hidden = total - shown.length;
+    const hidden = total - shownCount;
     setText(more!, `${hidden > 0 ? `${t('player.moreNotDrawn', { count: hidden })} ` : ''}${counted ? t('player.countedNote', { count: x.pods.length }) : ''}`);
     (details as unknown as { pods: PodView[] }).pods = x.pods;
     if ((details as HTMLDetailsElement).open) this.fillPodTable(details!.children[1] as HTMLElement, x.pods);
@@ -253,7 +262,8 @@ export function renderQueues(root: HTMLElement, v: View): void {
     if (myOps.length) sec.append(h('ul', { class: 'q-ops' }, ...myOps.slice(0, 12).map((r) => h('li', { text: r.text }))));
     out.push(sec);
   }
-  root.replaceChildren(...out);
+  // In place: most steps change a line or two of one queue.
+  patchChildren(root, out);
 }
 
 /** Expectations per ReplicaSet, and this step's check when there was one. */
@@ -278,7 +288,7 @@ export function renderExpectations(root: HTMLElement, v: View): void {
     const d = r.data as { key: string; satisfied: boolean; reason: string; add: number; del: number };
     out.push(h('p', { class: `exp-check ${d.satisfied ? 'ok' : 'skip'}`, text: d.satisfied ? t('player.expRuns', { key: d.key, reason: d.reason }) : t('player.expSkip', { key: d.key, add: d.add, del: d.del }) }));
   }
-  root.replaceChildren(...out);
+  patchChildren(root, out);
 }
 
 // ---------------------------------------------------------------- math
@@ -335,25 +345,67 @@ const mathFromText = (current: number, from: number) => t('player.mathFrom', { c
 /** Trace lines shown before "show all". */
 const TRACE_LINES = 150;
 
-/** The records of the current step, colour-coded by kind, expandable to JSON. */
+/** The records a trace list shows (its view's records array) and the "show all" label they were drawn with. */
+const traceShown = new WeakMap<HTMLElement, { records: unknown; more: string }>();
+/** The record each trace entry (its details element) stands for; read when it opens. */
+const recordOf = new WeakMap<Element, TraceRecord>();
+
+/**
+ * The records of the current step, colour-coded by kind, expandable to JSON.
+ * The entries are reused from step to step (their text and colour change),
+ * and a render of the same records changes nothing.
+ */
 export function renderTrace(root: HTMLElement, label: HTMLElement, v: View): void {
   const recs = list(v.records);
   setText(label, v.lastStep ? t('player.traceStep', { step: v.lastStep.step, what: `${v.lastStep.kind} ${v.lastStep.component}${v.lastStep.key ? ` ${v.lastStep.key}` : ''}`, at: formatOffset(v.lastStep.atNs), count: recs.length }) : t('player.traceSetup'));
-  const item = (r: TraceRecord) => {
-    // One tab stop for the whole list: the list itself; arrows move between records (wireRoving).
-    const d = h('details', { class: `rec k-${r.kind}` }, h('summary', { tabindex: -1, text: `${r.source} ${r.kind}/${r.type}: ${r.text}` }));
-    d.addEventListener('toggle', () => {
-      if (d.open && d.children.length === 1) d.append(h('pre', { text: JSON.stringify(r.data, null, 2) }));
-    }, { once: false });
-    return h('li', {}, d);
-  };
-  const shown = recs.slice(0, TRACE_LINES).map(item);
-  if (recs.length > TRACE_LINES) {
-    const btn = h('button', { type: 'button', text: t('player.showAll', { count: recs.length }) });
-    btn.addEventListener('click', () => root.replaceChildren(...recs.map(item)));
-    shown.push(h('li', {}, btn));
+  const more = t('player.showAll', { count: recs.length });
+  const shown = traceShown.get(root);
+  if (shown && shown.records === v.records && shown.more === more) return;
+  traceShown.set(root, { records: v.records, more });
+  fillTrace(root, recs, TRACE_LINES, more);
+}
+
+/** Shows the first `limit` records in root's entries (reused), then a "show all" button when there are more. */
+function fillTrace(root: HTMLElement, recs: readonly TraceRecord[], limit: number, more: string): void {
+  const n = Math.min(recs.length, limit);
+  const items = root.children;
+  for (let i = 0; i < n; i++) {
+    let li = items[i];
+    if (!li || li.classList.contains('trace-more')) {
+      li = traceEntry();
+      root.insertBefore(li, items[i] ?? null);
+    }
+    updateTraceEntry(li, recs[i]!);
   }
-  root.replaceChildren(...shown);
+  while (items.length > n) root.lastElementChild!.remove();
+  if (recs.length > n) {
+    const btn = h('button', { type: 'button', text: more });
+    btn.addEventListener('click', () => fillTrace(root, recs, Infinity, more));
+    root.append(h('li', { class: 'trace-more' }, btn));
+  }
+}
+
+function traceEntry(): HTMLLIElement {
+  // One tab stop for the whole list: the list itself; arrows move between records (wireRoving).
+  const d = h('details', {}, h('summary', { tabindex: -1 }));
+  d.addEventListener('toggle', () => {
+    if (!d.open) return;
+    const json = JSON.stringify(recordOf.get(d)?.data, null, 2);
+    const pre = d.children[1];
+    if (pre) setText(pre, json);
+    else d.append(h('pre', { text: json }));
+  });
+  return h('li', {}, d);
+}
+
+/** Points an entry at record r, closed (as every entry of a new step starts). */
+function updateTraceEntry(li: Element, r: TraceRecord): void {
+  const d = li.firstElementChild as HTMLDetailsElement;
+  recordOf.set(d, r);
+  setClass(d, `rec k-${r.kind}`);
+  setText(d.firstElementChild!, `${r.source} ${r.kind}/${r.type}: ${r.text}`);
+  if (d.open) d.open = false;
+  d.children[1]?.remove();
 }
 
 // ---------------------------------------------------------------- steps
@@ -416,14 +468,48 @@ export function renderSteps(root: HTMLElement, history: readonly (StepInfo | und
   if (shown.length === 0) root.append(h('li', { class: 'muted', text: history.length ? t('player.noStepMatch') : t('player.noSteps') }));
   // One tab stop for the list (roving tabindex): the current row, or the first.
   if (!root.querySelector('[tabindex="0"]')) root.querySelector('button')?.setAttribute('tabindex', '0');
-  // Scroll the list itself (never the page) so the current step is visible;
-  // in the next frame, so reading the layout does not force an extra one now.
-  requestAnimationFrame(() => {
-    const cur = root.querySelector<HTMLElement>('.current');
-    if (!cur) return;
-    const top = cur.offsetTop - root.offsetTop;
-    if (top < root.scrollTop || top + cur.offsetHeight > root.scrollTop + root.clientHeight) root.scrollTop = Math.max(0, top - root.clientHeight / 2);
-  });
+  // Scroll the list itself (never the page) so the current step is visible.
+  const cur = root.querySelector('.current');
+  if (cur) showWhenLaidOut(root, cur);
+}
+
+/**
+ * Per step list: an IntersectionObserver with the list as its root, and the
+ * row it last asked about. Asking it (not reading offsetTop in the render or
+ * the next animation frame) keeps every render from forcing a layout: it
+ * answers after the frame's own layout, and the list is laid out again only
+ * when it scrolls.
+ */
+const rowWatch = new WeakMap<HTMLElement, { io: IntersectionObserver; row: Element | null }>();
+
+/** Once the frame is laid out: when row is not wholly inside the list, scrolls the list to centre it. */
+function showWhenLaidOut(root: HTMLElement, row: Element): void {
+  let w = rowWatch.get(root);
+  if (!w) {
+    const watch: { io: IntersectionObserver; row: Element | null } = {
+      row: null,
+      io: new IntersectionObserver(
+        (entries) => {
+          for (const e of entries) {
+            // Only the first answer after asking: later ones come from the user scrolling.
+            if (e.target !== watch.row) continue;
+            watch.io.unobserve(e.target);
+            watch.row = null;
+            const box = e.rootBounds;
+            if (!box || box.height === 0 || e.intersectionRatio >= 1) continue;
+            const top = e.boundingClientRect.top - box.top;
+            root.scrollBy({ top: top - box.height / 2 });
+          }
+        },
+        { root, threshold: 1 },
+      ),
+    };
+    rowWatch.set(root, watch);
+    w = watch;
+  }
+  if (w.row) w.io.unobserve(w.row);
+  w.row = row;
+  w.io.observe(row);
 }
 
 /**

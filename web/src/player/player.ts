@@ -2,7 +2,7 @@
 // control, and coalesces renders into one per animation frame.
 
 import { claimsOf } from '../diff';
-import { formatOffset, h, setText } from '../dom';
+import { formatOffset, h, setAttr, setText } from '../dom';
 import { createEditor, type EditorHandle, preloadEditor, whenIdle } from '../editor';
 import { type EngineClient, lastWorkerMs } from '../engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
@@ -452,7 +452,7 @@ export class Player {
     setText($('step-label'), `${t('player.stepLabel', { step: v.step, max: v.maxStep })} · ${formatOffset(v.atNs)}`);
     const what = `${last ? `${last.kind} ${last.component}${last.key ? ` ${last.key}` : ''}` : ''}${v.idle ? ` · ${t('player.idle')}` : ''}${v.stopped ? ` · ${t('player.stopped', { why: v.stopped })}` : ''}`;
     setText($('step-what'), what);
-    $('step-what').title = what;
+    setAttr($('step-what'), 'title', what);
     $<HTMLButtonElement>('back-btn').disabled = v.step === 0;
     // component filter options and action targets follow the run
     const comp = $<HTMLSelectElement>('filter-component');

@@ -3,6 +3,7 @@
 // Predictor holds the math back until the guess is in, then marks it.
 import { h, setText } from '../dom';
 import { t } from '../i18n';
+import '../i18n/present-modes';
 import type { Player } from '../player/player';
 import type { TraceRecord, View } from '../types';
 import { list } from '../types';

@@ -5,6 +5,7 @@
 // the scenario and step are kept in sessionStorage.
 import { setText } from '../dom';
 import { t } from '../i18n';
+import '../i18n/present-modes';
 import { Layout } from '../player/layout';
 import type { Annotation, Player } from '../player/player';
 import type { TraceRecord, View } from '../types';

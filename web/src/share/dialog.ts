@@ -2,7 +2,7 @@
 // step and language in the fragment) and, when the app is served by the
 // Worker, a short link /s/{id} from its share API. Loaded on the first click
 // of the Share button (button.ts), so it costs nothing on the first load.
-import '../i18n/share';
+import '../i18n/share-dialog';
 import { h, setText } from '../dom';
 import { getLocale, onLocaleChange, t } from '../i18n';
 import { encodeShare } from './codec';

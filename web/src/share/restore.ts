@@ -4,7 +4,7 @@
 // replayed at their steps (seek + act) and the app ends at the shared step.
 // A damaged or newer link is reported in the app's banner; the page keeps
 // working with the default scenario.
-import '../i18n/share';
+import '../i18n/share-dialog';
 import { parseLocale, setLocale, t } from '../i18n';
 import type { UserAction } from '../types';
 import { decodeShare, isShareFragment, type ShareState } from './codec';

@@ -3,12 +3,12 @@
 // app.ts mounts it with mountWhatIf and calls update() after each render;
 // everything else goes through the host (the engine and the app's state).
 
-import { h, setText } from '../dom';
+import { h, setAttr, setText } from '../dom';
 import type { EngineError, Result } from '../result';
 import '../i18n/all';
 import '../i18n/whatif';
 import { onLocaleChange, t } from '../i18n';
-import type { Sample, Snapshot, StepInfo, View } from '../types';
+import { list, type Sample, type Snapshot, type StepInfo, type View } from '../types';
 import { type Action, type Built, describeAction, FORMS, type FormSpec, manifestOf, type Target, type Values } from './actions';
 import { comparisonSVG, DASHES, HEIGHT, seriesColors, WIDTH } from './chart';
 import { chartEnd, type Comparison, RUN_NAMES, seconds, summaryRows, type Summary } from './comparison';
@@ -53,7 +53,10 @@ const MAX_ALTERNATIVES = 3;
 export class WhatIfRoom {
   private view: View | null = null;
   private targets: Target[] = [];
-  private targetsStep = -1;
+  /** What the targets were last asked for at: the Deployments' identities and
+   * generations (targets read only their specs, and a spec change bumps the
+   * generation), so stepping, which leaves specs alone, asks the engine nothing. */
+  private targetsKey = '';
   private forks: Forks | null = null;
   private readonly targetPick = h('select', { class: 'whatif-target', 'aria-label': t('whatif.deployment') });
   private readonly formPick = h('select', { class: 'whatif-form-pick', 'aria-label': t('whatif.change') });
@@ -137,7 +140,7 @@ export class WhatIfRoom {
       const suffix = v.label ? `${t(v.label)}: ` : '';
       buttons.append(
         h('button', { type: 'button', 'data-mode': 'apply', 'data-variant': v.id, text: `${suffix}${t('whatif.btn.apply')}`, onclick: () => void this.submit(spec, v.id, 'apply') }),
-        h('button', { type: 'button', class: 'fork-btn', 'data-mode': 'fork', 'data-variant': v.id, text: `${suffix}${t('whatif.btn.fork')}`, onclick: () => void this.submit(spec, v.id, 'fork') }),
+        h('button', { type: 'button', class: 'fork-btn', 'data-mode': 'fork', 'data-variant': v.id, text: `${suffix}${t('whatif.btn.fork')}`, onclick: () => void this.submit(spec, v.id, 'fork'), onpointerenter: (e) => this.titleFork(e), onfocus: (e) => this.titleFork(e) }),
       );
     }
     const extra: HTMLElement[] = [];
@@ -204,9 +207,18 @@ export class WhatIfRoom {
     const stepChanged = !this.view || this.view.step !== v.step || this.view.maxStep !== v.maxStep || this.view.scenario !== v.scenario;
     this.view = v;
     if (!stepChanged) return;
-    for (const b of this.root.querySelectorAll<HTMLButtonElement>('button.fork-btn')) b.title = t('whatif.forkTitle', { step: v.step });
-    if (this.targetsStep !== v.step) void this.refreshTargets(v.step);
+    const key = targetsKeyOf(v);
+    if (this.targetsKey !== key) void this.refreshTargets(key);
     this.fillObjects(v);
+  }
+
+  /**
+   * A fork button's title names the step shown: written when the pointer or
+   * the focus comes to it, not at every step (a write per button per step
+   * restyled them all).
+   */
+  private titleFork(e: Event): void {
+    setAttr(e.currentTarget as Element, 'title', t('whatif.forkTitle', { step: this.view?.step ?? 0 }));
   }
 
   /** Forgets forks and messages (a new scenario was loaded). */
@@ -216,11 +228,11 @@ export class WhatIfRoom {
     this.compareEl.hidden = true;
     this.compareEl.replaceChildren();
     for (const id of this.forms.keys()) this.clearFeedback(id);
-    this.targetsStep = -1; // the new scenario's Deployments, even at the same step number
+    this.targetsKey = ''; // the new scenario's Deployments, even if they look the same
   }
 
-  private async refreshTargets(step: number): Promise<void> {
-    this.targetsStep = step;
+  private async refreshTargets(key: string): Promise<void> {
+    this.targetsKey = key;
     const r = await this.host.call<{ deployments: Target[] | null }>('targets');
     if (!r.ok) return;
     this.targets = r.value.deployments ?? [];
@@ -491,4 +503,11 @@ export class WhatIfRoom {
 /** Mounts the room into root (an empty section of the page). */
 export function mountWhatIf(root: HTMLElement, host: WhatIfHost): WhatIfRoom {
   return new WhatIfRoom(root, host);
+}
+
+/** The Deployments a view holds, by identity and spec generation (WhatIfRoom.targetsKey). */
+function targetsKeyOf(v: View): string {
+  return `${v.scenario}|${list(v.deployments)
+    .map((d) => `${d.namespace}/${d.name}/${d.uid}/${d.generation}`)
+    .join(',')}`;
 }
