@@ -14,8 +14,9 @@
 // engine in its Worker has loaded that scenario too.
 // Repeat visits: in one browser context (HTTP cache and Chromium's code
 // cache for the wasm kept) the page is loaded once, then again --runs times.
-// Steps: in one page, it times steps (engine call + synchronous render,
-// window.__rolloutlabApp.benchStep) during a rolling update of a generated
+// Steps: in one page, it times steps (engine call, synchronous render, the
+// work the render leaves for the next frame, and the style and layout it
+// needs, forced: window.__rolloutlabApp.benchStep; not painting) during a rolling update of a generated
 // Deployment of 100 and of 1,000 replicas: the scenario is loaded and
 // settled, the image changed, then every event step is timed until the run
 // is idle (or --max-steps).
@@ -484,7 +485,7 @@ async function main() {
     const page = finite(xs.map((x, i) => x - stepsWorker[n][i]));
     summary[`step${n}`] = { steps: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), max: maxOf(xs), workerP50: percentile(w, 50), workerP95: percentile(w, 95), pageP50: percentile(page, 50), pageP95: percentile(page, 95) };
     const s = summary[`step${n}`];
-    console.log(`bench-browser: step (engine + render), ${String(n).padStart(4)} replicas: ${s.steps} steps  p50 ${dec(s.p50, 2)} ms  p95 ${dec(s.p95, 2)} ms  max ${dec(s.max, 1)} ms; engine in its Worker p50 ${dec(s.workerP50, 2)} ms  p95 ${dec(s.workerP95, 2)} ms; page p50 ${dec(s.pageP50, 2)} ms  p95 ${dec(s.pageP95, 2)} ms`);
+    console.log(`bench-browser: step (engine + render + layout), ${String(n).padStart(4)} replicas: ${s.steps} steps  p50 ${dec(s.p50, 2)} ms  p95 ${dec(s.p95, 2)} ms  max ${dec(s.max, 1)} ms; engine in its Worker p50 ${dec(s.workerP50, 2)} ms  p95 ${dec(s.workerP95, 2)} ms; page p50 ${dec(s.pageP50, 2)} ms  p95 ${dec(s.pageP95, 2)} ms`);
   }
   if (big && !big.error) {
     summary.responsiveness10k = big;

@@ -103,6 +103,15 @@ export class ChartPanel {
     });
   }
 
+  /** Draws the lines a render left for the next animation frame now (bench-browser times a step with them). */
+  flush(): void {
+    if (this.linesFrame) cancelAnimationFrame(this.linesFrame);
+    this.linesFrame = 0;
+    const draw = this.pendingLines;
+    this.pendingLines = null;
+    draw?.();
+  }
+
   render(samples: readonly Sample[], currentStep: number): void {
     this.samples = samples;
     setAttr(this.svg, 'aria-label', t('player.chartLabel'));
@@ -126,12 +135,7 @@ export class ChartPanel {
       // render's cursor): several steps rendered within one frame, as when
       // stepping fast, draw the lines once, for the last of them.
       this.pendingLines = () => this.drawLines(series, overlay, lo, hi, byStep, last);
-      this.linesFrame ||= requestAnimationFrame(() => {
-        this.linesFrame = 0;
-        const draw = this.pendingLines;
-        this.pendingLines = null;
-        draw?.();
-      });
+      this.linesFrame ||= requestAnimationFrame(() => this.flush());
     }
     const cur = samples[Math.min(currentStep, samples.length - 1)];
     const cx = this.x(pos(cur));
