@@ -4,6 +4,7 @@ import './whatif'; // the What if? room's English strings load with the room
 import './embed'; // and the embedded player's with its bundle
 import './present-modes'; // and the presenter's and predict mode's with theirs
 import './share-dialog'; // and the share dialog's with it
+import './explain'; // and the panels' explanations when one is first opened
 import './zh-CN/all';
 import { missingKeys } from './index';
 

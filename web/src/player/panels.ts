@@ -9,7 +9,6 @@ import '../i18n/player';
 import type { MathBlock } from '../math';
 import { fnLink, withLinks } from './sources';
 import type { DeploymentView, PodView, ReplicaSetView, StepInfo, TraceRecord, View } from '../types';
-export { ChartPanel } from './chartpanel';
 import { firstAtOrAfter, windowAround } from './history';
 import { list } from '../types';
 

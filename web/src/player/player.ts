@@ -9,7 +9,8 @@ import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
 import { MATH_TYPES, type MathBlock, mathOf } from '../math';
 import { t } from '../i18n';
 import { loadedStatus, noticeItems } from '../notices';
-import { ChartPanel, ClusterPanel, renderExpectations, renderExplanations, renderMath, renderPodLegend, renderQueues, renderSteps, renderTrace, wireRoving } from './panels';
+import { LazyChart } from './lazychart';
+import { ClusterPanel, renderExpectations, renderExplanations, renderMath, renderPodLegend, renderQueues, renderSteps, renderTrace, wireRoving } from './panels';
 import type { EngineError } from '../result';
 import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
 import { hasEdits, loadDraft, saveDraft } from '../whatif/persist';
@@ -70,10 +71,14 @@ export class Player {
   private busy = false;
 
   private readonly cluster = new ClusterPanel($('cluster'), $('nodes'));
-  private readonly chart = new ChartPanel($('chart'), $('chart-legend'), (n) => void this.seek(n), () => {
-    $<HTMLSelectElement>('chart-zoom').value = this.chart.zoom;
-    this.schedule();
-  });
+  /** The replicas chart: its own chunk, loaded after the first step is on screen (see LazyChart). */
+  private readonly chart = new LazyChart(
+    (m) =>
+      new m.ChartPanel($('chart'), $('chart-legend'), (n) => void this.seek(n), () => {
+        $<HTMLSelectElement>('chart-zoom').value = this.chart.zoom;
+        this.schedule();
+      }),
+  );
   /** The what-if room: action forms, forks and compare, export (web/src/whatif). */
   /** Loaded after the first step is on screen (its own chunk, off the first-load budget). */
   private whatif: WhatIfRoom | null = null;
@@ -141,6 +146,7 @@ export class Player {
     // The DOM of step 0 is complete (it paints in this frame); read by scripts/bench-browser.mjs.
     performance.mark('rolloutlab:first-step-rendered');
     const room = this.mountWhatIf();
+    void this.chart.load();
     this.library = (await this.call<LibraryEntry[]>('library')) ?? [];
     await room;
     const picker = $<HTMLSelectElement>('scenario-picker');
@@ -513,7 +519,11 @@ export class Player {
     wireRoving($('steps'), '.step-row');
     wireRoving($('trace'), 'summary');
     renderPodLegend($('pod-legend'));
-    renderExplanations();
+    for (const d of document.querySelectorAll<HTMLDetailsElement>('.explain[data-explain]')) {
+      d.addEventListener('toggle', () => {
+        if (d.open) void this.loadExplanations();
+      });
+    }
     on('kubectl-cmd', 'change', () => void this.refreshKubectl());
     on('banner-close', 'click', () => ($('banner').hidden = true));
     on('scenario-picker', 'change', (e) => {
@@ -587,6 +597,17 @@ export class Player {
     setText($('scenario-desc'), t('player.editedDesc', { name }));
   }
 
+  /** Whether the panels' explanations (their English text is a lazy chunk) have been loaded and filled in. */
+  private explanationsLoaded = false;
+
+  /** Loads the explanations' text the first time a "What am I looking at?" box opens, and fills every box. */
+  private async loadExplanations(): Promise<void> {
+    if (this.explanationsLoaded) return;
+    await import('../i18n/explain');
+    this.explanationsLoaded = true;
+    renderExplanations();
+  }
+
   /** Starts fetching CodeMirror when the browser is idle. */
   preloadEditorWhenIdle(): void {
     whenIdle(() => void preloadEditor());
@@ -611,7 +632,7 @@ export class Player {
     this.mathShown = null; // the blocks hold translated text
     this.renderHelp();
     renderPodLegend($('pod-legend'));
-    renderExplanations();
+    if (this.explanationsLoaded) renderExplanations();
     this.updatePlay();
     delete $('steps').dataset.sig;
     $('filter-component').replaceChildren(h('option', { value: '', text: t('player.all') }));
