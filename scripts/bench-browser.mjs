@@ -316,11 +316,25 @@ async function longRunSeeks(browser, page, steps) {
     // pays for Go's garbage collector catching up.
     await seekAll(page, [reached - 10]);
     const seeks = await seekAll(page, [Math.floor(reached / 2), 0, reached, reached - 1, reached - 2, Math.floor(reached / 3), Math.floor((reached * 2) / 3)]);
+    // "Any step": the targets above sit at checkpoints or near the end; these
+    // are drawn uniformly (a fixed seed), as engine/session's BenchmarkSeek does.
+    const random = await seekAll(page, seededSteps(reached, 12));
     await page.waitForTimeout(200);
-    return seeks;
+    return { seeks, random };
   });
   const longestMs = await page.evaluate(() => window.__benchLongest('seek-long'));
-  return { steps: reached, seeks: seek.result, longestMs, trace: seek.trace };
+  return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, longestMs, trace: seek.trace };
+}
+
+/** n steps in [0, max], uniformly drawn from a fixed seed (a 32-bit LCG), the same every run. */
+function seededSteps(max, n) {
+  let x = 12345;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    out.push(Math.floor((x / 2 ** 32) * (max + 1)));
+  }
+  return out;
 }
 
 /** The median of xs (NaN when empty). */
@@ -499,6 +513,9 @@ async function main() {
       summary.seekLongRun = { steps: lr.steps, ...l, longestTaskMs: lr.longestMs, trace: lr.trace };
       console.log(`bench-browser: seek, ${lr.steps}-step run (10000 replicas): median ${pad(l.median)} ms  max ${pad(l.max)} ms; engine in its Worker median ${pad(l.workerMedian)} ms  max ${pad(l.workerMax)} ms; page median ${pad(l.pageMedian)} ms  max ${pad(l.pageMax)} ms (trip and parse ${dec(l.tripMedian, 1)} ms, to the frame ${dec(l.frameMedian, 1)} ms); longest task ${lr.longestMs.toFixed(0)} ms, ${cpuOf(lr.trace)}`);
       console.log(`bench-browser: seek, ${lr.steps}-step run, each (total/worker ms): ${lr.seeks.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}`);
+      const r = seekStats(lr.random);
+      summary.seekLongRunRandom = { steps: lr.steps, ...r };
+      console.log(`bench-browser: seek, ${lr.steps}-step run, ${lr.random.length} uniformly drawn steps: median ${pad(r.median)} ms  max ${pad(r.max)} ms; engine in its Worker median ${pad(r.workerMedian)} ms  max ${pad(r.workerMax)} ms; each (total/worker ms): ${lr.random.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}`);
     } else if (lr) {
       console.log(`bench-browser: seek, long run: not measured: ${lr.error}`);
     }
