@@ -88,6 +88,11 @@ func (c *Checkpoint) FixedBytes() int { return 4096 + c.objects*approxBytesPerOb
 // Step returns the step count the checkpoint was taken at.
 func (c *Checkpoint) Step() int { return c.step }
 
+// Records returns the number of trace records written up to the checkpoint
+// (what replaying from one checkpoint to another costs follows the records
+// written in between).
+func (c *Checkpoint) Records() int { return c.rec.Len() }
+
 // Checkpoint saves the simulation's state.
 func (s *Sim) Checkpoint() *Checkpoint { return s.CheckpointAfter(nil) }
 

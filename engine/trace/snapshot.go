@@ -27,6 +27,9 @@ func (r *Recorder) Checkpoint() Checkpoint {
 	return Checkpoint{chunks: slices.Clone(r.chunks), n: r.n, step: r.step}
 }
 
+// Len returns the number of records the trace held.
+func (c Checkpoint) Len() int { return c.n }
+
 // Restore rewinds (or winds forward) the trace to the checkpoint. Slices
 // returned by Slice, Records or Since before the call keep what they held.
 func (r *Recorder) Restore(cp Checkpoint) {
