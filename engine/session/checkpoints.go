@@ -186,26 +186,28 @@ func (s *Session) fitCheckpoints() {
 	s.cps.every = max(s.cps.every, mean)
 }
 
-// dropLeastUseful drops the checkpoint whose loss lengthens seeks least:
-// the one, neither the first nor the last, whose gaps to the checkpoints
-// either side have the least product (merging gaps a and b adds 2ab to
-// the sum of the squared gaps, which a seek to a uniformly drawn point
-// replays in proportion to); the earliest of equals. Gaps are measured in
-// trace records, not steps: steps differ in cost by orders of magnitude (a
-// sync that creates 500 pods writes over a thousand records, a watch
-// delivery a few), and the records written follow the work a replay
-// redoes. Measured in steps, the dense checkpoints of a large run's first
-// steps went first, and a seek there replayed the whole creation of 10,000
-// pods (272 ms in the browser, to step 1,654). The checkpoint after
-// it (the scratch one too) may have shared its states: that one's
-// estimate is taken again, since the checkpoint now before it. The list
-// must hold more than two checkpoints.
+// dropLeastUseful drops the checkpoint whose loss lengthens seeks least.
+// A seek to a uniformly drawn step replays, on average, half the trace
+// records of the gap it falls in, weighted by the steps in that gap: the
+// sum over gaps of steps times records, halved. Merging two gaps of s1 and
+// s2 steps and r1 and r2 records adds (s1*r2 + s2*r1)/2 to it; the
+// checkpoint dropped is the one, neither the first nor the last, for which
+// that is least, the earliest of equals. Records, not steps alone, because
+// steps differ in cost by orders of magnitude (a sync that creates 500
+// pods writes over a thousand records, a watch delivery a few) and a
+// replay redoes the work the records follow: counted in steps alone, the
+// dense checkpoints of a large run's first steps went first, and a seek
+// there replayed the whole creation of 10,000 pods (272 ms in the browser,
+// to step 1,654). The checkpoint after it (the scratch one too) may have
+// shared its states: that one's estimate is taken again, since the
+// checkpoint now before it. The list must hold more than two checkpoints.
 func (s *Session) dropLeastUseful() {
 	list := s.cps.list
 	best, bestCost := 1, -1
 	for i := 1; i < len(list)-1; i++ {
-		a, b := list[i].sim.Records()-list[i-1].sim.Records(), list[i+1].sim.Records()-list[i].sim.Records()
-		if cost := a * b; bestCost < 0 || cost < bestCost {
+		s1, s2 := list[i].sim.Step()-list[i-1].sim.Step(), list[i+1].sim.Step()-list[i].sim.Step()
+		r1, r2 := list[i].sim.Records()-list[i-1].sim.Records(), list[i+1].sim.Records()-list[i].sim.Records()
+		if cost := s1*r2 + s2*r1; bestCost < 0 || cost < bestCost {
 			best, bestCost = i, cost
 		}
 	}

@@ -481,10 +481,11 @@ func TestCheckpointsDroppedByUse(t *testing.T) {
 }
 
 // TestCheckpointsDroppedByWork: a large run's first steps are its
-// heaviest (the creation of every pod), so checkpoints are dropped by the
-// trace records between them, not the steps: the gaps kept hold about the
-// same work (within 2x; dropped by steps they were 2.4x apart here), however
-// unevenly the steps are spread, and a seek replays at most one of them.
+// heaviest (the creation of every pod), so the checkpoint dropped is chosen
+// by the replay work its loss adds (steps times trace records, see
+// dropLeastUseful), not by steps alone. In this run that keeps the gaps'
+// records within 2.2x of each other; dropped by steps alone they were 2.45x
+// apart (the first gap, the creation, twice the others' work).
 func TestCheckpointsDroppedByWork(t *testing.T) {
 	s, err := Load("b.yaml", benchScenario(2000), nil)
 	if err != nil {
@@ -501,7 +502,7 @@ func TestCheckpointsDroppedByWork(t *testing.T) {
 		}
 		maxGap = max(maxGap, g)
 	}
-	if maxGap > 2*minGap {
+	if float64(maxGap) > 2.2*float64(minGap) {
 		t.Fatalf("checkpoints at steps %v: record gaps from %d to %d", s.CheckpointStats().Steps, minGap, maxGap)
 	}
 }
