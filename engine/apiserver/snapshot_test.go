@@ -18,12 +18,7 @@ import (
 func TestCheckpointRestoresLogCountsAndOrder(t *testing.T) {
 	e := newTestEnv()
 	s := e.srv
-	must := func(_ any, err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	must := mustWrite(t)
 	dump := func() string {
 		var listed []string
 		for _, p := range s.ListPods("", nil) {
@@ -153,12 +148,7 @@ func changedByVersion(cp, prev *Checkpoint) int {
 func TestObjectsChangedSinceMatchesTheTables(t *testing.T) {
 	e := newTestEnv()
 	s := e.srv
-	must := func(_ any, err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	must := mustWrite(t)
 	var cps []*Checkpoint
 	for _, name := range []string{"a", "b", "c"} {
 		must(s.CreatePod("kubectl", testPod("default", name, nil)))
@@ -188,5 +178,16 @@ func TestObjectsChangedSinceMatchesTheTables(t *testing.T) {
 	}
 	if cps[1].ObjectsChangedSince(cps[0]) == 0 {
 		t.Fatal("nothing changed: the test checks nothing")
+	}
+}
+
+// mustWrite returns a check for a server call's (object, error) results
+// that fails the test on an error.
+func mustWrite(t *testing.T) func(any, error) {
+	return func(_ any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }

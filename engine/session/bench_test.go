@@ -104,123 +104,112 @@ var warmUpSeek = sync.OnceFunc(func() {
 	}
 })
 
-func BenchmarkSeek(b *testing.B) {
-	warmUpSeek()
+// eachSeekRun runs body as a sub-benchmark per run of seekRuns, on a
+// session computed to the end of that run (untimed), reporting allocations
+// and, after body, the checkpoints (reportCheckpoints) when report is set.
+func eachSeekRun(b *testing.B, report bool, body func(b *testing.B, s *Session)) {
 	for _, run := range seekRuns {
 		b.Run(run.name, func(b *testing.B) {
 			s := loadBench(b, benchScenario(run.replicas))
 			s.RunToEnd()
-			steps := s.Step()
-			r := rng.New(1).Stream("seek")
 			b.ReportAllocs()
-			for b.Loop() {
-				if err := s.Seek(r.Intn(steps + 1)); err != nil {
-					b.Fatal(err)
-				}
+			b.ResetTimer()
+			body(b, s)
+			if report {
+				reportCheckpoints(b, s)
 			}
-			reportCheckpoints(b, s)
 		})
 	}
 }
 
+func BenchmarkSeek(b *testing.B) {
+	warmUpSeek()
+	eachSeekRun(b, true, func(b *testing.B, s *Session) {
+		steps := s.Step()
+		r := rng.New(1).Stream("seek")
+		for b.Loop() {
+			if err := s.Seek(r.Intn(steps + 1)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
 func BenchmarkStepBack(b *testing.B) {
 	warmUpSeek()
-	for _, run := range seekRuns {
-		b.Run(run.name, func(b *testing.B) {
-			s := loadBench(b, benchScenario(run.replicas))
-			s.RunToEnd()
-			end := s.Step()
-			b.ReportAllocs()
-			// Each op is one press of "step back", from the end down to
-			// end-presses; then the run is played to the end again
-			// (untimed) and the presses start over. The first press of a
-			// round replays from a spaced checkpoint, the next ones from
-			// the scratch checkpoint it left.
-			const presses = 100
-			i := 0
-			for b.Loop() {
-				if i%presses == 0 {
-					b.StopTimer()
-					if err := s.Seek(end); err != nil {
-						b.Fatal(err)
-					}
-					b.StartTimer()
-				}
-				i++
-				if err := s.Seek(end - 1 - i%presses); err != nil {
+	eachSeekRun(b, true, func(b *testing.B, s *Session) {
+		end := s.Step()
+		// Each op is one press of "step back", from the end down to
+		// end-presses; then the run is played to the end again (untimed)
+		// and the presses start over. The first press of a round replays
+		// from a spaced checkpoint, the next ones from the scratch
+		// checkpoint it left.
+		const presses = 100
+		i := 0
+		for b.Loop() {
+			if i%presses == 0 {
+				b.StopTimer()
+				if err := s.Seek(end); err != nil {
 					b.Fatal(err)
 				}
+				b.StartTimer()
 			}
-			reportCheckpoints(b, s)
-		})
-	}
+			i++
+			if err := s.Seek(end - 1 - i%presses); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkFirstStepBack times one step back at the end with no scratch
 // checkpoint left by an earlier seek: the worst case of a press.
 func BenchmarkFirstStepBack(b *testing.B) {
 	warmUpSeek()
-	for _, run := range seekRuns {
-		b.Run(run.name, func(b *testing.B) {
-			s := loadBench(b, benchScenario(run.replicas))
-			s.RunToEnd()
-			end := s.Step()
-			b.ReportAllocs()
-			for b.Loop() {
-				b.StopTimer()
-				s.dropScratch()
-				if err := s.Seek(end); err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
-				if err := s.Seek(end - 1); err != nil {
-					b.Fatal(err)
-				}
+	eachSeekRun(b, true, func(b *testing.B, s *Session) {
+		end := s.Step()
+		for b.Loop() {
+			b.StopTimer()
+			s.dropScratch()
+			if err := s.Seek(end); err != nil {
+				b.Fatal(err)
 			}
-			reportCheckpoints(b, s)
-		})
-	}
+			b.StartTimer()
+			if err := s.Seek(end - 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkRestore times the restore alone (Sim.Restore, no replay): each
 // op restores the last checkpoint of the run or the one two before it, in
 // turn, so every restore changes what a spacing's worth of steps changed.
 func BenchmarkRestore(b *testing.B) {
-	for _, run := range seekRuns {
-		b.Run(run.name, func(b *testing.B) {
-			s := loadBench(b, benchScenario(run.replicas))
-			s.RunToEnd()
-			n := len(s.cps.list)
-			if n < 3 {
-				b.Skipf("%d checkpoints", n)
-			}
-			pair := [2]*checkpoint{&s.cps.list[n-3], &s.cps.list[n-1]}
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				s.sim.Restore(pair[i%2].sim)
-			}
-			reportCheckpoints(b, s)
-		})
-	}
+	eachSeekRun(b, true, func(b *testing.B, s *Session) {
+		n := len(s.cps.list)
+		if n < 3 {
+			b.Skipf("%d checkpoints", n)
+		}
+		pair := [2]*checkpoint{&s.cps.list[n-3], &s.cps.list[n-1]}
+		for i := 0; b.Loop(); i++ {
+			s.sim.Restore(pair[i%2].sim)
+		}
+	})
 }
 
 // BenchmarkCheckpoint times taking a checkpoint (Sim.CheckpointAfter the
 // one before) half-way through the run.
 func BenchmarkCheckpoint(b *testing.B) {
-	for _, run := range seekRuns {
-		b.Run(run.name, func(b *testing.B) {
-			s := loadBench(b, benchScenario(run.replicas))
-			s.RunToEnd()
-			if err := s.Seek(s.Step() / 2); err != nil {
-				b.Fatal(err)
-			}
-			prev := s.cps.nearest(s.Step())
-			b.ReportAllocs()
-			for b.Loop() {
-				_ = s.sim.CheckpointAfter(prev.sim)
-			}
-		})
-	}
+	eachSeekRun(b, false, func(b *testing.B, s *Session) {
+		if err := s.Seek(s.Step() / 2); err != nil {
+			b.Fatal(err)
+		}
+		prev := s.cps.nearest(s.Step())
+		for b.Loop() {
+			_ = s.sim.CheckpointAfter(prev.sim)
+		}
+	})
 }
 
 // BenchmarkCheckpointMemory runs the 100k-step run with checkpoints at a
