@@ -116,23 +116,18 @@ func TestSamplesSinceKeepsNoMoreThanTheCallerHas(t *testing.T) {
 		Keep int               `json:"keep"`
 		Tail []json.RawMessage `json:"tail"`
 	}
-	callOK(t, a, "samplesSince", map[string]any{"have": 0}, &d)
-	if d.Keep != 0 || len(d.Tail) != 21 {
-		t.Fatalf("first call: keep %d, %d in tail; want 0, 21", d.Keep, len(d.Tail))
-	}
-	// The caller says it holds 5 (e.g. it dropped the rest): keep ≤ 5.
-	callOK(t, a, "samplesSince", map[string]any{"have": 5}, &d)
-	if d.Keep != 5 || len(d.Tail) != 16 {
-		t.Fatalf("have 5: keep %d, %d in tail; want 5, 16", d.Keep, len(d.Tail))
-	}
-	// It holds none (it failed to parse an answer): everything again.
-	callOK(t, a, "samplesSince", map[string]any{"have": 0}, &d)
-	if d.Keep != 0 || len(d.Tail) != 21 {
-		t.Fatalf("have 0: keep %d, %d in tail; want 0, 21", d.Keep, len(d.Tail))
-	}
-	// It holds more than were sent: keep is bounded by what was sent.
-	callOK(t, a, "samplesSince", map[string]any{"have": 100}, &d)
-	if d.Keep != 21 || len(d.Tail) != 0 {
-		t.Fatalf("have 100: keep %d, %d in tail; want 21, 0", d.Keep, len(d.Tail))
+	for _, c := range []struct {
+		why              string
+		have, keep, tail int
+	}{
+		{"first call", 0, 0, 21},
+		{"it dropped all but 5: keep at most 5", 5, 5, 16},
+		{"it failed to parse an answer: everything again", 0, 0, 21},
+		{"it claims more than were sent: keep what was sent", 100, 21, 0},
+	} {
+		callOK(t, a, "samplesSince", map[string]any{"have": c.have}, &d)
+		if d.Keep != c.keep || len(d.Tail) != c.tail {
+			t.Fatalf("%s (have %d): keep %d, %d in tail; want %d, %d", c.why, c.have, d.Keep, len(d.Tail), c.keep, c.tail)
+		}
 	}
 }
