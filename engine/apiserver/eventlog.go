@@ -30,11 +30,7 @@ func (l *eventLog) at(i int) *storedEvent { return &l.chunks[i/eventChunk][i%eve
 
 // add appends e.
 func (l *eventLog) add(e storedEvent) {
-	c := l.n / eventChunk
-	if c == len(l.chunks) {
-		l.chunks = append(l.chunks, make([]storedEvent, 0, eventChunk))
-	}
-	l.chunks[c] = append(l.chunks[c], e)
+	l.chunks = inplace.AppendChunk(l.chunks, eventChunk, e)
 	l.n++
 }
 

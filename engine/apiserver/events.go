@@ -79,7 +79,7 @@ func (s *Server) storeNewEvent(actor string, e *corev1.Event) (*storedEvent, err
 func (s *Server) ListEvents(ns string) []*corev1.Event {
 	var out []*corev1.Event
 	for i := range s.events.len() {
-		if e := s.events.at(i); ns == "" || e.namespaceOf() == ns {
+		if e := s.events.at(i); ns == "" || e.key().ns == ns {
 			out = append(out, e.event())
 		}
 	}

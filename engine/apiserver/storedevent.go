@@ -106,14 +106,6 @@ func (se *storedEvent) event() *corev1.Event {
 	return e
 }
 
-// namespaceOf returns the stored Event's namespace without building it.
-func (se *storedEvent) namespaceOf() string {
-	if se.full != nil {
-		return se.full.Namespace
-	}
-	return se.namespace
-}
-
 // compactable reports whether e sets no field outside those storedEvent
 // keeps (TestStoredEventCoversEveryEventField lists them, so that a new
 // field of corev1.Event in an upgrade is noticed).

@@ -71,8 +71,8 @@ func TestStoredEventReadsBackEqual(t *testing.T) {
 		if (se.full != nil) == compactable(e) {
 			t.Errorf("%s: kept whole = %v, compactable = %v", e.Name, se.full != nil, compactable(e))
 		}
-		if se.namespaceOf() != e.Namespace {
-			t.Errorf("namespaceOf = %q", se.namespaceOf())
+		if se.key().ns != e.Namespace {
+			t.Errorf("namespaceOf = %q", se.key().ns)
 		}
 		stored = append(stored, se)
 		prev = &stored[len(stored)-1]

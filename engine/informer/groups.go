@@ -176,17 +176,7 @@ func (e *entry) counted() countedAs {
 func (g *group) counted() countedAs { return countedAs{sig: g.sig, state: g.State, tag: g.Tag} }
 
 // add counts e (as last classified) under value v.
-func (g *groupSummary) add(v string, e *entry) {
-	c := e.counted()
-	gs := g.byValue[v]
-	for i := range gs {
-		if gs[i].counted() == c {
-			gs[i].Count++
-			return
-		}
-	}
-	g.byValue[v] = append(gs, group{Group: Group{Labels: e.obj.GetLabels(), State: e.facts.State, Tag: e.facts.Tag, Count: 1}, sig: e.labelSig})
-}
+func (g *groupSummary) add(v string, e *entry) { g.byValue[v] = appendCounted(g.byValue[v], e) }
 
 // remove uncounts one object counted as c under each of vals.
 func (g *groupSummary) remove(vals []string, c countedAs) {
@@ -209,7 +199,8 @@ func (g *groupSummary) remove(vals []string, c countedAs) {
 	}
 }
 
-// appendCounted is groupSummary.add on a bare slice, for recount.
+// appendCounted counts e (as last classified) in gs, a value's groups:
+// groupSummary.add, and recount on a bare slice.
 func appendCounted(gs []group, e *entry) []group {
 	c := e.counted()
 	for i := range gs {

@@ -101,7 +101,7 @@ func (s *orderedSet) remove(tok *cow.Token, e *entry) {
 func (s *orderedSet) moveToEnd(tok *cow.Token, e *entry) {
 	i, ok := s.index(e.seq)
 	if !ok {
-		s.add(tok, e)
+		s.addAbsent(tok, e)
 		return
 	}
 	if i == len(s.items)-1 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rolloutlab/rolloutlab/engine/clock"
+	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
 )
 
 // SchemaVersion is the version of the JSON trace format. Bump it when a field
@@ -55,21 +56,7 @@ func (r *Recorder) Emit(source string, p Payload) uint64 {
 	r.n++
 	seq := uint64(r.n)
 	rec := Record{Seq: seq, Step: r.step, At: r.clock.Elapsed(), Source: source, Data: p}
-	last := len(r.chunks) - 1
-	if last < 0 || len(r.chunks[last]) == chunkSize {
-		var c []Record
-		if last >= 0 {
-			c = make([]Record, 0, chunkSize)
-		}
-		r.chunks = append(r.chunks, c)
-		last++
-	}
-	if c := r.chunks[last]; last > 0 && len(c) == cap(c) {
-		// Clipped by a restore: move to a full-size array once instead of
-		// regrowing in steps up to chunkSize.
-		r.chunks[last] = append(make([]Record, 0, chunkSize), c...)
-	}
-	r.chunks[last] = append(r.chunks[last], rec)
+	r.chunks = inplace.AppendChunk(r.chunks, chunkSize, rec)
 	return seq
 }
 

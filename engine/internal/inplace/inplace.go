@@ -43,3 +43,25 @@ func Chunks[T any](live, saved [][]T) [][]T {
 	}
 	return live
 }
+
+// AppendChunk appends v to chunked append-only storage (chunks of size
+// elements, every one full but the last) and returns it. A new chunk gets
+// a full-size array, except the first, which grows as a slice does (a
+// short run stays small); a last chunk that Chunks clipped moves to a
+// full-size array once instead of regrowing in steps.
+func AppendChunk[T any](chunks [][]T, size int, v T) [][]T {
+	last := len(chunks) - 1
+	if last < 0 || len(chunks[last]) == size {
+		var c []T
+		if last >= 0 {
+			c = make([]T, 0, size)
+		}
+		chunks = append(chunks, c)
+		last++
+	}
+	if c := chunks[last]; last > 0 && len(c) == cap(c) {
+		chunks[last] = append(make([]T, 0, size), c...)
+	}
+	chunks[last] = append(chunks[last], v)
+	return chunks
+}

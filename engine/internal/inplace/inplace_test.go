@@ -44,3 +44,24 @@ func TestChunksClipsTheLastChunk(t *testing.T) {
 		t.Fatal("an append after the restore wrote into the checkpoint's array")
 	}
 }
+
+// AppendChunk fills chunks of the given size, and after Chunks clipped the
+// last one the next append moves it to a full-size array, leaving the
+// array the saved headers show unwritten.
+func TestAppendChunkAfterAClip(t *testing.T) {
+	var live [][]int
+	for i := range 6 {
+		live = AppendChunk(live, 4, i)
+	}
+	if len(live) != 2 || !slices.Equal(live[0], []int{0, 1, 2, 3}) || !slices.Equal(live[1], []int{4, 5}) {
+		t.Fatalf("chunks %v", live)
+	}
+	saved := slices.Clone(live)
+	live = AppendChunk(Chunks(live, saved), 4, 9)
+	if cap(live[1]) != 4 || !slices.Equal(live[1], []int{4, 5, 9}) {
+		t.Fatalf("after the clip: %v (cap %d), want [4 5 9] in a full-size array", live[1], cap(live[1]))
+	}
+	if full := saved[1][:cap(saved[1])]; len(full) > 2 && full[2] == 9 {
+		t.Fatal("the append wrote into the array the saved headers show")
+	}
+}
