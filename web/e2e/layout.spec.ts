@@ -149,6 +149,13 @@ test('presenter: notes, keyboard remote, panels in view, survives reload', async
   expect(problems).toEqual([]);
 });
 
+test('?present in the URL opens presenter mode; one press of the button leaves it', async ({ page }) => {
+  await ready(page, '/?present');
+  await expect(page.locator('html')).toHaveClass(/present/);
+  await page.locator('#present-btn').click();
+  await expect(page.locator('html')).not.toHaveClass(/present/);
+});
+
 test('predict: the guess is asked before the math and then marked', async ({ page }) => {
   test.setTimeout(90_000);
   await ready(page);

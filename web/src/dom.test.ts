@@ -195,6 +195,13 @@ describe('patchChildren', () => {
     expect(patch(root, [el('p', { class: 'b' }, 'one'), el('ul', {}, el('li', {}, 'two'), el('li', {}, 'more'))])).toEqual(['append LI']);
     expect(root.textContent).toBe('onetwomore');
   });
+
+  it('leaves a <details> the reader opened open', () => {
+    const root = el('div', {});
+    root.childNodes.push(el('details', { open: '' }, el('summary', {}, 'why')));
+    expect(patch(root, [el('details', {}, el('summary', {}, 'why'))])).toEqual([]);
+    expect(patch(root, [el('p', { title: 't' }, 'x')])).toEqual(['replace DETAILS by P']);
+  });
 });
 
 describe('setText', () => {

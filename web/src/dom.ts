@@ -141,7 +141,8 @@ function patchNode(old: Node, want: Node): boolean {
   const w = want as Element;
   for (let i = o.attributes.length - 1; i >= 0; i--) {
     const name = o.attributes[i]!.name;
-    if (!w.hasAttribute(name)) o.removeAttribute(name);
+    // A <details> the reader opened stays open: that is their state, not the markup's.
+    if (!w.hasAttribute(name) && !(name === 'open' && o.nodeName === 'DETAILS')) o.removeAttribute(name);
   }
   for (const a of Array.from(w.attributes)) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
   patchChildren(o, Array.from(w.childNodes));

@@ -10,7 +10,7 @@ import { App } from './app';
 import { Layout } from './player/layout';
 import { wireLocale } from './player/locale';
 import type { Presenter } from './present/presenter';
-import { PRESENT_STATE } from './present/state';
+import { wantsPresenter } from './present/state';
 import { deferredClient, loadEngine, type EngineClient, type VersionInfo } from './engine';
 import { describeProgress, progressFraction, type Progress } from './progress';
 import { nextTheme, type Theme } from './theme';
@@ -121,7 +121,10 @@ let presenterLoad: Promise<Presenter> | undefined;
 const loadPresenter = (): Promise<Presenter> =>
   (presenterLoad ??= import('./present/presenter').then(({ Presenter }) => (presenter = new Presenter(app, layout))));
 const onFirstClick = (id: string, fn: () => void) => document.getElementById(id)?.addEventListener('click', fn, { once: true });
-onFirstClick('present-btn', () => void loadPresenter().then((p) => p.enter()));
+// Loaded by a restore (below), the presenter handles the button itself.
+onFirstClick('present-btn', () => {
+  if (!presenter) void loadPresenter().then((p) => p.enter());
+});
 onFirstClick('predict-btn', () =>
   void import('./present/predict').then(({ Predictor }) =>
     new Predictor(app, document.getElementById('predict')!, document.getElementById('predict-btn')!).toggle(),
@@ -140,7 +143,7 @@ void app
     await engineReady;
     // A share link decides the step; otherwise presenter mode comes back where it was.
     if (hasShareLink(location)) await (await import('./share/restore')).restoreShare(app, recorder);
-    else if (sessionStorage.getItem(PRESENT_STATE)) await (await loadPresenter()).restore();
+    else if (wantsPresenter()) await (await loadPresenter()).restore();
     document.body.dataset.app = 'ready';
     app.preloadEditorWhenIdle();
   })

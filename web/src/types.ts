@@ -52,7 +52,7 @@ export interface Condition {
 export interface DeploymentView {
   namespace: string;
   name: string;
-  uid?: string;
+  uid: string;
   generation: number;
   observedGeneration: number;
   replicas: number;

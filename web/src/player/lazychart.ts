@@ -19,7 +19,7 @@ export class LazyChart {
   /** make builds the panel from the loaded module. */
   constructor(private readonly make: (m: typeof import('./chartpanel')) => ChartPanel) {}
 
-  /** Loads the panel (once) and draws it with what the stand-in kept. */
+  /** Loads the panel (once, or again after a failed fetch) and draws it with what the stand-in kept. */
   load(): Promise<void> {
     this.loading ??= import('./chartpanel').then((m) => {
       const p = this.make(m);
@@ -27,6 +27,8 @@ export class LazyChart {
       p.setOverlay(this.overlay);
       this.panel = p;
       if (this.last) p.render(this.last.samples, this.last.step);
+    }, () => {
+      this.loading = null; // the chunk did not arrive: the next load() tries again
     });
     return this.loading;
   }

@@ -411,13 +411,13 @@ export class Player {
     });
   }
 
-  /** Renders the current view now (bench and tests call this directly). */
   /** mathOf(records), the same blocks while the records are the same. */
   private mathBlocks(records: TraceRecord[]): MathBlock[] {
     if (this.mathShown?.records !== records) this.mathShown = { records, blocks: mathOf(records) };
     return this.mathShown.blocks;
   }
 
+  /** Renders the current view now (bench and tests call this directly). */
   render(): void {
     if (this.frame) {
       cancelAnimationFrame(this.frame);
