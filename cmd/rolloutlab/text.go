@@ -84,7 +84,7 @@ func streamTimeline(w io.Writer, s *session.Session, name string, stop until, mo
 	t.begin(t.table(mode == tablesActions))
 	s.SetStepObserver(func(info sim.StepInfo) {
 		t.step(info, t.table(mode == tablesActions && info.Kind == sim.StepAction))
-		t.sm.Recorder().Forget(t.next)
+		t.records.Forget(t.next)
 	})
 	return func() error {
 		s.SetStepObserver(nil)
@@ -100,8 +100,6 @@ type timelineWriter struct {
 	w       io.Writer
 	sm      *sim.Sim
 	records *trace.Recorder
-	name    string
-	stop    until
 	// ns is the namespace the tables list (tableNamespace).
 	ns   string
 	mode tablesMode
@@ -113,7 +111,7 @@ type timelineWriter struct {
 
 func newTimelineWriter(w io.Writer, s *session.Session, name string, stop until, mode tablesMode) *timelineWriter {
 	sm := s.Sim()
-	t := &timelineWriter{w: w, sm: sm, records: sm.Recorder(), name: name, stop: stop, ns: tableNamespace(s.Scenario()), mode: mode}
+	t := &timelineWriter{w: w, sm: sm, records: sm.Recorder(), ns: tableNamespace(s.Scenario()), mode: mode}
 	t.b.WriteString(t.records.Header() + "\n")
 	fmt.Fprintf(&t.b, "# scenario %s (%s) --until %s\n", s.Scenario().Name, name, stop)
 	return t

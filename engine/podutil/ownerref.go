@@ -6,18 +6,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// GetControllerOf returns a copy of obj's controller owner reference (the
-// first one with controller: true), or nil when obj has none.
-func GetControllerOf(obj metav1.Object) *metav1.OwnerReference {
-	for _, ref := range obj.GetOwnerReferences() {
-		if ref.Controller != nil && *ref.Controller {
-			c := ref
-			return &c
-		}
-	}
-	return nil
-}
-
 // IsControlledBy reports whether obj's controller reference points at uid.
 func IsControlledBy(obj metav1.Object, uid types.UID) bool {
 	ref := metav1.GetControllerOfNoCopy(obj)

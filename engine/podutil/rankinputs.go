@@ -32,12 +32,9 @@ func RankInputsOf(p *corev1.Pod) RankInputs {
 }
 
 // rankKeyFrom is rankKeyOf(p, now) for a pod on node whose inputs are in;
-// only the UID is read from p. ages, when not nil, remembers the last ages
-// built against now, for the candidates that follow.
+// only the UID is read from p. ages remembers the last ages built against
+// now, for the candidates that follow.
 func rankKeyFrom(p *corev1.Pod, node string, in *RankInputs, now time.Time, ages *rankAges) rankKey {
-	if ages == nil {
-		ages = &rankAges{}
-	}
 	return rankKey{
 		unscheduled: node == "",
 		phase:       int(in[0] & 3),

@@ -53,9 +53,8 @@ type StatusCounts struct {
 // CountReplicaSetPods counts activePods for CalculateReplicaSetStatus.
 func CountReplicaSetPods(rs *appsv1.ReplicaSet, activePods []*corev1.Pod, minReadySeconds int32, now time.Time) StatusCounts {
 	var c StatusCounts
-	tmpl := labelPairs(rs.Spec.Template.Labels)
 	for _, p := range activePods {
-		if holdsAll(p.Labels, tmpl) {
+		if HasAllLabels(p.Labels, rs.Spec.Template.Labels) {
 			c.FullyLabeled++
 		}
 		if IsPodReady(p) {

@@ -216,7 +216,7 @@ func (s *Session) dropLeastUseful() {
 	list[len(list)-1] = checkpoint{}
 	s.cps.list = list[:len(list)-1]
 	if sc := s.cps.scratch; sc != nil {
-		sc.bytes = sc.sim.ApproxBytesAfter(s.cps.nearestIn(s.cps.list, sc.sim.Step()).sim)
+		sc.bytes = sc.sim.ApproxBytesAfter(s.cps.nearestKept(sc.sim.Step()).sim)
 	}
 	s.cps.sumBytes()
 }
@@ -265,12 +265,9 @@ func (s *Session) dropCheckpointsAfter(n int) {
 	s.cps.list = s.cps.list[:i]
 }
 
-// nearestCheckpoint returns the last checkpoint at or before step n.
-func (s *Session) nearestCheckpoint(n int) checkpoint { return s.cps.nearest(n) }
-
 // nearest returns the last checkpoint at or before step n.
 func (cps *checkpoints) nearest(n int) checkpoint {
-	best := cps.nearestIn(cps.list, n)
+	best := cps.nearestKept(n)
 	if c := cps.scratch; c != nil && c.sim.Step() <= n && c.sim.Step() > best.sim.Step() {
 		best = *c
 	}
@@ -281,11 +278,10 @@ func (cps *checkpoints) nearest(n int) checkpoint {
 // timeline's cursor and the user actions still to run.
 func (s *Session) restore(c checkpoint) {
 	s.timeline.next = c.timelineNext
+	s.sim.Restore(c.sim)
 	if c.foreign {
-		s.sim.Restore(c.sim)
 		s.timeline.rebind(s.sim, c.armed)
 	} else {
-		s.sim.Restore(c.sim)
 		s.timeline.armed = c.armed
 	}
 	at := c.sim.Step()
@@ -322,11 +318,11 @@ func (s *Session) inheritCheckpoints(cps *checkpoints, n int) {
 	s.restore(c)
 }
 
-// nearestIn returns the last checkpoint of list (sorted by step, the first
-// at step 0) at or before step n.
-func (cps *checkpoints) nearestIn(list []checkpoint, n int) checkpoint {
-	best := list[0]
-	for _, c := range list[1:] {
+// nearestKept returns the last checkpoint of the list (the scratch one
+// aside) at or before step n.
+func (cps *checkpoints) nearestKept(n int) checkpoint {
+	best := cps.list[0]
+	for _, c := range cps.list[1:] {
 		if c.sim.Step() > n {
 			break
 		}

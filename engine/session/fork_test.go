@@ -68,7 +68,7 @@ func TestForkStartsFromACheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := s.nearestCheckpoint(n)
+	c := s.cps.nearest(n)
 	last := f.cps.list[len(f.cps.list)-1]
 	if last.sim != c.sim || !last.foreign || c.sim.Step() <= n-s.cps.every || f.Step() != n {
 		t.Fatalf("fork at %d: its last checkpoint is at %d (parent's nearest %d), foreign %v", n, last.sim.Step(), c.sim.Step(), last.foreign)

@@ -450,11 +450,11 @@ func forkAndCheck(t *testing.T, r *rng.Stream, src []byte, seed uint64, s *Sessi
 	}
 }
 
-// Past the most checkpoints allowed, one is dropped at a time, the one
-// whose gaps either side are shortest: the list stays full, its gaps stay
-// within twice each other (the greedy merge never leaves a gap more than
-// twice another when it started from equal ones), the newest checkpoint
-// is kept, and the spacing of new ones is at least the mean gap.
+// Past the most checkpoints allowed, one is dropped at a time (the one
+// whose loss adds least replay work, see dropLeastUseful): the list stays
+// full, the newest checkpoint is kept, the spacing of new ones is at least
+// the mean gap, and in this run, whose steps cost about the same (150
+// replicas), the step gaps stay within twice each other.
 func TestCheckpointsDroppedByUse(t *testing.T) {
 	s, err := Load("b.yaml", benchScenario(150), nil)
 	if err != nil {

@@ -180,7 +180,7 @@ func (s *Session) Seek(n int) error {
 	if s.forwardOnly && n < from {
 		return fmt.Errorf("%w: cannot go back to step %d from step %d", ErrForwardOnly, n, from)
 	}
-	if c := s.nearestCheckpoint(n); n < from || c.sim.Step() > from {
+	if c := s.cps.nearest(n); n < from || c.sim.Step() > from {
 		s.restore(c)
 	}
 	// A step back (a seek a little behind the current step) that replays

@@ -59,8 +59,10 @@ func (rc *Controller) syncReplicaSet(key string) (time.Duration, error) {
 	)
 	if t, ok := rc.tally(rs, selector); ok {
 		rc.took(pathTallied)
-		rc.emit(refmanager.KeptPodsSummary(rs, selector, t.activeOwned, t.activeOrphans))
-		claimed = claimedPods{n: t.activeOwned, load: func() ([]*corev1.Pod, *podutil.KnownRankInputs) { return rc.activeOwnedPods(rs, t.activeOwned) }}
+		rc.emit(refmanager.KeptPodsSummary(rs, selector, int(t.status.Replicas), t.activeOrphans))
+		claimed = claimedPods{n: int(t.status.Replicas), load: func() ([]*corev1.Pod, *podutil.KnownRankInputs) {
+			return rc.activeOwnedPods(rs, int(t.status.Replicas))
+		}}
 		terminating = t.terminating
 		if rs.Spec.MinReadySeconds == 0 {
 			counts = &t.status

@@ -46,9 +46,6 @@ func classifyPod(obj apiserver.Object) informer.Facts {
 // nothing, read from the group summary of the pod owner index instead of
 // the pods.
 type podTally struct {
-	// activeOwned counts the active pods controlled by rs (all match its
-	// selector: the claim keeps them all).
-	activeOwned int
 	// activeOrphans counts the active orphans of rs's namespace (none
 	// matches its selector: the claim skips them all).
 	activeOrphans int
@@ -97,8 +94,8 @@ func (rc *Controller) tally(rs *appsv1.ReplicaSet, selector labels.Selector) (t 
 			ok = false
 			return
 		}
-		t.activeOwned += g.Count
 		n := int32(g.Count)
+		t.status.Replicas += n
 		if podutil.HasAllLabels(g.Labels, tmpl) {
 			t.status.FullyLabeled += n
 		}
@@ -106,7 +103,6 @@ func (rc *Controller) tally(rs *appsv1.ReplicaSet, selector labels.Selector) (t 
 			t.status.Ready += n
 		}
 	})
-	t.status.Replicas = int32(t.activeOwned)
 	t.status.Available = t.status.Ready
 	return t, ok
 }
