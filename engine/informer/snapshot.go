@@ -34,10 +34,10 @@ type storeCheckpoint struct {
 	objects       map[string]*entry
 	objectsOwner  *cow.Token
 	entries       seqTable[*entry]
-	order         savedSet
-	byNamespace   map[string]savedSet
-	indices       map[string]map[string]savedSet
-	byLabel       map[labelBucket]savedSet
+	order         orderedSet
+	byNamespace   map[string]orderedSet
+	indices       map[string]map[string]orderedSet
+	byLabel       map[labelBucket]orderedSet
 	lastAppliedRV uint64
 	nextSeq       uint64
 	// groups is the group summary's byValue (nil when the store kept none
@@ -45,15 +45,9 @@ type storeCheckpoint struct {
 	groups map[string][]group
 }
 
-// savedSet is an orderedSet as it was; items and pos are never written
-// again (items is clipped to its length, so not even an append can reach
-// its array, and pos is copied on write).
-type savedSet struct {
-	owner *cow.Token
-	pos   seqTable[uint32]
-	items []uint64
-	live  int
-}
+// A saved set is an orderedSet value as it was; its items and pos are
+// never written again (items is clipped to its length, so not even an
+// append can reach its array, and pos is copied on write).
 
 // Checkpoint saves the informer's state. The store keeps working on the
 // same entries and sets under a new write token, copying each before it
@@ -92,7 +86,7 @@ func (s *Store) checkpoint() storeCheckpoint {
 		entries:       s.entries.save(),
 		order:         s.order.save(),
 		byNamespace:   saveSets(s.byNamespace),
-		indices:       make(map[string]map[string]savedSet, len(s.indices)),
+		indices:       make(map[string]map[string]orderedSet, len(s.indices)),
 		byLabel:       saveSets(s.byLabel),
 		lastAppliedRV: s.lastAppliedRV,
 		nextSeq:       s.nextSeq,
@@ -135,19 +129,17 @@ func (s *Store) restore(cp *storeCheckpoint) {
 	}
 }
 
-func (s *orderedSet) save() savedSet {
-	return savedSet{owner: s.owner, pos: s.pos.save(), items: slices.Clip(s.items), live: s.live}
+func (s *orderedSet) save() orderedSet {
+	return orderedSet{owner: s.owner, pos: s.pos.save(), items: slices.Clip(s.items), live: s.live}
 }
 
 // restore makes s hold saved's items and positions under the tokens they
 // were saved with (older than the store's).
-func (s *orderedSet) restore(saved savedSet) {
-	s.owner, s.pos, s.items, s.live = saved.owner, saved.pos, saved.items, saved.live
-}
+func (s *orderedSet) restore(saved orderedSet) { *s = saved }
 
 // restoreSets makes live hold the saved sets: sets present in both are
 // restored in place, the others created or dropped.
-func restoreSets[K comparable](live map[K]*orderedSet, saved map[K]savedSet) map[K]*orderedSet {
+func restoreSets[K comparable](live map[K]*orderedSet, saved map[K]orderedSet) map[K]*orderedSet {
 	if live == nil {
 		live = make(map[K]*orderedSet, len(saved))
 	}
@@ -167,8 +159,8 @@ func restoreSets[K comparable](live map[K]*orderedSet, saved map[K]savedSet) map
 	return live
 }
 
-func saveSets[K comparable](sets map[K]*orderedSet) map[K]savedSet {
-	out := make(map[K]savedSet, len(sets))
+func saveSets[K comparable](sets map[K]*orderedSet) map[K]orderedSet {
+	out := make(map[K]orderedSet, len(sets))
 	for k, set := range sets {
 		out[k] = set.save()
 	}
