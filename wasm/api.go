@@ -17,6 +17,7 @@ type handler func(args json.RawMessage) (any, error)
 func methods() api {
 	a := api{
 		"version": version,
+		"idle":    idle,
 	}
 	for name, h := range (&bridge{}).methods() {
 		a[name] = h

@@ -88,8 +88,20 @@ function samplesDelta(id: number, args: string): Answer {
   return { type: 'array', id, delta: true, keep, tail: chunks(tail.map((v) => JSON.stringify(v))) };
 }
 
+/**
+ * How long the Worker waits after its last answer before it lets the engine
+ * collect garbage ("idle"). Go's collector runs on this thread: a cycle
+ * started by a call's allocation runs inside that call (about 250 ms with the
+ * heap of a 100k-step run), so the Worker offers it the pauses between calls
+ * instead. Longer than the gaps between the calls of playing, seeking or
+ * stepping (one per frame or per keypress), shorter than a reader's pause.
+ */
+const IDLE_MS = 400;
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
+
 scope.onmessage = (e) => {
   const m = e.data;
+  clearTimeout(idleTimer);
   if (m.type === 'start') {
     start(m.module).then(
       () => scope.postMessage({ type: 'ready' }),
@@ -104,4 +116,5 @@ scope.onmessage = (e) => {
   const msg: Answer = m.method === 'samples' ? samplesDelta(m.id, m.args) : m.method === 'steps' ? chunked(m.id, answer(m.method, m.args)) : { type: 'result', id: m.id, result: answer(m.method, m.args) };
   msg.ms = performance.now() - t0;
   scope.postMessage(msg);
+  idleTimer = setTimeout(() => answer('idle', '{}'), IDLE_MS);
 };
