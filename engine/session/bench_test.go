@@ -111,16 +111,29 @@ func eachSeekRun(b *testing.B, report bool, body func(b *testing.B, s *Session))
 	for _, run := range seekRuns {
 		b.Run(run.name, func(b *testing.B) {
 			s := loadBench(b, benchScenario(run.replicas))
-			s.RunToEnd()
+			play(s)
+			replay := meanReplayRecords(s)
 			b.ReportAllocs()
 			b.ResetTimer()
 			body(b, s)
 			if report {
 				reportCheckpoints(b, s)
+				b.ReportMetric(replay, "replay-rec")
 			}
 		})
 	}
 }
+
+// play runs s to its end the way the page plays it: a few steps per call
+// (see trailHead).
+func play(s *Session) {
+	for len(s.Advance(ByEvent, playCall)) > 0 {
+	}
+}
+
+// playCall is the steps per call of play: the page's fastest play takes 8
+// per call (240 steps per second); 100 keeps the set-up short.
+const playCall = 100
 
 func BenchmarkSeek(b *testing.B) {
 	warmUpSeek()
@@ -162,15 +175,26 @@ func BenchmarkStepBack(b *testing.B) {
 	})
 }
 
-// BenchmarkFirstStepBack times one step back at the end with no scratch
-// checkpoint left by an earlier seek: the worst case of a press.
-func BenchmarkFirstStepBack(b *testing.B) {
+// BenchmarkFirstStepBack times the first step back at the end of the run,
+// as playing it left it: from the scratch checkpoint trailing its head
+// (see trailHead). BenchmarkFirstStepBackSpaced times the same press with no
+// scratch checkpoint: the worst case, which replays from the last spaced
+// checkpoint.
+func BenchmarkFirstStepBack(b *testing.B)       { benchFirstStepBack(b, false) }
+func BenchmarkFirstStepBackSpaced(b *testing.B) { benchFirstStepBack(b, true) }
+
+func benchFirstStepBack(b *testing.B, spaced bool) {
 	warmUpSeek()
 	eachSeekRun(b, true, func(b *testing.B, s *Session) {
 		end := s.Step()
+		trailing := s.cps.scratch
 		for b.Loop() {
 			b.StopTimer()
 			s.dropScratch()
+			if trailing != nil && !spaced {
+				s.cps.scratch = trailing
+				s.cps.sumBytes()
+			}
 			if err := s.Seek(end); err != nil {
 				b.Fatal(err)
 			}
@@ -256,6 +280,25 @@ func reportCheckpoints(b *testing.B, s *Session) {
 	b.ReportMetric(float64(st.Count), "ckpts")
 	b.ReportMetric(float64(st.Every), "ckpt-every")
 	b.ReportMetric(float64(int64(before)-int64(after))/1e6, "ckpt-MB")
+}
+
+// meanReplayRecords is what the checkpoints kept make a seek to a
+// uniformly drawn step replay, on average, in trace records (a measure of
+// the checkpoint layout that machine load does not move): a target in a
+// gap of s steps and r records replays about half of r, weighted by s.
+// The scratch checkpoint is left out (it serves the steps near it). The
+// session must be at the end of its run.
+func meanReplayRecords(s *Session) float64 {
+	list, end, recs := s.cps.list, s.MaxStep(), s.Sim().Recorder().Len()
+	sum := 0.0
+	for i := range list {
+		nextStep, nextRecs := end, recs
+		if i+1 < len(list) {
+			nextStep, nextRecs = list[i+1].sim.Step(), list[i+1].sim.Records()
+		}
+		sum += float64(nextStep-list[i].sim.Step()) * float64(nextRecs-list[i].sim.Records()) / 2
+	}
+	return sum / float64(max(end, 1))
 }
 
 // BenchmarkView1000 builds the View of a settled 1,000-pod cluster.

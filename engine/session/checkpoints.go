@@ -23,7 +23,8 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // on average; at 0.1 the run took 590 ms for no faster seek). A seek restores the nearest
 // checkpoint at or before its target and replays the steps from there:
 // at most the gap between two checkpoints kept, or, past the last one,
-// less than the spacing. The memory held stays within the budget (stored
+// less than the spacing. The memory the spaced checkpoints hold stays
+// within the budget, with one scratch checkpoint on top (stored
 // objects and trace records are shared, and a checkpoint shares the saved
 // states that did not change with the one before it, see sim.Checkpoint;
 // what it holds grows with the objects stored and with the objects changed
@@ -57,6 +58,7 @@ const (
 	maxCheckpointBytes = 160_000_000
 	stepsPerObject     = 0.2
 	scratchGap         = 64
+	minTrailEvery      = 256
 )
 
 // checkpoint is the session's state after one step, before the user
@@ -94,8 +96,9 @@ type checkpoints struct {
 	// scratchGap; tests lower them).
 	max, gap int
 	// bytes is the estimated size of list and scratch (the sum of their
-	// bytes fields); budget is what it may reach
-	// (maxCheckpointBytes unless SetCheckpointBudget changed it).
+	// bytes fields); budget is what the list's may reach (spacedBytes;
+	// the scratch checkpoint comes on top), maxCheckpointBytes unless
+	// SetCheckpointBudget changed it.
 	bytes, budget int
 }
 
@@ -133,8 +136,9 @@ func (s *Session) resetCheckpoints() {
 	s.cps.bytes = s.cps.list[0].bytes
 }
 
-// SetCheckpointBudget bounds the memory the rewind checkpoints may hold
-// (estimated; 160 MB unless set). A front end that only plays forward,
+// SetCheckpointBudget bounds the memory the spaced rewind checkpoints may
+// hold (estimated; 160 MB unless set; one scratch checkpoint comes on
+// top, see trailHead). A front end that only plays forward,
 // like the command line, keeps its memory for the run with a small budget;
 // at least two checkpoints are always kept, the first at step 0.
 func (s *Session) SetCheckpointBudget(bytes int) {
@@ -161,24 +165,8 @@ func (s *Session) saveCheckpoint(prev *checkpoint) checkpoint {
 // than its rollout) as elsewhere: counted in steps alone, a seek into the
 // creation of 10,000 pods replayed all of it.
 func (s *Session) checkpointAfterStep() {
-	n := s.sim.Steps()
-	last := s.cps.list[len(s.cps.list)-1].sim
-	steps := n - last.Step()
-	if steps <= 0 {
+	if !s.spacedCheckpointDue() {
 		return
-	}
-	if float64(s.cps.every) < stepsPerObject*float64(s.sim.Server().ObjectCount()) {
-		// Too dear at this spacing: widen it.
-		for float64(s.cps.every) < stepsPerObject*float64(s.sim.Server().ObjectCount()) {
-			s.cps.every *= 2
-		}
-	}
-	records := s.sim.Recorder().Len()
-	if steps < s.cps.every && (records-last.Records())*n < s.cps.every*records {
-		return
-	}
-	if float64(steps) < stepsPerObject*float64(s.sim.Server().ObjectCount()) {
-		return // the records rule fires, but not more often than this
 	}
 	c := s.saveCheckpoint(&s.cps.list[len(s.cps.list)-1])
 	s.cps.list = append(s.cps.list, c)
@@ -186,12 +174,81 @@ func (s *Session) checkpointAfterStep() {
 	s.fitCheckpoints()
 }
 
+// spacedCheckpointDue reports whether the step just taken is on the
+// spacing (see checkpointAfterStep), widening the spacing first when the
+// cluster has grown too large for it.
+func (s *Session) spacedCheckpointDue() bool {
+	n := s.sim.Steps()
+	last := s.cps.list[len(s.cps.list)-1].sim
+	steps := n - last.Step()
+	if steps <= 0 {
+		return false
+	}
+	dear := stepsPerObject * float64(s.sim.Server().ObjectCount())
+	for float64(s.cps.every) < dear {
+		s.cps.every *= 2
+	}
+	records := s.sim.Recorder().Len()
+	if steps < s.cps.every && (records-last.Records())*n < s.cps.every*records {
+		return false
+	}
+	// The records rule may fire, but not more often than checkpoints
+	// are affordable.
+	return float64(steps) >= dear
+}
+
+// trailHead keeps the scratch checkpoint close behind the head of a run
+// that is being played, so that the first step back from where it paused
+// replays at most about trailEvery steps instead of up to a whole spacing
+// (in a 100k-step run about 8,000 steps: 35 ms native, several times that
+// in the browser). Advance calls it before it extends the run from its
+// head, a state the user has been shown: it takes a scratch checkpoint
+// there when trailEvery steps have passed since the latest checkpoint,
+// spaced or scratch. trailEvery follows the spacing's cost rule
+// (stepsPerObject steps per stored object, at least minTrailEvery); when
+// that is no closer than the spacing, or when the budget cannot even hold
+// the two spaced checkpoints always kept, it does nothing. Only between
+// calls: a checkpoint copies every object's index entry and each
+// component copies what it then writes, so taken every trailEvery steps
+// inside a long call it made a 100k-step run 25% slower; playing calls
+// Advance for a few steps at a time, so a pause is never far from the
+// last call's start. Like the one a step back leaves, the scratch
+// checkpoint comes on top of the budget, which bounds the spaced ones
+// (counted in, it pushed one of them out and lengthened seeks elsewhere
+// by a sixth); it holds one checkpoint's copies and the versions of what
+// changed since it was taken.
+func (s *Session) trailHead() {
+	if s.forwardOnly || s.sim.Steps() != len(s.history) {
+		return
+	}
+	every := max(minTrailEvery, int(stepsPerObject*float64(s.sim.Server().ObjectCount())))
+	if every >= s.cps.every {
+		return
+	}
+	latest := s.cps.list[len(s.cps.list)-1].sim.Step()
+	if c := s.cps.scratch; c != nil {
+		latest = max(latest, c.sim.Step())
+	}
+	if s.sim.Steps()-latest >= every && s.cps.spacedBytes() <= s.cps.budget {
+		s.setScratch()
+	}
+}
+
+// spacedBytes is the estimated size of the spaced checkpoints, the ones
+// the budget bounds (bytes without the scratch checkpoint's).
+func (cps *checkpoints) spacedBytes() int {
+	if c := cps.scratch; c != nil {
+		return cps.bytes - c.bytes
+	}
+	return cps.bytes
+}
+
 // fitCheckpoints drops checkpoints until at most max are kept and their
 // size is within the budget (keeping at least two), then widens the
 // spacing to the mean gap between those kept, if it dropped any.
 func (s *Session) fitCheckpoints() {
 	dropped := false
-	for len(s.cps.list) > 2 && (len(s.cps.list) > s.cps.max || s.cps.bytes > s.cps.budget) {
+	for len(s.cps.list) > 2 && (len(s.cps.list) > s.cps.max || s.cps.spacedBytes() > s.cps.budget) {
 		s.dropLeastUseful()
 		dropped = true
 	}
@@ -225,7 +282,7 @@ func (s *Session) fitCheckpoints() {
 // now before it. The list must hold more than two checkpoints.
 func (s *Session) dropLeastUseful() {
 	list := s.cps.list
-	byBytes := s.cps.bytes > s.cps.budget
+	byBytes := s.cps.spacedBytes() > s.cps.budget
 	best, bestCost := 1, -1.0
 	for i := 1; i < len(list)-1; i++ {
 		s1, s2 := list[i].sim.Step()-list[i-1].sim.Step(), list[i+1].sim.Step()-list[i].sim.Step()

@@ -560,3 +560,47 @@ func TestCheckpointsDroppedByWork(t *testing.T) {
 		t.Fatalf("checkpoints at steps %v: record gaps from %d to %d", s.CheckpointStats().Steps, minGap, maxGap)
 	}
 }
+
+// A run played to its end keeps a scratch checkpoint trailing its head,
+// so the first step back replays fewer steps than the trailing distance
+// and a call's steps (not up to a whole spacing), and the state it
+// reaches is exact; a replay of steps already computed does not move that
+// checkpoint.
+func TestFirstStepBackFromTheHead(t *testing.T) {
+	src, seed := benchScenario(600), uint64(3)
+	s, err := Load("b.yaml", src, &seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cps.every = 2048
+	play(s)
+	end := s.Step()
+	trail := max(minTrailEvery, int(stepsPerObject*float64(s.Sim().Server().ObjectCount())))
+	if trail >= s.cps.every {
+		t.Fatalf("trailing distance %d, spacing %d: the run is too small to show it", trail, s.cps.every)
+	}
+	sc := s.cps.scratch
+	if sc == nil || end-sc.sim.Step() > trail+playCall {
+		t.Fatalf("checkpoints %+v: none within %d steps of the end %d", s.CheckpointStats(), trail+playCall, end)
+	}
+	replayed := 0
+	s.SetStepObserver(func(sim.StepInfo) { replayed++ })
+	if err := s.Seek(end - 1); err != nil {
+		t.Fatal(err)
+	}
+	if replayed >= trail+playCall {
+		t.Fatalf("%d steps replayed for the first step back, want fewer than %d", replayed, trail+playCall)
+	}
+	ref := &reference{t: t, src: src, seed: seed}
+	same(t, "first step back", s, ref.at(end-1, true))
+	at := s.cps.scratch.sim.Step()
+	if err := s.Seek(end / 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Seek(end); err != nil {
+		t.Fatal(err)
+	}
+	if c := s.cps.scratch; c == nil || c.sim.Step() != at {
+		t.Fatalf("a replay moved the scratch checkpoint from step %d to %+v", at, s.CheckpointStats())
+	}
+}

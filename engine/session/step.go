@@ -117,6 +117,7 @@ func (s *Session) applyUserActions() {
 
 // Advance moves forward by n units of g and returns the steps taken.
 func (s *Session) Advance(g Granularity, n int) []sim.StepInfo {
+	s.trailHead()
 	var out []sim.StepInfo
 	for i := 0; i < n; i++ {
 		switch g {
