@@ -216,21 +216,39 @@ func (s *Session) spacedCheckpointDue() bool {
 // checkpoint comes on top of the budget, which bounds the spaced ones
 // (counted in, it pushed one of them out and lengthened seeks elsewhere
 // by a sixth); it holds one checkpoint's copies and the versions of what
-// changed since it was taken.
-func (s *Session) trailHead() {
-	if s.forwardOnly || s.sim.Steps() != len(s.history) {
-		return
+// changed since it was taken. When the call then takes no step (the run
+// has ended), the checkpoint would stand at the head, of no use for a step
+// back, and the one it replaced is put back: trailHead returns that undo
+// (nil when it took none).
+func (s *Session) trailHead() (undo func()) {
+	n := s.sim.Steps()
+	if s.forwardOnly || n != len(s.history) {
+		return nil
+	}
+	if k := s.nextUser; k > 0 && s.user[k-1].AtStep == n {
+		// A checkpoint holds the state before the user actions recorded at
+		// its step; these already ran.
+		return nil
 	}
 	every := max(minTrailEvery, int(stepsPerObject*float64(s.sim.Server().ObjectCount())))
 	if every >= s.cps.every {
-		return
+		return nil
 	}
 	latest := s.cps.list[len(s.cps.list)-1].sim.Step()
-	if c := s.cps.scratch; c != nil {
-		latest = max(latest, c.sim.Step())
+	old := s.cps.scratch
+	if old != nil {
+		latest = max(latest, old.sim.Step())
 	}
-	if s.sim.Steps()-latest >= every && s.cps.spacedBytes() <= s.cps.budget {
-		s.setScratch()
+	if n-latest < every || s.cps.spacedBytes() > s.cps.budget {
+		return nil
+	}
+	s.setScratch()
+	return func() {
+		s.dropScratch()
+		if old != nil {
+			s.cps.scratch = old
+			s.cps.bytes += old.bytes
+		}
 	}
 }
 

@@ -565,7 +565,7 @@ func TestCheckpointsDroppedByWork(t *testing.T) {
 // so the first step back replays fewer steps than the trailing distance
 // and a call's steps (not up to a whole spacing), and the state it
 // reaches is exact; a replay of steps already computed does not move that
-// checkpoint.
+// checkpoint, and a call that takes no step does not leave one at the head.
 func TestFirstStepBackFromTheHead(t *testing.T) {
 	src, seed := benchScenario(600), uint64(3)
 	s, err := Load("b.yaml", src, &seed)
@@ -602,5 +602,12 @@ func TestFirstStepBackFromTheHead(t *testing.T) {
 	}
 	if c := s.cps.scratch; c == nil || c.sim.Step() != at {
 		t.Fatalf("a replay moved the scratch checkpoint from step %d to %+v", at, s.CheckpointStats())
+	}
+	// At the end, a call that takes no step leaves no checkpoint at the
+	// head (the last spaced one is over trail steps behind).
+	s.dropScratch()
+	bytes := s.cps.bytes
+	if got := s.Advance(ByEvent, 1); len(got) != 0 || s.cps.scratch != nil || s.cps.bytes != bytes {
+		t.Fatalf("a call at the end took %d steps and left %+v (%d bytes, was %d)", len(got), s.CheckpointStats(), s.cps.bytes, bytes)
 	}
 }

@@ -117,7 +117,16 @@ func (s *Session) applyUserActions() {
 
 // Advance moves forward by n units of g and returns the steps taken.
 func (s *Session) Advance(g Granularity, n int) []sim.StepInfo {
-	s.trailHead()
+	from := s.sim.Steps()
+	undo := s.trailHead()
+	out := s.advance(g, n)
+	if undo != nil && s.sim.Steps() == from {
+		undo()
+	}
+	return out
+}
+
+func (s *Session) advance(g Granularity, n int) []sim.StepInfo {
 	var out []sim.StepInfo
 	for i := 0; i < n; i++ {
 		switch g {
