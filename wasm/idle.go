@@ -3,25 +3,14 @@ package main
 import (
 	"encoding/json"
 	"runtime"
-	"runtime/metrics"
 )
 
 // idleReport is the result of the "idle" method.
 type idleReport struct {
 	// Collected is true when the call ran a garbage collection.
 	Collected bool `json:"collected"`
-	// LiveBytes is the heap the last collection found live, after this
-	// call's when it ran one.
-	LiveBytes uint64 `json:"liveBytes"`
-}
-
-// idleSamples are the runtime metrics idle reads: the heap held by
-// objects (live or not yet swept), the heap the last collection found
-// live, and the heap size at which the next collection starts.
-var idleSamples = []metrics.Sample{
-	{Name: "/memory/classes/heap/objects:bytes"},
-	{Name: "/gc/heap/live:bytes"},
-	{Name: "/gc/heap/goal:bytes"},
+	// HeapBytes is the heap held by objects after the call.
+	HeapBytes uint64 `json:"heapBytes"`
 }
 
 // idle runs a garbage collection when the heap has used at least half of
@@ -33,21 +22,24 @@ var idleSamples = []metrics.Sample{
 // or a step) then takes on top of its own work. Collecting while the user
 // is idle moves most cycles out of the calls. It takes no arguments.
 func idle(json.RawMessage) (any, error) {
-	live, past := pastHalfAllowance()
-	r := idleReport{LiveBytes: live}
+	heap, past := pastHalfAllowance()
+	r := idleReport{HeapBytes: heap}
 	if past {
 		runtime.GC()
 		r.Collected = true
-		r.LiveBytes, _ = pastHalfAllowance()
+		r.HeapBytes, _ = pastHalfAllowance()
 	}
 	return r, nil
 }
 
-// pastHalfAllowance returns the heap the last collection found live and
-// whether the heap has since grown by at least half of what the collector
-// allows before its next cycle.
-func pastHalfAllowance() (live uint64, past bool) {
-	metrics.Read(idleSamples)
-	used, live, goal := idleSamples[0].Value.Uint64(), idleSamples[1].Value.Uint64(), idleSamples[2].Value.Uint64()
-	return live, goal > live && used > live && used-live >= (goal-live)/2
+// pastHalfAllowance returns the heap held by objects and whether it has
+// used half of the growth the collector allows before its next cycle.
+// The next cycle starts at NextGC, the heap found live at the last one
+// times 1 + GOGC/100 (GOGC is 100: nothing sets it), so half the growth
+// is used at three quarters of NextGC. (runtime/metrics, which gives the
+// live heap directly, costs the page 12 kB.)
+func pastHalfAllowance() (heap uint64, past bool) {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc, m.HeapAlloc >= m.NextGC/4*3
 }

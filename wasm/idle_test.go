@@ -23,7 +23,7 @@ func TestIdleCollectsOnlyPastHalfTheAllowance(t *testing.T) {
 	if numGC() != before {
 		t.Skip("a collection ran while the test made garbage")
 	}
-	if r := mustIdle(t); !r.Collected || r.LiveBytes == 0 {
+	if r := mustIdle(t); !r.Collected || r.HeapBytes == 0 {
 		t.Fatalf("idle did not collect past half the allowance: %+v", r)
 	}
 	if r := mustIdle(t); r.Collected {
