@@ -4,6 +4,7 @@
 // is bundled into this chunk by web/vite.config.ts.
 import 'virtual:wasm-exec';
 import type { FromWorker, ToWorker } from './engine';
+import { afterIdle } from './idle';
 
 /** A call's answer. */
 type Answer = Extract<FromWorker, { type: 'result' | 'array' }>;
@@ -97,11 +98,11 @@ function samplesDelta(id: number, args: string): Answer {
  * stepping (one per frame or per keypress), shorter than a reader's pause.
  */
 const IDLE_MS = 400;
-let idleTimer: ReturnType<typeof setTimeout> | undefined;
+const idle = afterIdle(() => void answer('idle', '{}'), IDLE_MS);
 
 scope.onmessage = (e) => {
   const m = e.data;
-  clearTimeout(idleTimer);
+  idle.busy();
   if (m.type === 'start') {
     start(m.module).then(
       () => scope.postMessage({ type: 'ready' }),
@@ -116,5 +117,5 @@ scope.onmessage = (e) => {
   const msg: Answer = m.method === 'samples' ? samplesDelta(m.id, m.args) : m.method === 'steps' ? chunked(m.id, answer(m.method, m.args)) : { type: 'result', id: m.id, result: answer(m.method, m.args) };
   msg.ms = performance.now() - t0;
   scope.postMessage(msg);
-  idleTimer = setTimeout(() => answer('idle', '{}'), IDLE_MS);
+  idle.done();
 };
