@@ -46,7 +46,7 @@ const CACHE_DIR = 'node_modules/.cache/rolloutlab-brotli';
 const usedCacheEntries = new Set();
 
 async function cachedCompress(raw) {
-  const key = createHash('sha256').update(raw).digest('hex');
+  const key = createHash('sha256').update(JSON.stringify(ENCODER_CHOICES)).update(raw).digest('hex');
   usedCacheEntries.add(key);
   const entry = join(CACHE_DIR, key);
   try {
