@@ -65,9 +65,14 @@ cli: ## build the CLI to bin/rolloutlab
 WASM_INLINED_INTERNAL := internal/runtime/... internal/abi internal/bytealg internal/stringslite internal/sync internal/goarch internal/chacha8rand
 WASM_GCFLAGS := -gcflags='all=-l' -gcflags='runtime=' -gcflags='sync/...=' $(foreach p,$(WASM_INLINED_INTERNAL),-gcflags='$(p)=')
 
+# nethttpomithttp2 leaves net/http's bundled HTTP/2 out (17 kB of raw wasm):
+# net/http is only linked because apimachinery's util/net initialises a
+# variable from http.DefaultTransport; the engine makes no request.
+WASM_TAGS := nethttpomithttp2
+
 wasm: ## build web/public/rolloutlab.wasm and copy wasm_exec.js
 	$(call step,build: web/public/rolloutlab.wasm)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' $(WASM_GCFLAGS) -o web/public/rolloutlab.wasm ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -tags $(WASM_TAGS) -ldflags='-s -w' $(WASM_GCFLAGS) -o web/public/rolloutlab.wasm ./wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/public/wasm_exec.js
 
 web: ## vite build to web/dist, then precompress and check the size budget
