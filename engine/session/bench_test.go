@@ -107,11 +107,24 @@ var warmUpSeek = sync.OnceFunc(func() {
 // eachSeekRun runs body as a sub-benchmark per run of seekRuns, on a
 // session computed to the end of that run (untimed), reporting allocations
 // and, after body, the checkpoints (reportCheckpoints) when report is set.
+//
+// The run is followed by a garbage collection, as a page is idle between
+// computing a run and a seek. Under js/wasm the collector has a single
+// thread and no background time while Go code runs, so a cycle started
+// during RunToEnd was marked only by allocation assists: it lasted the
+// whole run, the heap reached 860 MB for 280 MB live, and its goal let the
+// timed seeks allocate fresh memory. Every 4 MB of fresh wasm memory is a
+// memory.grow, which V8 follows with a garbage collection of its own
+// (node --trace-gc: 1,290 in one benchmark), plus first-touch page faults
+// (node --cpu-prof: runtime.growMemory 19% and V8's collector 18.5% of the
+// 100k-step seeks). That measured wasm seeks at 175-230 ms for 80-86 ms
+// once collected (native: no change within noise).
 func eachSeekRun(b *testing.B, report bool, body func(b *testing.B, s *Session)) {
 	for _, run := range seekRuns {
 		b.Run(run.name, func(b *testing.B) {
 			s := loadBench(b, benchScenario(run.replicas))
 			s.RunToEnd()
+			runtime.GC()
 			b.ReportAllocs()
 			b.ResetTimer()
 			body(b, s)
