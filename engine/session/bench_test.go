@@ -117,8 +117,10 @@ var warmUpSeek = sync.OnceFunc(func() {
 // memory.grow, which V8 follows with a garbage collection of its own
 // (node --trace-gc: 1,290 in one benchmark), plus first-touch page faults
 // (node --cpu-prof: runtime.growMemory 19% and V8's collector 18.5% of the
-// 100k-step seeks). That measured wasm seeks at 175-230 ms for 80-86 ms
-// once collected (native: no change within noise).
+// 100k-step seeks). That measured wasm seeks at 170-320 ms for 80-115 ms
+// once collected (native: no change within noise). Enough seeks to start
+// the next cycle (about 40 here, 12.6 MB each) overshoot and grow the heap
+// again the same way: 190 ms a seek averaged over 40.
 func eachSeekRun(b *testing.B, report bool, body func(b *testing.B, s *Session)) {
 	for _, run := range seekRuns {
 		b.Run(run.name, func(b *testing.B) {
