@@ -107,12 +107,27 @@ var warmUpSeek = sync.OnceFunc(func() {
 // eachSeekRun runs body as a sub-benchmark per run of seekRuns, on a
 // session computed to the end of that run (untimed), reporting allocations
 // and, after body, the checkpoints (reportCheckpoints) when report is set.
+//
+// The run is followed by a garbage collection, as the page's Worker runs
+// one when idle between computing a run and a seek (wasm/idle.go). Under js/wasm the collector has a single
+// thread and no background time while Go code runs, so a cycle started
+// during the run was marked only by allocation assists: it lasted the
+// whole run, the heap reached 860 MB for 280 MB live, and its goal let the
+// timed seeks allocate fresh memory. Every 4 MB of fresh wasm memory is a
+// memory.grow, which V8 follows with a garbage collection of its own
+// (node --trace-gc: 1,290 in one benchmark), plus first-touch page faults
+// (node --cpu-prof: runtime.growMemory 19% and V8's collector 18.5% of the
+// 100k-step seeks). That measured wasm seeks at 170-320 ms for 80-115 ms
+// once collected (native: no change within noise). Enough seeks to start
+// the next cycle (about 40 here, 12.6 MB each) overshoot and grow the heap
+// again the same way: 190 ms a seek averaged over 40.
 func eachSeekRun(b *testing.B, report bool, body func(b *testing.B, s *Session)) {
 	for _, run := range seekRuns {
 		b.Run(run.name, func(b *testing.B) {
 			s := loadBench(b, benchScenario(run.replicas))
 			play(s)
 			replay := meanReplayRecords(s)
+			runtime.GC()
 			b.ReportAllocs()
 			b.ResetTimer()
 			body(b, s)
