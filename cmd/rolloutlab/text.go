@@ -172,9 +172,14 @@ func (t *timelineWriter) flush() {
 // the index of the first record not written.
 func writeRecords(b *strings.Builder, records *trace.Recorder, from int, in func(trace.Record) bool) int {
 	i := from
-	for ; i < records.Len() && in(records.At(i)); i++ {
-		b.WriteString(recordIndent + records.At(i).Text() + "\n")
-	}
+	records.Each(from, func(r trace.Record) bool {
+		if !in(r) {
+			return false
+		}
+		b.WriteString(recordIndent + r.Text() + "\n")
+		i++
+		return true
+	})
 	return i
 }
 

@@ -65,7 +65,7 @@ func (r *Recorder) Event(obj metav1.Object, gvk schema.GroupVersionKind, eventTy
 	if err := r.server.PostEvent(r.component, &ev); err != nil {
 		rec.Error = err.Error()
 	}
-	r.rec.Emit(r.component, rec)
+	rec.emit(r.rec, r.component)
 }
 
 // EventRecorded mirrors a Kubernetes Event a controller created.

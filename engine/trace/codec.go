@@ -1,0 +1,195 @@
+package trace
+
+import (
+	"encoding/binary"
+	"time"
+)
+
+// Codec names how one payload type is written compactly into the trace and
+// read back. The hot emitters (API requests, watch deliveries, queue
+// operations, kubelet transitions, Events) write their fields through an
+// Encoder instead of handing Emit a Payload: boxing a payload into the
+// interface and keeping a 56-byte record header per record cost more
+// memory than the rest of the engine's writes together. Other payloads go
+// through Emit unchanged.
+type Codec struct {
+	// id is the codec's index in codecs; 0 is Emit's boxed payloads.
+	id uint8
+}
+
+// codecs holds every codec's decode function by id. It is filled by the
+// package-level NewCodec calls while packages initialise (in the import
+// graph's fixed order) and only read afterwards, so it is not simulation
+// state.
+var codecs = []func(*Decoder) Payload{nil}
+
+// maxCodecs bounds the number of codecs: a record's first byte holds its
+// codec in the low bits and the number of strings it added in the high
+// three.
+const maxCodecs = 32
+
+// NewCodec registers how to rebuild a payload from the fields its emitter
+// wrote, in the same order and with the same Encoder methods. Call it only
+// to initialise a package-level variable.
+func NewCodec(decode func(*Decoder) Payload) Codec {
+	if len(codecs) >= maxCodecs {
+		panic("trace: too many codecs")
+	}
+	codecs = append(codecs, decode)
+	return Codec{id: uint8(len(codecs) - 1)}
+}
+
+// Encoder writes one record's fields (see Recorder.Begin). The fields are
+// variable-length integers and indices into the recorder's string table,
+// so zeros and repeated strings take one byte.
+type Encoder struct {
+	r *Recorder
+	// buf holds the record being written: header, then fields.
+	buf []byte
+	// added is the number of strings the record added to the table.
+	added int
+}
+
+// String writes s, interned: every record naming the same string shares
+// one copy of it. Use it for names, keys and constants.
+//
+// A string reference is 0 for "", 1 for a string this record adds to the
+// table (the next entry), and otherwise the shorter of 2+2*d, where d
+// counts back from the table's last entry, and 3+2*i, i being its index:
+// both the names of the objects a run is working on (recent entries) and
+// the constants added first (low indices) take one or two bytes.
+func (e *Encoder) String(s string) {
+	if s == "" {
+		e.Uint(0)
+		return
+	}
+	i, added := e.r.intern(s)
+	e.ref(i, added)
+}
+
+// UniqueString writes s without looking it up, for text that rarely
+// repeats, such as a formatted message: it is added to the table.
+func (e *Encoder) UniqueString(s string) {
+	if s == "" {
+		e.Uint(0)
+		return
+	}
+	e.ref(e.r.addString(s), true)
+}
+
+// ref writes a reference to table entry i (see String).
+func (e *Encoder) ref(i int, added bool) {
+	if added {
+		e.added++
+		e.Uint(1)
+		return
+	}
+	if d := e.r.nstr - 1 - i; d < i {
+		e.Uint(2 + 2*uint64(d))
+	} else {
+		e.Uint(3 + 2*uint64(i))
+	}
+}
+
+// Strings writes ss, keeping nil distinct from empty.
+func (e *Encoder) Strings(ss []string) {
+	if ss == nil {
+		e.Uint(0)
+		return
+	}
+	e.Uint(uint64(len(ss)) + 1)
+	for _, s := range ss {
+		e.String(s)
+	}
+}
+
+// Uint writes u.
+func (e *Encoder) Uint(u uint64) { e.buf = binary.AppendUvarint(e.buf, u) }
+
+// Int writes i.
+func (e *Encoder) Int(i int64) { e.buf = binary.AppendVarint(e.buf, i) }
+
+// Duration writes d.
+func (e *Encoder) Duration(d time.Duration) { e.Int(int64(d)) }
+
+// Bool writes b.
+func (e *Encoder) Bool(b bool) {
+	if b {
+		e.buf = append(e.buf, 1)
+	} else {
+		e.buf = append(e.buf, 0)
+	}
+}
+
+// End appends the record and returns its sequence number.
+func (e *Encoder) End() uint64 { return e.r.appendEncoded() }
+
+// Decoder reads one record's fields in the order its Encoder wrote them.
+type Decoder struct {
+	r *Recorder
+	b []byte
+	// nstr is the length the string table had when the field being read
+	// was written.
+	nstr int
+}
+
+// String reads a field written by String.
+func (d *Decoder) String() string {
+	switch v := d.Uint(); {
+	case v == 0:
+		return ""
+	case v == 1:
+		d.nstr++
+		return d.r.stringAt(d.nstr - 1)
+	case v%2 == 0:
+		return d.r.stringAt(d.nstr - 1 - int(v-2)/2)
+	default:
+		return d.r.stringAt(int(v-3) / 2)
+	}
+}
+
+// UniqueString reads a field written by UniqueString.
+func (d *Decoder) UniqueString() string { return d.String() }
+
+// Strings reads a field written by Strings.
+func (d *Decoder) Strings() []string {
+	n := d.Uint()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n-1)
+	for i := range out {
+		out[i] = d.String()
+	}
+	return out
+}
+
+// Uint reads a field written by Uint.
+func (d *Decoder) Uint() uint64 {
+	u, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		panic("trace: corrupt record")
+	}
+	d.b = d.b[k:]
+	return u
+}
+
+// Int reads a field written by Int.
+func (d *Decoder) Int() int64 {
+	i, k := binary.Varint(d.b)
+	if k <= 0 {
+		panic("trace: corrupt record")
+	}
+	d.b = d.b[k:]
+	return i
+}
+
+// Duration reads a field written by Duration.
+func (d *Decoder) Duration() time.Duration { return time.Duration(d.Int()) }
+
+// Bool reads a field written by Bool.
+func (d *Decoder) Bool() bool {
+	b := d.b[0] != 0
+	d.b = d.b[1:]
+	return b
+}
