@@ -1,11 +1,15 @@
 package informer
 
-import "github.com/rolloutlab/rolloutlab/engine/trace"
+import (
+	"time"
+
+	"github.com/rolloutlab/rolloutlab/engine/trace"
+)
 
 // deliveryCodec writes WatchDelivery records compactly (see trace.Codec):
 // every watch event applied to every informer is one.
 var deliveryCodec = trace.NewCodec(func(d *trace.Decoder) trace.Payload {
-	return WatchDelivery{Resource: d.String(), Type: d.String(), Key: d.String(), RV: d.Uint(), Lag: d.Duration(),
+	return WatchDelivery{Resource: d.String(), Type: d.String(), Key: d.String(), RV: d.Uint(), Lag: time.Duration(d.Int()),
 		Tombstone: d.Bool(), Handlers: d.Strings()}
 })
 
@@ -16,7 +20,7 @@ func (w *WatchDelivery) emit(rec *trace.Recorder, source string) {
 	e.String(w.Type)
 	e.String(w.Key)
 	e.Uint(w.RV)
-	e.Duration(w.Lag)
+	e.Int(int64(w.Lag))
 	e.Bool(w.Tombstone)
 	e.Strings(w.Handlers)
 	e.End()

@@ -1,9 +1,6 @@
 package trace
 
-import (
-	"encoding/binary"
-	"time"
-)
+import "encoding/binary"
 
 // Codec names how one payload type is written compactly into the trace and
 // read back. The hot emitters (API requests, watch deliveries, queue
@@ -109,9 +106,6 @@ func (e *Encoder) Uint(u uint64) { e.buf = binary.AppendUvarint(e.buf, u) }
 // Int writes i.
 func (e *Encoder) Int(i int64) { e.buf = binary.AppendVarint(e.buf, i) }
 
-// Duration writes d.
-func (e *Encoder) Duration(d time.Duration) { e.Int(int64(d)) }
-
 // Bool writes b.
 func (e *Encoder) Bool(b bool) {
 	if b {
@@ -133,7 +127,7 @@ type Decoder struct {
 	nstr int
 }
 
-// String reads a field written by String.
+// String reads a field written by String or UniqueString.
 func (d *Decoder) String() string {
 	switch v := d.Uint(); {
 	case v == 0:
@@ -147,9 +141,6 @@ func (d *Decoder) String() string {
 		return d.r.stringAt(int(v-3) / 2)
 	}
 }
-
-// UniqueString reads a field written by UniqueString.
-func (d *Decoder) UniqueString() string { return d.String() }
 
 // Strings reads a field written by Strings.
 func (d *Decoder) Strings() []string {
@@ -183,9 +174,6 @@ func (d *Decoder) Int() int64 {
 	d.b = d.b[k:]
 	return i
 }
-
-// Duration reads a field written by Duration.
-func (d *Decoder) Duration() time.Duration { return time.Duration(d.Int()) }
 
 // Bool reads a field written by Bool.
 func (d *Decoder) Bool() bool {

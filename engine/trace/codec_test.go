@@ -31,14 +31,14 @@ func (s *sample) emit(r *Recorder, source string) uint64 {
 	e.Strings(s.Tags)
 	e.Uint(s.Count)
 	e.Int(s.Delta)
-	e.Duration(s.Wait)
+	e.Int(int64(s.Wait))
 	e.Bool(s.Flagged)
 	return e.End()
 }
 
 var sampleCodec = NewCodec(func(d *Decoder) Payload {
-	return sample{Name: d.String(), Note: d.UniqueString(), Tags: d.Strings(), Count: d.Uint(), Delta: d.Int(),
-		Wait: d.Duration(), Flagged: d.Bool()}
+	return sample{Name: d.String(), Note: d.String(), Tags: d.Strings(), Count: d.Uint(), Delta: d.Int(),
+		Wait: time.Duration(d.Int()), Flagged: d.Bool()}
 })
 
 // samplePayload is the i-th payload of the runs below: names repeat with

@@ -37,7 +37,7 @@ func (r *Recorder) addString(s string) int {
 // it was added: a string the cache does not name is added again (a
 // duplicate entry, never a wrong one).
 func (r *Recorder) intern(s string) (i int, added bool) {
-	set := r.slots[2*(fnv1a(s)&(internSets-1)):][:2]
+	set := r.slots[2*(hashString(s)&(internSets-1)):][:2]
 	if v := set[0]; v != 0 && r.stringAt(int(v-1)) == s {
 		return int(v - 1), false
 	}
@@ -50,12 +50,25 @@ func (r *Recorder) intern(s string) (i int, added bool) {
 	return i, true
 }
 
-// fnv1a is the 32-bit FNV-1a hash of s: fixed, so that interning is
-// deterministic.
-func fnv1a(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint32(s[i])) * 16777619
+// hashString hashes s's length, first byte and last eight bytes: fixed, so
+// that interning is deterministic, and short, because hashing whole names
+// and messages cost more than the rest of recording. The names a trace
+// repeats differ in their last characters (generated suffixes); strings
+// that share their ends and length share a set, and interning them costs
+// at worst a duplicate entry.
+func hashString(s string) uint32 {
+	n := len(s)
+	var x uint64
+	if n >= 8 {
+		x = uint64(s[n-8])<<56 | uint64(s[n-7])<<48 | uint64(s[n-6])<<40 | uint64(s[n-5])<<32 |
+			uint64(s[n-4])<<24 | uint64(s[n-3])<<16 | uint64(s[n-2])<<8 | uint64(s[n-1])
+	} else {
+		for i := 0; i < n; i++ {
+			x = x<<8 | uint64(s[i])
+		}
 	}
-	return h
+	if n > 0 {
+		x ^= uint64(s[0])<<7 ^ uint64(n)<<17
+	}
+	return uint32((x * 0x9e3779b97f4a7c15) >> 40)
 }
