@@ -9,19 +9,23 @@ import (
 // deliveryCodec writes WatchDelivery records compactly (see trace.Codec):
 // every watch event applied to every informer is one.
 var deliveryCodec = trace.NewCodec(func(d *trace.Decoder) trace.Payload {
-	return WatchDelivery{Resource: d.String(), Type: d.String(), Key: d.String(), RV: d.Uint(), Lag: time.Duration(d.Int()),
-		Tombstone: d.Bool(), Handlers: d.Strings()}
+	var w WatchDelivery
+	d.Strings(&w.Resource, &w.Type, &w.Key)
+	w.Handlers = d.List()
+	n := d.Ints(3)
+	w.RV, w.Lag, w.Tombstone = uint64(n[0]), time.Duration(n[1]), n[2] != 0
+	return w
 })
 
 // emit records w from source, in deliveryCodec's field order.
 func (w *WatchDelivery) emit(rec *trace.Recorder, source string) {
 	e := rec.Begin(source, deliveryCodec)
-	e.String(w.Resource)
-	e.String(w.Type)
-	e.String(w.Key)
-	e.Uint(w.RV)
-	e.Int(int64(w.Lag))
-	e.Bool(w.Tombstone)
-	e.Strings(w.Handlers)
+	e.String(w.Resource, w.Type, w.Key)
+	e.List(w.Handlers)
+	tombstone := int64(0)
+	if w.Tombstone {
+		tombstone = 1
+	}
+	e.Int(int64(w.RV), int64(w.Lag), tombstone)
 	e.End()
 }

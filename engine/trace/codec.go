@@ -47,28 +47,31 @@ type Encoder struct {
 	added int
 }
 
-// String writes s, interned: every record naming the same string shares
-// one copy of it. Use it for names, keys and constants.
+// String writes each of ss, interned: every record naming the same
+// string shares one copy of it. Use it for names, keys and constants.
 //
 // A string reference is 0 for "", 1 for a string this record adds to the
 // table (the next entry), and otherwise the shorter of 2+2*d, where d
 // counts back from the table's last entry, and 3+2*i, i being its index:
 // both the names of the objects a run is working on (recent entries) and
 // the constants added first (low indices) take one or two bytes.
-func (e *Encoder) String(s string) {
-	if s == "" {
-		e.Uint(0)
-		return
+func (e *Encoder) String(ss ...string) {
+	for _, s := range ss {
+		if s == "" {
+			e.uint(0)
+			continue
+		}
+		i, added := e.r.intern(s)
+		e.ref(i, added)
 	}
-	i, added := e.r.intern(s)
-	e.ref(i, added)
 }
 
 // UniqueString writes s without looking it up, for text that rarely
-// repeats, such as a formatted message: it is added to the table.
+// repeats, such as a formatted message: it is added to the table. It
+// reads back with String.
 func (e *Encoder) UniqueString(s string) {
 	if s == "" {
-		e.Uint(0)
+		e.uint(0)
 		return
 	}
 	e.ref(e.r.addString(s), true)
@@ -78,42 +81,35 @@ func (e *Encoder) UniqueString(s string) {
 func (e *Encoder) ref(i int, added bool) {
 	if added {
 		e.added++
-		e.Uint(1)
+		e.uint(1)
 		return
 	}
 	if d := e.r.nstr - 1 - i; d < i {
-		e.Uint(2 + 2*uint64(d))
+		e.uint(2 + 2*uint64(d))
 	} else {
-		e.Uint(3 + 2*uint64(i))
+		e.uint(3 + 2*uint64(i))
 	}
 }
 
-// Strings writes ss, keeping nil distinct from empty.
-func (e *Encoder) Strings(ss []string) {
+// List writes the list ss, keeping nil distinct from empty.
+func (e *Encoder) List(ss []string) {
 	if ss == nil {
-		e.Uint(0)
+		e.uint(0)
 		return
 	}
-	e.Uint(uint64(len(ss)) + 1)
-	for _, s := range ss {
-		e.String(s)
+	e.uint(uint64(len(ss)) + 1)
+	e.String(ss...)
+}
+
+// Int writes each of vs (small magnitudes take one byte).
+func (e *Encoder) Int(vs ...int64) {
+	for _, v := range vs {
+		e.buf = binary.AppendVarint(e.buf, v)
 	}
 }
 
-// Uint writes u.
-func (e *Encoder) Uint(u uint64) { e.buf = binary.AppendUvarint(e.buf, u) }
-
-// Int writes i.
-func (e *Encoder) Int(i int64) { e.buf = binary.AppendVarint(e.buf, i) }
-
-// Bool writes b.
-func (e *Encoder) Bool(b bool) {
-	if b {
-		e.buf = append(e.buf, 1)
-	} else {
-		e.buf = append(e.buf, 0)
-	}
-}
+// uint writes u.
+func (e *Encoder) uint(u uint64) { e.buf = binary.AppendUvarint(e.buf, u) }
 
 // End appends the record and returns its sequence number.
 func (e *Encoder) End() uint64 { return e.r.appendEncoded() }
@@ -127,9 +123,9 @@ type Decoder struct {
 	nstr int
 }
 
-// String reads a field written by String or UniqueString.
+// String reads a string written by String or UniqueString.
 func (d *Decoder) String() string {
-	switch v := d.Uint(); {
+	switch v := d.uint(); {
 	case v == 0:
 		return ""
 	case v == 1:
@@ -142,9 +138,16 @@ func (d *Decoder) String() string {
 	}
 }
 
-// Strings reads a field written by Strings.
-func (d *Decoder) Strings() []string {
-	n := d.Uint()
+// Strings reads one string into each of dst.
+func (d *Decoder) Strings(dst ...*string) {
+	for _, p := range dst {
+		*p = d.String()
+	}
+}
+
+// List reads a field written by List.
+func (d *Decoder) List() []string {
+	n := d.uint()
 	if n == 0 {
 		return nil
 	}
@@ -155,8 +158,17 @@ func (d *Decoder) Strings() []string {
 	return out
 }
 
-// Uint reads a field written by Uint.
-func (d *Decoder) Uint() uint64 {
+// Ints reads n integers written by Int.
+func (d *Decoder) Ints(n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = d.int()
+	}
+	return out
+}
+
+// uint reads an unsigned integer written by Encoder.uint.
+func (d *Decoder) uint() uint64 {
 	u, k := binary.Uvarint(d.b)
 	if k <= 0 {
 		panic("trace: corrupt record")
@@ -165,19 +177,12 @@ func (d *Decoder) Uint() uint64 {
 	return u
 }
 
-// Int reads a field written by Int.
-func (d *Decoder) Int() int64 {
+// int reads one integer written by Int.
+func (d *Decoder) int() int64 {
 	i, k := binary.Varint(d.b)
 	if k <= 0 {
 		panic("trace: corrupt record")
 	}
 	d.b = d.b[k:]
 	return i
-}
-
-// Bool reads a field written by Bool.
-func (d *Decoder) Bool() bool {
-	b := d.b[0] != 0
-	d.b = d.b[1:]
-	return b
 }

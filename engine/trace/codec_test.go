@@ -28,17 +28,22 @@ func (s *sample) emit(r *Recorder, source string) uint64 {
 	e := r.Begin(source, sampleCodec)
 	e.String(s.Name)
 	e.UniqueString(s.Note)
-	e.Strings(s.Tags)
-	e.Uint(s.Count)
-	e.Int(s.Delta)
-	e.Int(int64(s.Wait))
-	e.Bool(s.Flagged)
+	e.List(s.Tags)
+	flagged := int64(0)
+	if s.Flagged {
+		flagged = 1
+	}
+	e.Int(int64(s.Count), s.Delta, int64(s.Wait), flagged)
 	return e.End()
 }
 
 var sampleCodec = NewCodec(func(d *Decoder) Payload {
-	return sample{Name: d.String(), Note: d.String(), Tags: d.Strings(), Count: d.Uint(), Delta: d.Int(),
-		Wait: time.Duration(d.Int()), Flagged: d.Bool()}
+	var s sample
+	d.Strings(&s.Name, &s.Note)
+	s.Tags = d.List()
+	n := d.Ints(4)
+	s.Count, s.Delta, s.Wait, s.Flagged = uint64(n[0]), n[1], time.Duration(n[2]), n[3] != 0
+	return s
 })
 
 // samplePayload is the i-th payload of the runs below: names repeat with
@@ -54,9 +59,9 @@ func samplePayload(i int, branch string) Payload {
 		s.Note = fmt.Sprint(branch, "message ", i)
 	}
 	switch i % 4 {
-	case 0:
-		s.Tags = []string{}
 	case 1:
+		s.Tags = []string{}
+	case 0: // records at marks (every 64th) add more than seven strings
 		for k := 0; k < 9; k++ {
 			s.Tags = append(s.Tags, fmt.Sprint(branch, "tag-", i, "-", k))
 		}

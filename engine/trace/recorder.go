@@ -111,7 +111,7 @@ func (r *Recorder) Step() int { return r.step }
 // which does not box it.
 func (r *Recorder) Emit(source string, p Payload) uint64 {
 	e := r.Begin(source, Codec{})
-	e.Uint(uint64(r.nboxed))
+	e.uint(uint64(r.nboxed))
 	seq := e.End()
 	r.boxed = append(r.boxed, p)
 	r.nboxed++
@@ -125,8 +125,7 @@ func (r *Recorder) Begin(source string, c Codec) *Encoder {
 	e := &r.enc
 	e.buf = append(e.buf[:0], c.id)
 	e.String(source)
-	e.Int(int64(r.step - r.lastStep))
-	e.Int(int64(r.clock.Elapsed() - r.lastAt))
+	e.Int(int64(r.step-r.lastStep), int64(r.clock.Elapsed()-r.lastAt))
 	return e
 }
 
@@ -135,25 +134,25 @@ func (r *Recorder) Begin(source string, c Codec) *Encoder {
 // its high bits.
 func (r *Recorder) appendEncoded() uint64 {
 	b, added := r.enc.buf, r.enc.added
-	if added < overflowAdded {
-		b[0] |= byte(added) << 5
-	} else {
-		b[0] |= overflowAdded << 5
+	if added >= overflowAdded {
 		b = binary.LittleEndian.AppendUint32(b, uint32(added))
+		added = overflowAdded
 	}
-	need := len(b) + uvarintLen(uint64(len(b)))
+	b[0] |= byte(added) << 5
+	need := len(b) + binary.MaxVarintLen64 // with its length prefix
 	last := len(r.data) - 1
-	switch {
-	case last < 0 || len(r.data[last])+need > dataChunkCap(last):
+	if last < 0 || len(r.data[last])+need > dataChunkCap(last) {
 		last++
-		r.data = append(r.data, make([]byte, 0, max(dataChunkCap(last), need)))
-	case cap(r.data[last]) < dataChunkCap(last):
-		// Clipped by a restore: move to a full-size array once, as a
-		// trace recorded straight through has it.
-		r.data[last] = append(make([]byte, 0, dataChunkCap(last)), r.data[last]...)
+		r.data = append(r.data, nil)
+	}
+	if c := r.data[last]; cap(c) < dataChunkCap(last) {
+		// A new chunk, or the last one clipped by a restore (moved to a
+		// full-size array once, as a trace recorded straight through has
+		// it).
+		r.data[last] = append(make([]byte, 0, max(dataChunkCap(last), need)), c...)
 	}
 	if r.n%markEvery == 0 {
-		r.marks = append(r.marks, cursor{chunk: last, off: len(r.data[last]), nstr: r.nstr - added, boxed: r.nboxed, step: r.lastStep, at: r.lastAt})
+		r.marks = append(r.marks, cursor{chunk: last, off: len(r.data[last]), nstr: r.nstr - r.enc.added, boxed: r.nboxed, step: r.lastStep, at: r.lastAt})
 	}
 	c := binary.AppendUvarint(r.data[last], uint64(len(b)))
 	r.data[last] = append(c, b...)
@@ -167,15 +166,6 @@ func (r *Recorder) appendEncoded() uint64 {
 // times, at most dataChunkMax (a short trace stays small).
 func dataChunkCap(k int) int {
 	return dataChunkMin << min(k, 6)
-}
-
-// uvarintLen is the length of u's uvarint encoding.
-func uvarintLen(u uint64) int {
-	n := 1
-	for ; u >= 0x80; u >>= 7 {
-		n++
-	}
-	return n
 }
 
 // seek returns the position of record i (0 <= i < n).
@@ -204,14 +194,14 @@ func (r *Recorder) read(c *cursor, full bool) (source string, p Payload) {
 	}
 	c.nstr += added
 	source = d.String()
-	c.step += int(d.Int())
-	c.at += time.Duration(d.Int())
+	c.step += int(d.int())
+	c.at += time.Duration(d.int())
 	switch id := body[0] & (maxCodecs - 1); {
 	case !full:
 	case id != 0:
 		p = codecs[id](&d)
 	default:
-		p = r.boxed[int(d.Uint())-r.boxedBase]
+		p = r.boxed[int(d.uint())-r.boxedBase]
 	}
 	return source, p
 }
@@ -261,11 +251,11 @@ func (r *Recorder) Slice(from, to int) []Record {
 	if from >= to {
 		return nil
 	}
-	out := make([]Record, 0, to-from)
-	r.Each(from, func(rec Record) bool {
-		out = append(out, rec)
-		return len(out) < to-from
-	})
+	out := make([]Record, to-from)
+	c := r.seek(from)
+	for i := range out {
+		out[i] = r.record(&c, from+i)
+	}
 	return out
 }
 

@@ -9,26 +9,22 @@ import (
 // opCodec writes QueueOp records compactly (see trace.Codec): every
 // controller's queue records each add, get and done.
 var opCodec = trace.NewCodec(func(d *trace.Decoder) trace.Payload {
-	return QueueOp{Queue: d.String(), Op: Op(d.Uint()), Key: d.String(), Reason: d.String(), Reasons: d.Strings(),
-		Added: AddOutcome(d.Uint()), Delay: time.Duration(d.Int()), Waited: WaitOutcome(d.Uint()), ReadyAt: time.Duration(d.Int()),
-		DroppedReadyAt: time.Duration(d.Int()), Requeues: int(d.Int()), Limiter: d.String(), Len: int(d.Int())}
+	var p QueueOp
+	d.Strings(&p.Queue, &p.Key, &p.Reason, &p.Limiter)
+	p.Reasons = d.List()
+	n := d.Ints(8)
+	p.Op, p.Added, p.Waited = Op(n[0]), AddOutcome(n[1]), WaitOutcome(n[2])
+	p.Delay, p.ReadyAt, p.DroppedReadyAt = time.Duration(n[3]), time.Duration(n[4]), time.Duration(n[5])
+	p.Requeues, p.Len = int(n[6]), int(n[7])
+	return p
 })
 
 // emit records p from source, in opCodec's field order.
 func (p *QueueOp) emit(rec *trace.Recorder, source string) {
 	e := rec.Begin(source, opCodec)
-	e.String(p.Queue)
-	e.Uint(uint64(p.Op))
-	e.String(p.Key)
-	e.String(p.Reason)
-	e.Strings(p.Reasons)
-	e.Uint(uint64(p.Added))
-	e.Int(int64(p.Delay))
-	e.Uint(uint64(p.Waited))
-	e.Int(int64(p.ReadyAt))
-	e.Int(int64(p.DroppedReadyAt))
-	e.Int(int64(p.Requeues))
-	e.String(p.Limiter)
-	e.Int(int64(p.Len))
+	e.String(p.Queue, p.Key, p.Reason, p.Limiter)
+	e.List(p.Reasons)
+	e.Int(int64(p.Op), int64(p.Added), int64(p.Waited), int64(p.Delay), int64(p.ReadyAt), int64(p.DroppedReadyAt),
+		int64(p.Requeues), int64(p.Len))
 	e.End()
 }

@@ -11,21 +11,18 @@ import (
 // object is written as its kind, namespace and name, so that recording
 // does not build the "<Kind> ns/name" string a reader sees.
 var recordedCodec = trace.NewCodec(func(d *trace.Decoder) trace.Payload {
-	kind, ns, name := d.String(), d.String(), d.String()
-	return EventRecorded{Object: kind + " " + ns + "/" + name, Type: d.String(), Reason: d.String(), Message: d.String(),
-		Error: d.String()}
+	var kind, ns, name string
+	var e EventRecorded
+	d.Strings(&kind, &ns, &name, &e.Type, &e.Reason, &e.Error, &e.Message)
+	e.Object = kind + " " + ns + "/" + name
+	return e
 })
 
 // emitRecorded records the EventRecorded of an Event about obj, of kind
 // kind, from source, in recordedCodec's field order.
 func emitRecorded(rec *trace.Recorder, source, kind string, obj metav1.Object, eventType, reason, message, failed string) {
 	e := rec.Begin(source, recordedCodec)
-	e.String(kind)
-	e.String(obj.GetNamespace())
-	e.String(obj.GetName())
-	e.String(eventType)
-	e.String(reason)
+	e.String(kind, obj.GetNamespace(), obj.GetName(), eventType, reason, failed)
 	e.UniqueString(message)
-	e.String(failed)
 	e.End()
 }
