@@ -4,7 +4,7 @@ import "github.com/rolloutlab/rolloutlab/engine/trace"
 
 // requestCodec writes Request records compactly (see trace.Codec): the
 // API server emits the most records of any component.
-var requestCodec = trace.NewCodec(func(d *trace.Decoder) trace.Payload {
+var requestCodec = trace.NewCodec(trace.KindAPI, func(d *trace.Decoder) trace.Payload {
 	var r Request
 	d.Strings(&r.Actor, &r.Verb, &r.Resource, &r.Namespace, &r.Name, &r.Error)
 	n := d.Ints(2)

@@ -8,7 +8,7 @@ import (
 
 // deliveryCodec writes WatchDelivery records compactly (see trace.Codec):
 // every watch event applied to every informer is one.
-var deliveryCodec = trace.NewCodec(func(d *trace.Decoder) trace.Payload {
+var deliveryCodec = trace.NewCodec(trace.KindWatch, func(d *trace.Decoder) trace.Payload {
 	var w WatchDelivery
 	d.Strings(&w.Resource, &w.Type, &w.Key)
 	w.Handlers = d.List()

@@ -4,7 +4,7 @@ import "github.com/rolloutlab/rolloutlab/engine/trace"
 
 // transitionCodec writes Transition records compactly (see trace.Codec):
 // every pod's scheduling and lifecycle changes are ones.
-var transitionCodec = trace.NewCodec(func(d *trace.Decoder) trace.Payload {
+var transitionCodec = trace.NewCodec(trace.KindKubelet, func(d *trace.Decoder) trace.Payload {
 	var t Transition
 	d.Strings(&t.Actor, &t.Pod, &t.Node, &t.Image, &t.What, &t.Detail)
 	return t

@@ -14,25 +14,32 @@ type Codec struct {
 	id uint8
 }
 
-// codecs holds every codec's decode function by id. It is filled by the
+// codecs holds every codec's payload kind and decode function by id. It is filled by the
 // package-level NewCodec calls while packages initialise (in the import
 // graph's fixed order) and only read afterwards, so it is not simulation
 // state.
-var codecs = []func(*Decoder) Payload{nil}
+var codecs = []codec{{}}
+
+// codec is what a Codec's id stands for.
+type codec struct {
+	// kind is the Kind of every payload the codec writes.
+	kind   Kind
+	decode func(*Decoder) Payload
+}
 
 // maxCodecs bounds the number of codecs: a record's first byte holds its
 // codec in the low bits and the number of strings it added in the high
 // three.
 const maxCodecs = 32
 
-// NewCodec registers how to rebuild a payload from the fields its emitter
-// wrote, in the same order and with the same Encoder methods. Call it only
-// to initialise a package-level variable.
-func NewCodec(decode func(*Decoder) Payload) Codec {
+// NewCodec registers how to rebuild a payload of kind kind from the fields
+// its emitter wrote, in the same order and with the same Encoder methods.
+// Call it only to initialise a package-level variable.
+func NewCodec(kind Kind, decode func(*Decoder) Payload) Codec {
 	if len(codecs) >= maxCodecs {
 		panic("trace: too many codecs")
 	}
-	codecs = append(codecs, decode)
+	codecs = append(codecs, codec{kind: kind, decode: decode})
 	return Codec{id: uint8(len(codecs) - 1)}
 }
 

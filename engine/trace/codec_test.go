@@ -37,7 +37,7 @@ func (s *sample) emit(r *Recorder, source string) uint64 {
 	return e.End()
 }
 
-var sampleCodec = NewCodec(func(d *Decoder) Payload {
+var sampleCodec = NewCodec(KindSim, func(d *Decoder) Payload {
 	var s sample
 	d.Strings(&s.Name, &s.Note)
 	s.Tags = d.List()

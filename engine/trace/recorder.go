@@ -177,9 +177,9 @@ func (r *Recorder) seek(i int) cursor {
 	return c
 }
 
-// read decodes the record at c and moves c past it. Without full, only
-// the header is decoded (the payload is skipped).
-func (r *Recorder) read(c *cursor, full bool) (source string, p Payload) {
+// read decodes the record at c and moves c past it. Without full, the
+// payload is not decoded (p is nil).
+func (r *Recorder) read(c *cursor, full bool) (source string, kind Kind, p Payload) {
 	if c.off == len(r.data[c.chunk]) {
 		c.chunk, c.off = c.chunk+1, 0
 	}
@@ -196,14 +196,18 @@ func (r *Recorder) read(c *cursor, full bool) (source string, p Payload) {
 	source = d.String()
 	c.step += int(d.int())
 	c.at += time.Duration(d.int())
-	switch id := body[0] & (maxCodecs - 1); {
-	case !full:
-	case id != 0:
-		p = codecs[id](&d)
-	default:
-		p = r.boxed[int(d.uint())-r.boxedBase]
+	if id := body[0] & (maxCodecs - 1); id != 0 {
+		if kind = codecs[id].kind; full {
+			p = codecs[id].decode(&d)
+		}
+	} else {
+		boxed := r.boxed[int(d.uint())-r.boxedBase]
+		kind = boxed.Kind()
+		if full {
+			p = boxed
+		}
 	}
-	return source, p
+	return source, kind, p
 }
 
 // Forget releases the storage of records before index upTo (0-based) that
@@ -240,7 +244,7 @@ func (r *Recorder) At(i int) Record {
 
 // record reads record i at c and moves c past it.
 func (r *Recorder) record(c *cursor, i int) Record {
-	src, p := r.read(c, true)
+	src, _, p := r.read(c, true)
 	return Record{Seq: uint64(i + 1), Step: c.step, At: c.at, Source: src, Data: p}
 }
 
@@ -277,6 +281,28 @@ func (r *Recorder) Each(from int, fn func(Record) bool) {
 // Records returns all records: Slice(0, Len()). Long traces are better
 // read with Each.
 func (r *Recorder) Records() []Record { return r.Slice(0, r.n) }
+
+// Filter calls fn for the records from (0-based) on that keep accepts, in
+// order, until fn returns false. keep sees a record's sequence number,
+// source and kind: the records it rejects are not decoded, so filtering a
+// long trace costs little more than its matches.
+func (r *Recorder) Filter(from int, keep func(seq uint64, source string, kind Kind) bool, fn func(Record) bool) {
+	from = max(from, 0)
+	if from >= r.n {
+		return
+	}
+	c := r.seek(from)
+	for i := from; i < r.n; i++ {
+		at := c
+		if source, kind, _ := r.read(&c, false); !keep(uint64(i+1), source, kind) {
+			continue
+		}
+		c = at
+		if !fn(r.record(&c, i)) {
+			return
+		}
+	}
+}
 
 // Since returns the records with Seq > seq (see Slice).
 func (r *Recorder) Since(seq uint64) []Record {

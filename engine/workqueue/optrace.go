@@ -8,7 +8,7 @@ import (
 
 // opCodec writes QueueOp records compactly (see trace.Codec): every
 // controller's queue records each add, get and done.
-var opCodec = trace.NewCodec(func(d *trace.Decoder) trace.Payload {
+var opCodec = trace.NewCodec(trace.KindQueue, func(d *trace.Decoder) trace.Payload {
 	var p QueueOp
 	d.Strings(&p.Queue, &p.Key, &p.Reason, &p.Limiter)
 	p.Reasons = d.List()

@@ -10,7 +10,7 @@ import (
 // a controller records an Event for every pod it creates or deletes. The
 // object is written as its kind, namespace and name, so that recording
 // does not build the "<Kind> ns/name" string a reader sees.
-var recordedCodec = trace.NewCodec(func(d *trace.Decoder) trace.Payload {
+var recordedCodec = trace.NewCodec(trace.KindEvent, func(d *trace.Decoder) trace.Payload {
 	var kind, ns, name string
 	var e EventRecorded
 	d.Strings(&kind, &ns, &name, &e.Type, &e.Reason, &e.Error, &e.Message)
