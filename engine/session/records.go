@@ -31,14 +31,18 @@ func FilterRecords(rec *trace.Recorder, f RecordFilter) ([]trace.Record, int) {
 	}
 	out := []trace.Record{}
 	total := 0
-	keep := func(seq uint64, source string, kind trace.Kind) bool {
-		if (f.To > 0 && seq > f.To) || (len(kinds) > 0 && !kinds[kind.String()]) || (len(sources) > 0 && !sources[source]) {
+	keep := func(source string, kind trace.Kind) bool {
+		if (len(kinds) > 0 && !kinds[kind.String()]) || (len(sources) > 0 && !sources[source]) {
 			return false
 		}
 		total++
 		return len(out) < limit
 	}
-	rec.Filter(int(max(f.From, 1)-1), keep, func(r trace.Record) bool {
+	to := rec.Len()
+	if f.To > 0 {
+		to = int(min(f.To, uint64(to)))
+	}
+	rec.Filter(int(max(f.From, 1)-1), to, keep, func(r trace.Record) bool {
 		out = append(out, r)
 		return true
 	})

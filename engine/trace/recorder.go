@@ -282,19 +282,19 @@ func (r *Recorder) Each(from int, fn func(Record) bool) {
 // read with Each.
 func (r *Recorder) Records() []Record { return r.Slice(0, r.n) }
 
-// Filter calls fn for the records from (0-based) on that keep accepts, in
-// order, until fn returns false. keep sees a record's sequence number,
-// source and kind: the records it rejects are not decoded, so filtering a
-// long trace costs little more than its matches.
-func (r *Recorder) Filter(from int, keep func(seq uint64, source string, kind Kind) bool, fn func(Record) bool) {
-	from = max(from, 0)
-	if from >= r.n {
+// Filter calls fn for the records from..to-1 (0-based, clamped to the
+// trace) that keep accepts, in order, until fn returns false. keep sees a
+// record's source and kind: the records it rejects are not decoded, so
+// filtering a long trace costs little more than its matches.
+func (r *Recorder) Filter(from, to int, keep func(source string, kind Kind) bool, fn func(Record) bool) {
+	from, to = max(from, 0), min(to, r.n)
+	if from >= to {
 		return
 	}
 	c := r.seek(from)
-	for i := from; i < r.n; i++ {
+	for i := from; i < to; i++ {
 		at := c
-		if source, kind, _ := r.read(&c, false); !keep(uint64(i+1), source, kind) {
+		if source, kind, _ := r.read(&c, false); !keep(source, kind) {
 			continue
 		}
 		c = at
