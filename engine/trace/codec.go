@@ -50,8 +50,10 @@ type Encoder struct {
 	r *Recorder
 	// buf holds the record being written: header, then fields.
 	buf []byte
-	// added is the number of strings the record added to the table.
-	added int
+	// added is the number of strings the record added to the table;
+	// lowest is the lowest table index it names (the table's length if
+	// none).
+	added, lowest int
 }
 
 // String writes each of ss, interned: every record naming the same
@@ -86,6 +88,7 @@ func (e *Encoder) UniqueString(s string) {
 
 // ref writes a reference to table entry i (see String).
 func (e *Encoder) ref(i int, added bool) {
+	e.lowest = min(e.lowest, i)
 	if added {
 		e.added++
 		e.uint(1)
@@ -165,10 +168,10 @@ func (d *Decoder) List() []string {
 	return out
 }
 
-// Ints reads n integers written by Int.
-func (d *Decoder) Ints(n int) []int64 {
-	out := make([]int64, n)
-	for i := range out {
+// Ints reads n integers written by Int (at most 8: an array, so that
+// reading allocates nothing for them).
+func (d *Decoder) Ints(n int) (out [8]int64) {
+	for i := range out[:n] {
 		out[i] = d.int()
 	}
 	return out

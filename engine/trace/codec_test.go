@@ -166,3 +166,33 @@ func TestRestoredTraceIsCanonical(t *testing.T) {
 		}
 	}
 }
+
+// Forget releases the string table's chunks that only released records
+// name, and the records it keeps still read back whole.
+func TestForgetReleasesStrings(t *testing.T) {
+	c := clock.New(clock.Epoch)
+	r := NewRecorder(c, 1)
+	const n = 6 * manyRecords
+	emitSamples(r, c, "a", n)
+	if len(r.strs) < 3 {
+		t.Fatalf("%d records fill %d string chunks, want at least 3", n, len(r.strs))
+	}
+	r.Forget(n)
+	if r.strs[0] != nil || r.strs[len(r.strs)-1] == nil {
+		t.Fatal("Forget(Len()) must release the first string chunk and keep the last")
+	}
+	from := (n - 1) / markEvery * markEvery // kept: in the chunk of the last mark
+	r.Each(from, func(rec Record) bool {
+		if want := samplePayload(int(rec.Seq-1), "a"); !reflect.DeepEqual(rec.Data, want) {
+			t.Fatalf("record %d after Forget: %#v, want %#v", rec.Seq-1, rec.Data, want)
+		}
+		return true
+	})
+	emitSamples(r, c, "a", n+500)
+	r.Each(n, func(rec Record) bool {
+		if want := samplePayload(int(rec.Seq-1), "a"); !reflect.DeepEqual(rec.Data, want) {
+			t.Fatalf("record %d emitted after Forget: %#v, want %#v", rec.Seq-1, rec.Data, want)
+		}
+		return true
+	})
+}

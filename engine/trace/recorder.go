@@ -84,6 +84,9 @@ const (
 	// record longer than dataChunkMax gets a chunk of its own size).
 	dataChunkMin = 512
 	dataChunkMax = 32 << 10
+	// chunkHeader is the length of a data chunk's header: the length of
+	// the string table before its first record (4 bytes).
+	chunkHeader = 4
 	// overflowAdded in a record's added-strings bits means the count is
 	// the record's last four bytes.
 	overflowAdded = 7
@@ -124,6 +127,7 @@ func (r *Recorder) Emit(source string, p Payload) uint64 {
 func (r *Recorder) Begin(source string, c Codec) *Encoder {
 	e := &r.enc
 	e.buf = append(e.buf[:0], c.id)
+	e.lowest = r.nstr
 	e.String(source)
 	e.Int(int64(r.step-r.lastStep), int64(r.clock.Elapsed()-r.lastAt))
 	return e
@@ -142,8 +146,14 @@ func (r *Recorder) appendEncoded() uint64 {
 	need := len(b) + binary.MaxVarintLen64 // with its length prefix
 	last := len(r.data) - 1
 	if last < 0 || len(r.data[last])+need > dataChunkCap(last) {
+		// A new chunk starts with the lowest string index its records
+		// name: its first record's lowest, as the intern cache starts
+		// empty again for the next ones. Forget releases the strings
+		// below it when it releases the chunks before.
 		last++
-		r.data = append(r.data, nil)
+		floor := binary.LittleEndian.AppendUint32(make([]byte, 0, max(dataChunkCap(last), need)), uint32(min(r.enc.lowest, r.nstr)))
+		r.data = append(r.data, floor)
+		r.slots = internCache{}
 	}
 	if c := r.data[last]; cap(c) < dataChunkCap(last) {
 		// A new chunk, or the last one clipped by a restore (moved to a
@@ -156,7 +166,7 @@ func (r *Recorder) appendEncoded() uint64 {
 	}
 	c := binary.AppendUvarint(r.data[last], uint64(len(b)))
 	r.data[last] = append(c, b...)
-	r.enc.buf, r.enc.added = b[:0], 0
+	r.enc.buf, r.enc.added, r.enc.lowest = b[:0], 0, 0
 	r.lastStep, r.lastAt = r.step, r.clock.Elapsed()
 	r.n++
 	return uint64(r.n)
@@ -181,7 +191,7 @@ func (r *Recorder) seek(i int) cursor {
 // payload is not decoded (p is nil).
 func (r *Recorder) read(c *cursor, full bool) (source string, kind Kind, p Payload) {
 	if c.off == len(r.data[c.chunk]) {
-		c.chunk, c.off = c.chunk+1, 0
+		c.chunk, c.off = c.chunk+1, chunkHeader
 	}
 	b := r.data[c.chunk][c.off:]
 	l, k := binary.Uvarint(b)
@@ -215,7 +225,7 @@ func (r *Recorder) read(c *cursor, full bool) (source string, kind Kind, p Paylo
 // and will not read them again (the command line's forward-only run). Len
 // and Seq numbering are unchanged; reading a released record (At, Slice,
 // Each, Records, Since) panics. A checkpoint taken earlier still holds the
-// storage it saw. The string table stays: later records name its strings.
+// storage it saw.
 func (r *Recorder) Forget(upTo int) {
 	if upTo = min(upTo, r.n-1); upTo < 0 {
 		return
@@ -223,6 +233,10 @@ func (r *Recorder) Forget(upTo int) {
 	m := r.marks[upTo/markEvery]
 	for c := m.chunk - 1; c >= 0 && r.data[c] != nil; c-- {
 		r.data[c] = nil
+	}
+	floor := int(binary.LittleEndian.Uint32(r.data[m.chunk]))
+	for k := floor/stringChunkSize - 1; k >= 0 && r.strs[k] != nil; k-- {
+		r.strs[k] = nil
 	}
 	if m.boxed > r.boxedBase {
 		r.boxed, r.boxedBase = r.boxed[m.boxed-r.boxedBase:], m.boxed
