@@ -196,3 +196,23 @@ func TestForgetReleasesStrings(t *testing.T) {
 		return true
 	})
 }
+
+// A Reader reads every record once, in order, across appends and Forget
+// of what it has read (the command line's streamed timeline).
+func TestReaderAcrossAppendsAndForget(t *testing.T) {
+	c := clock.New(clock.Epoch)
+	r := NewRecorder(c, 1)
+	rd := r.NewReader(0)
+	for n := 1; n <= 4*manyRecords; n += n%97 + 1 {
+		emitSamples(r, c, "a", n)
+		stop := n - n%5 // leave a few for the next round
+		rd.Each(func(rec Record) bool {
+			i := int(rec.Seq - 1)
+			if i != rd.Next() || !reflect.DeepEqual(rec.Data, samplePayload(i, "a")) {
+				t.Fatalf("reader at %d read record %d: %#v", rd.Next(), i, rec.Data)
+			}
+			return i < stop
+		})
+		r.Forget(rd.Next())
+	}
+}

@@ -190,7 +190,7 @@ func (r *Recorder) seek(i int) cursor {
 // read decodes the record at c and moves c past it. Without full, the
 // payload is not decoded (p is nil).
 func (r *Recorder) read(c *cursor, full bool) (source string, kind Kind, p Payload) {
-	if c.off == len(r.data[c.chunk]) {
+	if c.off >= len(r.data[c.chunk]) { // at the end, or released by Forget
 		c.chunk, c.off = c.chunk+1, chunkHeader
 	}
 	b := r.data[c.chunk][c.off:]
