@@ -31,13 +31,22 @@ const compress = promisify(brotliCompress);
 
 /**
  * Encoder settings tried on each file; the smallest output is kept (any of
- * them decodes the same bytes). Brotli's own choice of distance coding
- * swings the 20 MB wasm by tens of kB with small changes to the code (one
- * build 2,759.8 kB, one with 25 kB more raw code 2,788.0 kB), while one
- * postfix bit (NPOSTFIX 1) gave 2,775.3 and 2,776.4 kB on the same two: the
- * smaller of the two settings is both smaller and steadier.
+ * them decodes to the same bytes). Brotli's size of the 20 MB wasm swings by
+ * tens of kB with small changes to the code, mostly with the encoder's
+ * block splitting: on one build, 2,759.8 kB with brotli's own settings and
+ * 2,775.3 with one postfix bit (NPOSTFIX 1); on a build with 25 kB more raw
+ * code, 2,788.0 and 2,776.4; on the next, 2,797.9 to 2,799.5 with 21- or
+ * 22-bit blocks (LGBLOCK), 2,773.4 with 20, 2,772.3 with 16 and a postfix
+ * bit. The ones below were the best of those; trying them costs about 35 s
+ * each for a new wasm, two at a time (cached by content afterwards).
  */
-const ENCODER_CHOICES = [{}, { [constants.BROTLI_PARAM_NPOSTFIX]: 1, [constants.BROTLI_PARAM_NDIRECT]: 0 }];
+const ENCODER_CHOICES = [
+  {},
+  { [constants.BROTLI_PARAM_NPOSTFIX]: 1, [constants.BROTLI_PARAM_NDIRECT]: 0 },
+  { [constants.BROTLI_PARAM_LGBLOCK]: 16, [constants.BROTLI_PARAM_NPOSTFIX]: 1, [constants.BROTLI_PARAM_NDIRECT]: 0 },
+  { [constants.BROTLI_PARAM_LGBLOCK]: 20 },
+  { [constants.BROTLI_PARAM_LGBLOCK]: 17 },
+];
 
 /** Compressed outputs by content hash: brotli q11 of a 20 MB wasm takes over
  *  a minute, and most builds leave the wasm unchanged. Entries not used by a

@@ -7,6 +7,10 @@ import { t } from './i18n';
 import './i18n/math';
 import type { TraceRecord } from './types';
 
+import { MATH_TYPES } from './math-types';
+
+export { MATH_TYPES };
+
 /** A table under a formula, e.g. the proportional-scaling rows. */
 export interface MathTable {
   caption: string;
@@ -26,20 +30,6 @@ export interface MathBlock {
   /** Rules that applied: rounding directions, the fencepost rule, why a step stopped. */
   notes: string[];
 }
-
-/** The payload types the math panel shows, in the order a sync emits them. */
-export const MATH_TYPES: readonly string[] = [
-  'FencepostMath',
-  'ScalingEventMath',
-  'ScaleMath',
-  'NewRSMath',
-  'ReconcileNewMath',
-  'OldScaleDownMath',
-  'ExpectationsCheck',
-  'ManageDecision',
-  'DeletionRanking',
-  'RolloutStatusDecision',
-];
 
 type Obj = Record<string, unknown>;
 

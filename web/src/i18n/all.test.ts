@@ -5,6 +5,7 @@ import './embed'; // and the embedded player's with its bundle
 import './present-modes'; // and the presenter's and predict mode's with theirs
 import './share-dialog'; // and the share dialog's with it
 import './explain'; // and the panels' explanations when one is first opened
+import './math'; // and the math panel's formatting when it loads after the first step
 import './zh-CN/all';
 import { missingKeys } from './index';
 

@@ -53,6 +53,7 @@ describe('every string the page uses is translated', () => {
     const { readFileSync, readdirSync } = await import('node:fs');
     await import('../i18n/all');
     await import('../i18n/present-modes'); // the presenter and predict chunks bring their own strings
+    await import('../i18n/math'); // and the math panel's formatting its own
     const { has } = await import('../i18n');
     const html = readFileSync(new URL('../../index.html', import.meta.url), 'utf8');
     const keys = [...html.matchAll(/data-i18n(?:-aria)?="([^"]+)"/g)].map((m) => m[1]!);

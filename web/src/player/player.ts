@@ -6,7 +6,8 @@ import { formatOffset, h, setAttr, setText } from '../dom';
 import { createEditor, type EditorHandle, preloadEditor, whenIdle } from '../editor';
 import { type EngineClient, lastWorkerMs } from '../engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
-import { MATH_TYPES, type MathBlock, mathOf } from '../math';
+import type { MathBlock } from '../math';
+import { MATH_TYPES } from '../math-types';
 import { t } from '../i18n';
 import { loadedStatus, noticeItems } from '../notices';
 import { LazyChart } from './lazychart';
@@ -30,6 +31,7 @@ import { list } from '../types';
 export const MAX_PODS = 150;
 /** The math records of a step without any (one array, so it compares equal). */
 const NO_RECORDS: TraceRecord[] = [];
+const NO_BLOCKS: MathBlock[] = [];
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   const el = document.getElementById(id);
@@ -411,10 +413,40 @@ export class Player {
     });
   }
 
-  /** mathOf(records), the same blocks while the records are the same. */
-  private mathBlocks(records: TraceRecord[]): MathBlock[] {
-    if (this.mathShown?.records !== records) this.mathShown = { records, blocks: mathOf(records) };
+  /**
+   * mathOf(records), the same blocks while the records are the same; null
+   * while the formatting code (math.ts, a chunk of its own: the first load's
+   * budget is full) is still loading, which loadMath starts once the first
+   * step is on screen and which renders again when it arrives.
+   */
+  private mathBlocks(records: TraceRecord[]): MathBlock[] | null {
+    if (records.length === 0) return NO_BLOCKS;
+    if (!this.mathOf) {
+      this.loadMath();
+      return null;
+    }
+    if (this.mathShown?.records !== records) this.mathShown = { records, blocks: this.mathOf(records) };
     return this.mathShown.blocks;
+  }
+
+  /** math.ts's mathOf, once its chunk has loaded. */
+  private mathOf: ((records: readonly TraceRecord[]) => MathBlock[]) | null = null;
+  private mathLoading = false;
+
+  /** Loads math.ts (once; again after a failure) and renders with it. */
+  loadMath(): void {
+    if (this.mathOf || this.mathLoading) return;
+    this.mathLoading = true;
+    import('../math').then(
+      (m) => {
+        this.mathOf = m.mathOf;
+        this.mathLoading = false;
+        this.schedule();
+      },
+      () => {
+        this.mathLoading = false;
+      },
+    );
   }
 
   /** Renders the current view now (bench and tests call this directly). */
@@ -430,8 +462,9 @@ export class Player {
     renderQueues($('queues'), v);
     renderExpectations($('expectations'), v);
     const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
+    const blocks = this.holdMath(v) ? null : this.mathBlocks(this.mathByStep.get(from) ?? NO_RECORDS);
     if (this.holdMath(v)) $('math').replaceChildren();
-    else renderMath($('math'), this.mathBlocks(this.mathByStep.get(from) ?? NO_RECORDS), from, v.step);
+    else if (blocks) renderMath($('math'), blocks, from, v.step);
     renderTrace($('trace'), $('trace-step'), v);
     renderSteps($('steps'), this.history, v.step, $<HTMLSelectElement>('filter-component').value, $<HTMLSelectElement>('filter-kind').value, (n) => void this.seek(n));
     if (this.chart.zoom === 'action') {
@@ -608,9 +641,12 @@ export class Player {
     renderExplanations();
   }
 
-  /** Starts fetching CodeMirror when the browser is idle. */
+  /** Starts fetching CodeMirror, and the math panel's formatting, when the browser is idle. */
   preloadEditorWhenIdle(): void {
-    whenIdle(() => void preloadEditor());
+    whenIdle(() => {
+      this.loadMath();
+      void preloadEditor();
+    });
   }
 
   /**
