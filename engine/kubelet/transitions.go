@@ -65,7 +65,7 @@ func (k *Kubelet) emit(t Transition) {
 	if t.Actor == "" {
 		t.Actor = "kubelet"
 	}
-	t.emit(k.rec, t.Actor)
+	k.rec.Emit(t.Actor, t)
 }
 
 func splitKey(key string) (string, string) {

@@ -61,11 +61,11 @@ func (r *Recorder) Event(obj metav1.Object, gvk schema.GroupVersionKind, eventTy
 		LastTimestamp:       ts,
 		Count:               1,
 	}
-	var failed string
+	rec := EventRecorded{Object: gvk.Kind + " " + obj.GetNamespace() + "/" + obj.GetName(), Type: eventType, Reason: reason, Message: message}
 	if err := r.server.PostEvent(r.component, &ev); err != nil {
-		failed = err.Error()
+		rec.Error = err.Error()
 	}
-	emitRecorded(r.rec, r.component, gvk.Kind, obj, eventType, reason, message, failed)
+	r.rec.Emit(r.component, rec)
 }
 
 // EventRecorded mirrors a Kubernetes Event a controller created.
