@@ -45,7 +45,9 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // seek at most scratchGap steps behind the current step) that replays a
 // long way also keeps a scratch checkpoint scratchGap steps before its
 // target: the next presses restore it instead of replaying the whole
-// spacing again.
+// spacing again. A run being played keeps that scratch checkpoint
+// trailing its head instead, for the first press after a pause (see
+// trailHead).
 //
 // The budget: the estimate (sim.Checkpoint.ApproxBytes) is calibrated on
 // the heap the checkpoints actually hold, old object versions included;
@@ -200,8 +202,8 @@ func (s *Session) spacedCheckpointDue() bool {
 // trailHead keeps the scratch checkpoint close behind the head of a run
 // that is being played, so that the first step back from where it paused
 // replays at most about trailEvery steps instead of up to a whole spacing
-// (in a 100k-step run about 8,000 steps: 35 ms native, several times that
-// in the browser). Advance calls it before it extends the run from its
+// (in a 100k-step run about 6,500 steps: 29 ms native, 108 ms under
+// js/wasm; BenchmarkFirstStepBackSpaced). Advance calls it before it extends the run from its
 // head, a state the user has been shown: it takes a scratch checkpoint
 // there when trailEvery steps have passed since the latest checkpoint,
 // spaced or scratch. trailEvery follows the spacing's cost rule
@@ -210,13 +212,14 @@ func (s *Session) spacedCheckpointDue() bool {
 // the two spaced checkpoints always kept, it does nothing. Only between
 // calls: a checkpoint copies every object's index entry and each
 // component copies what it then writes, so taken every trailEvery steps
-// inside a long call it made a 100k-step run 25% slower; playing calls
-// Advance for a few steps at a time, so a pause is never far from the
-// last call's start. Like the one a step back leaves, the scratch
-// checkpoint comes on top of the budget, which bounds the spaced ones
-// (counted in, it pushed one of them out and lengthened seeks elsewhere
-// by a sixth); it holds one checkpoint's copies and the versions of what
-// changed since it was taken. When the call then takes no step (the run
+// inside a long call it slowed a 100k-step run down (2.3 to 2.8 s,
+// measured on a loaded machine); playing calls Advance for a few steps at
+// a time, so a pause is never far from the last call's start. Like the one
+// a step back leaves, the scratch checkpoint comes on top of the budget,
+// which bounds the spaced ones (counted in, it pushed one of them out: a
+// seek to a uniformly drawn step replayed 14,049 trace records on average
+// instead of 11,055); it holds one checkpoint's copies and the versions of
+// what changed since it was taken. When the call then takes no step (the run
 // has ended), the checkpoint would stand at the head, of no use for a step
 // back, and the one it replaced is put back: trailHead returns that undo
 // (nil when it took none).
@@ -230,8 +233,8 @@ func (s *Session) trailHead() (undo func()) {
 		// its step; these already ran.
 		return nil
 	}
-	every := max(minTrailEvery, int(stepsPerObject*float64(s.sim.Server().ObjectCount())))
-	if every >= s.cps.every {
+	trailEvery := max(minTrailEvery, int(stepsPerObject*float64(s.sim.Server().ObjectCount())))
+	if trailEvery >= s.cps.every {
 		return nil
 	}
 	latest := s.cps.list[len(s.cps.list)-1].sim.Step()
@@ -239,7 +242,7 @@ func (s *Session) trailHead() (undo func()) {
 	if old != nil {
 		latest = max(latest, old.sim.Step())
 	}
-	if n-latest < every || s.cps.spacedBytes() > s.cps.budget {
+	if n-latest < trailEvery || s.cps.spacedBytes() > s.cps.budget {
 		return nil
 	}
 	s.setScratch()
