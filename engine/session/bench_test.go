@@ -109,7 +109,8 @@ var warmUpSeek = sync.OnceFunc(func() {
 // and, after body, the checkpoints (reportCheckpoints) when report is set.
 //
 // The run is followed by a garbage collection, as the page's Worker runs
-// one when idle between computing a run and a seek (wasm/idle.go). Under js/wasm the collector has a single
+// one when idle between computing a run and a seek once the heap has used
+// half the collector's allowance (wasm/idle.go; a long run's has). Under js/wasm the collector has a single
 // thread and no background time while Go code runs, so a cycle started
 // during the run was marked only by allocation assists: it lasted the
 // whole run, the heap reached 860 MB for 280 MB live, and its goal let the

@@ -31,10 +31,11 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // since the checkpoint before, whose old versions it keeps alive).
 //
 // Dropping by use instead of dropping every other checkpoint keeps what
-// the budget allows: at 100k steps of 7,800 replicas, 17 checkpoints 8,192
-// steps apart are over 160 MB; dropping four of them leaves 13, where
-// halving left 9 at 16,384 (a seek to a uniformly drawn step replays
-// 6,161 steps on average instead of 8,092). Weighing each drop by the
+// the budget allows: at 100k steps of 7,800 replicas (measured before the
+// records rule below), 17 checkpoints 8,192 steps apart were over 160 MB;
+// dropping four of them left 13, where halving left 9 at 16,384 (a seek
+// to a uniformly drawn step replayed 6,161 steps on average instead of
+// 8,092). Weighing each drop by the
 // memory it frees, and taking checkpoints by records as well as steps,
 // keeps the cheap checkpoints of that run's first steps: 16 checkpoints
 // instead of 15 in the same budget, the first gap 5,639 steps instead of
@@ -50,10 +51,11 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // trailHead).
 //
 // The budget: the estimate (sim.Checkpoint.ApproxBytes) is calibrated on
-// the heap the checkpoints actually hold, old object versions included;
-// 160 MB holds 13 checkpoints of a 100k-step run of 7,800 replicas (about
-// 156 MB; 17 at a spacing of 8,192 steps would hold about 173 MB, 9 at
-// 16,384 about 131 MB, see BenchmarkCheckpointMemory).
+// the heap the checkpoints actually hold, old object versions included
+// (BenchmarkCheckpointMemory runs the 100k-step run of 7,800 replicas with
+// a fixed spacing and no budget, and reports both: 166.5 MB estimated and
+// 165.1 MB held at 8,192 steps, 127.7 and 127.1 MB at 16,384, before the
+// records rule added checkpoints in between). 160 MB holds 16 of that run.
 const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 64
@@ -88,8 +90,10 @@ type checkpoint struct {
 type checkpoints struct {
 	// list is sorted by step; the first is at step 0.
 	list []checkpoint
-	// scratch, when set, is the checkpoint the last long seek took near
-	// its target; it is not in list and not on the spacing.
+	// scratch, when set, is the checkpoint the last long step back took
+	// near its target, or the one trailing the head of a run being played
+	// (trailHead); it is not in list, not on the spacing, and not bound by
+	// the budget (spacedBytes).
 	scratch *checkpoint
 	// every is the current spacing in steps.
 	every int
@@ -204,9 +208,10 @@ func (s *Session) spacedCheckpointDue() bool {
 // replays at most about trailEvery steps instead of up to a whole spacing
 // (in a 100k-step run about 6,500 steps: 29 ms native, 108 ms under
 // js/wasm; BenchmarkFirstStepBackSpaced). Advance calls it before it extends the run from its
-// head, a state the user has been shown: it takes a scratch checkpoint
-// there when trailEvery steps have passed since the latest checkpoint,
-// spaced or scratch. trailEvery follows the spacing's cost rule
+// head, a state the user has been shown (RunToEnd, and tests that step
+// through Advance one step at a time, call it too): it takes a scratch
+// checkpoint there when trailEvery steps have passed since the latest
+// checkpoint, spaced or scratch. trailEvery follows the spacing's cost rule
 // (stepsPerObject steps per stored object, at least minTrailEvery); when
 // that is no closer than the spacing, or when the budget cannot even hold
 // the two spaced checkpoints always kept, it does nothing. Only between
@@ -291,7 +296,9 @@ func (s *Session) fitCheckpoints() {
 // magnitude (a sync that creates 500 pods writes over a thousand records,
 // a watch delivery a few) and a replay redoes the work the records follow.
 // Over the memory budget, that added work is weighed against the memory
-// the checkpoint holds (its bytes): a checkpoint of a large run's first
+// the checkpoint holds (its bytes, an upper bound of what dropping it
+// frees: the checkpoint after it then holds some of the old versions it
+// held): a checkpoint of a large run's first
 // steps holds few objects and saves a long replay of heavy steps, and
 // went first when only the work counted (a seek to step 1,654 of a
 // 10,000-replica run replayed the creation of every pod: 274 ms in the

@@ -533,8 +533,8 @@ func TestCheckpointsDroppedByBytes(t *testing.T) {
 	s.SetCheckpointBudget(30_000_000)
 	s.RunToEnd()
 	list := s.cps.list
-	if s.cps.bytes > s.cps.budget || len(list) < 4 {
-		t.Fatalf("%d checkpoints, %d bytes: want at least 4 within the budget %d", len(list), s.cps.bytes, s.cps.budget)
+	if s.cps.spacedBytes() > s.cps.budget || len(list) < 4 {
+		t.Fatalf("%d checkpoints, %d bytes: want at least 4 within the budget %d", len(list), s.cps.spacedBytes(), s.cps.budget)
 	}
 	_, maxGap := recordGaps(list)
 	if first := list[1].sim.Records() - list[0].sim.Records(); 2*first > maxGap {
@@ -604,10 +604,25 @@ func TestFirstStepBackFromTheHead(t *testing.T) {
 		t.Fatalf("a replay moved the scratch checkpoint from step %d to %+v", at, s.CheckpointStats())
 	}
 	// At the end, a call that takes no step leaves no checkpoint at the
-	// head (the last spaced one is over trail steps behind).
+	// head: with none before (the last spaced one is over trail steps
+	// behind, so one is due), and with an older scratch one, which stays.
+	if last := s.cps.list[len(s.cps.list)-1].sim.Step(); end-last < trail {
+		t.Fatalf("the last spaced checkpoint, at %d, is within %d steps of the end %d: none would be due", last, trail, end)
+	}
 	s.dropScratch()
 	bytes := s.cps.bytes
 	if got := s.Advance(ByEvent, 1); len(got) != 0 || s.cps.scratch != nil || s.cps.bytes != bytes {
 		t.Fatalf("a call at the end took %d steps and left %+v (%d bytes, was %d)", len(got), s.CheckpointStats(), s.cps.bytes, bytes)
+	}
+	if err := s.Seek(end - 3*trail); err != nil { // a long step back leaves no scratch; this seek is not one
+		t.Fatal(err)
+	}
+	s.setScratch()
+	old, bytes := s.cps.scratch, s.cps.bytes
+	if err := s.Seek(end); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Advance(ByEvent, 1); len(got) != 0 || s.cps.scratch != old || s.cps.bytes != bytes {
+		t.Fatalf("a call at the end took %d steps and left %+v (%d bytes, was %d), not the scratch checkpoint at %d", len(got), s.CheckpointStats(), s.cps.bytes, bytes, old.sim.Step())
 	}
 }

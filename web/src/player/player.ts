@@ -463,8 +463,9 @@ export class Player {
     renderExpectations($('expectations'), v);
     const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
     const blocks = this.holdMath(v) ? null : this.mathBlocks(this.mathByStep.get(from) ?? NO_RECORDS);
-    if (this.holdMath(v)) $('math').replaceChildren();
-    else if (blocks) renderMath($('math'), blocks, from, v.step);
+    // Held (predict mode), or math.ts still loading: nothing rather than another step's math.
+    if (blocks) renderMath($('math'), blocks, from, v.step);
+    else $('math').replaceChildren();
     renderTrace($('trace'), $('trace-step'), v);
     renderSteps($('steps'), this.history, v.step, $<HTMLSelectElement>('filter-component').value, $<HTMLSelectElement>('filter-kind').value, (n) => void this.seek(n));
     if (this.chart.zoom === 'action') {
