@@ -66,11 +66,11 @@ spec:
 `, n)
 }
 
-func loadBench(b *testing.B, src []byte) *Session {
-	b.Helper()
+func loadBench(tb testing.TB, src []byte) *Session {
+	tb.Helper()
 	s, err := Load("bench.yaml", src, nil)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return s
 }

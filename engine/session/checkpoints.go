@@ -182,7 +182,8 @@ func (s *Session) checkpointAfterStep() {
 
 // spacedCheckpointDue reports whether the step just taken is on the
 // spacing (see checkpointAfterStep), widening the spacing first when the
-// cluster has grown too large for it.
+// cluster has grown too large for it. It runs after every step: the
+// object count is read only once a rule fires.
 func (s *Session) spacedCheckpointDue() bool {
 	n := s.sim.Steps()
 	last := s.cps.list[len(s.cps.list)-1].sim
@@ -190,17 +191,33 @@ func (s *Session) spacedCheckpointDue() bool {
 	if steps <= 0 {
 		return false
 	}
-	dear := stepsPerObject * float64(s.sim.Server().ObjectCount())
+	records := s.sim.Recorder().Len()
+	due := func() bool {
+		return steps >= s.cps.every || (records-last.Records())*n >= s.cps.every*records
+	}
+	if !due() {
+		return false
+	}
+	dear := s.affordableSpacing()
 	for float64(s.cps.every) < dear {
 		s.cps.every *= 2
 	}
-	records := s.sim.Recorder().Len()
-	if steps < s.cps.every && (records-last.Records())*n < s.cps.every*records {
-		return false
-	}
 	// The records rule may fire, but not more often than checkpoints
 	// are affordable.
-	return float64(steps) >= dear
+	return due() && float64(steps) >= dear
+}
+
+// affordableSpacing is the fewest steps between checkpoints that keeps
+// their cost a few percent of the run: stepsPerObject per stored object.
+func (s *Session) affordableSpacing() float64 {
+	return stepsPerObject * float64(s.sim.Server().ObjectCount())
+}
+
+// trailEvery is the distance the trailing scratch checkpoint keeps
+// behind the head (see trailHead): the affordable spacing, at least
+// minTrailEvery steps.
+func (s *Session) trailEvery() int {
+	return max(minTrailEvery, int(s.affordableSpacing()))
 }
 
 // trailHead keeps the scratch checkpoint close behind the head of a run
@@ -238,7 +255,7 @@ func (s *Session) trailHead() (undo func()) {
 		// its step; these already ran.
 		return nil
 	}
-	trailEvery := max(minTrailEvery, int(stepsPerObject*float64(s.sim.Server().ObjectCount())))
+	trailEvery := s.trailEvery()
 	if trailEvery >= s.cps.every {
 		return nil
 	}

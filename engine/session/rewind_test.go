@@ -456,10 +456,7 @@ func forkAndCheck(t *testing.T, r *rng.Stream, src []byte, seed uint64, s *Sessi
 // the mean gap and the run ends less than a spacing after the last (how
 // even the gaps stay: TestCheckpointsDroppedByWork).
 func TestCheckpointsDroppedByUse(t *testing.T) {
-	s, err := Load("b.yaml", benchScenario(150), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadBench(t, benchScenario(150))
 	s.cps.every, s.cps.max = 16, 6
 	s.RunToEnd()
 	st := s.CheckpointStats()
@@ -496,10 +493,7 @@ func recordGaps(list []checkpoint) (minGap, maxGap int) {
 // more records than its rollout's, gets checkpoints closer in steps (with
 // steps alone, every gap here was 512 steps).
 func TestCheckpointsTakenByRecords(t *testing.T) {
-	s, err := Load("b.yaml", benchScenario(1000), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadBench(t, benchScenario(1000))
 	s.cps.every, s.cps.max, s.cps.budget = 512, 1<<20, 1<<50
 	s.RunToEnd()
 	if s.cps.every != 512 {
@@ -526,10 +520,7 @@ func TestCheckpointsTakenByRecords(t *testing.T) {
 // went first: the first gap here was 10,951 records, 70% of the largest;
 // now it is 4,345, under a third.
 func TestCheckpointsDroppedByBytes(t *testing.T) {
-	s, err := Load("b.yaml", benchScenario(2000), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadBench(t, benchScenario(2000))
 	s.SetCheckpointBudget(30_000_000)
 	s.RunToEnd()
 	list := s.cps.list
@@ -549,10 +540,7 @@ func TestCheckpointsDroppedByBytes(t *testing.T) {
 // records within 2.2x of each other; dropped by steps alone they were 2.45x
 // apart (the first gap, the creation, twice the others' work).
 func TestCheckpointsDroppedByWork(t *testing.T) {
-	s, err := Load("b.yaml", benchScenario(2000), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadBench(t, benchScenario(2000))
 	s.cps.every, s.cps.max = 16, 6
 	s.RunToEnd()
 	minGap, maxGap := recordGaps(s.cps.list)
@@ -575,7 +563,7 @@ func TestFirstStepBackFromTheHead(t *testing.T) {
 	s.cps.every = 2048
 	play(s)
 	end := s.Step()
-	trail := max(minTrailEvery, int(stepsPerObject*float64(s.Sim().Server().ObjectCount())))
+	trail := s.trailEvery()
 	if trail >= s.cps.every {
 		t.Fatalf("trailing distance %d, spacing %d: the run is too small to show it", trail, s.cps.every)
 	}

@@ -9,8 +9,6 @@ import type { TraceRecord } from './types';
 
 import { MATH_TYPES } from './math-types';
 
-export { MATH_TYPES };
-
 /** A table under a formula, e.g. the proportional-scaling rows. */
 export interface MathTable {
   caption: string;
