@@ -100,6 +100,8 @@ type timelineWriter struct {
 	w       io.Writer
 	sm      *sim.Sim
 	records *trace.Recorder
+	// reader reads the records in order, one step's at a time.
+	reader *trace.Reader
 	// ns is the namespace the tables list (tableNamespace).
 	ns   string
 	mode tablesMode
@@ -111,7 +113,7 @@ type timelineWriter struct {
 
 func newTimelineWriter(w io.Writer, s *session.Session, name string, stop until, mode tablesMode) *timelineWriter {
 	sm := s.Sim()
-	t := &timelineWriter{w: w, sm: sm, records: sm.Recorder(), ns: tableNamespace(s.Scenario()), mode: mode}
+	t := &timelineWriter{w: w, sm: sm, records: sm.Recorder(), reader: sm.Recorder().NewReader(0), ns: tableNamespace(s.Scenario()), mode: mode}
 	t.b.WriteString(t.records.Header() + "\n")
 	fmt.Fprintf(&t.b, "# scenario %s (%s) --until %s\n", s.Scenario().Name, name, stop)
 	return t
@@ -129,7 +131,7 @@ func (t *timelineWriter) table(want bool) string {
 // after set-up.
 func (t *timelineWriter) begin(table string) {
 	t.b.WriteString(clock.FormatOffset(0) + " set-up\n")
-	t.next = writeRecords(&t.b, t.records, 0, func(r trace.Record) bool { return r.Step == 0 })
+	t.next = writeRecords(&t.b, t.reader, func(r trace.Record) bool { return r.Step == 0 })
 	if table != "" {
 		writeTable(&t.b, t.ns, table, "after set-up at "+clock.FormatOffset(0))
 	}
@@ -139,7 +141,7 @@ func (t *timelineWriter) begin(table string) {
 // state after it.
 func (t *timelineWriter) step(info sim.StepInfo, table string) {
 	t.b.WriteString(info.Text() + "\n")
-	t.next = writeRecords(&t.b, t.records, t.next, func(r trace.Record) bool { return r.Seq <= info.LastSeq })
+	t.next = writeRecords(&t.b, t.reader, func(r trace.Record) bool { return r.Seq <= info.LastSeq })
 	if table != "" {
 		writeTable(&t.b, t.ns, table, fmt.Sprintf("after step %d at %s", info.Step, clock.FormatOffset(info.At)))
 	}
@@ -152,7 +154,7 @@ func (t *timelineWriter) step(info sim.StepInfo, table string) {
 // step), endTable ("" for none) as the state at the end, and endLine, and
 // flushes.
 func (t *timelineWriter) end(endTable, endLine string) {
-	t.next = writeRecords(&t.b, t.records, t.next, func(trace.Record) bool { return true })
+	t.next = writeRecords(&t.b, t.reader, func(trace.Record) bool { return true })
 	if t.mode != tablesNone {
 		writeTable(&t.b, t.ns, endTable, "at the end")
 	}
@@ -168,14 +170,17 @@ func (t *timelineWriter) flush() {
 	t.b.Reset()
 }
 
-// writeRecords writes the records from index from on while in holds, indented, and returns
-// the index of the first record not written.
-func writeRecords(b *strings.Builder, records *trace.Recorder, from int, in func(trace.Record) bool) int {
-	i := from
-	for ; i < records.Len() && in(records.At(i)); i++ {
-		b.WriteString(recordIndent + records.At(i).Text() + "\n")
-	}
-	return i
+// writeRecords writes the records the reader reads while in holds,
+// indented, and returns the index of the first record not written.
+func writeRecords(b *strings.Builder, reader *trace.Reader, in func(trace.Record) bool) int {
+	reader.Each(func(r trace.Record) bool {
+		if !in(r) {
+			return false
+		}
+		b.WriteString(recordIndent + r.Text() + "\n")
+		return true
+	})
+	return reader.Next()
 }
 
 // writeTable writes a kubectl table of namespace ns as a shell transcript,

@@ -221,7 +221,7 @@ func (s *Server) recordRV(actor, verb string, res Resource, sub string, ns, name
 		r.Error = err.Error()
 		r.RV = 0
 	}
-	s.rec.Emit(traceSource, r)
+	r.emit(s.rec, traceSource)
 }
 
 // requestResource is the Resource of a request record: the resource and

@@ -155,7 +155,7 @@ func (i *Informer) apply(ev apiserver.WatchEvent, key string) {
 	switch ev.Type {
 	case apiserver.Added, apiserver.Modified:
 		old := i.store.putKey(key, ev.Object)
-		i.rec.Emit("informer", rec)
+		rec.emit(i.rec, "informer")
 		for _, h := range i.handlers {
 			if old == nil && h.OnAdd != nil {
 				h.OnAdd(ev.Object)
@@ -174,7 +174,7 @@ func (i *Informer) apply(ev apiserver.WatchEvent, key string) {
 			arg = Tombstone{Key: key, Obj: stale}
 			rec.Tombstone = true
 		}
-		i.rec.Emit("informer", rec)
+		rec.emit(i.rec, "informer")
 		for _, h := range i.handlers {
 			if h.OnDelete != nil {
 				h.OnDelete(arg)

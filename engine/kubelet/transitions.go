@@ -65,7 +65,7 @@ func (k *Kubelet) emit(t Transition) {
 	if t.Actor == "" {
 		t.Actor = "kubelet"
 	}
-	k.rec.Emit(t.Actor, t)
+	t.emit(k.rec, t.Actor)
 }
 
 func splitKey(key string) (string, string) {

@@ -31,20 +31,19 @@ func FilterRecords(rec *trace.Recorder, f RecordFilter) ([]trace.Record, int) {
 	}
 	out := []trace.Record{}
 	total := 0
-	rec.Each(0, func(r trace.Record) bool {
-		if (f.From > 0 && r.Seq < f.From) || (f.To > 0 && r.Seq > f.To) {
-			return true
-		}
-		if len(kinds) > 0 && !kinds[r.Kind().String()] {
-			return true
-		}
-		if len(sources) > 0 && !sources[r.Source] {
-			return true
+	keep := func(source string, kind trace.Kind) bool {
+		if (len(kinds) > 0 && !kinds[kind.String()]) || (len(sources) > 0 && !sources[source]) {
+			return false
 		}
 		total++
-		if len(out) < limit {
-			out = append(out, r)
-		}
+		return len(out) < limit
+	}
+	to := rec.Len()
+	if f.To > 0 {
+		to = int(min(f.To, uint64(to)))
+	}
+	rec.Filter(int(max(f.From, 1)-1), to, keep, func(r trace.Record) bool {
+		out = append(out, r)
 		return true
 	})
 	return out, total

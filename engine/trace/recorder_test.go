@@ -59,37 +59,34 @@ func TestKindNames(t *testing.T) {
 	}
 }
 
+// manyRecords is enough records to fill several data chunks.
+const manyRecords = 8192
+
 func TestForgetReleasesWholeChunksOnly(t *testing.T) {
 	c := clock.New(clock.Epoch)
 	r := NewRecorder(c, 1)
-	total := 2*chunkSize + 10
+	total := 2*manyRecords + 10
 	for i := 0; i < total; i++ {
 		r.Emit("test", Note{Message: "n"})
 	}
-	r.Forget(chunkSize + 5) // only the first chunk is wholly before it
-	if r.chunks[0] != nil || r.chunks[1] == nil {
-		t.Fatalf("Forget(chunkSize+5) released chunks %v, %v; want only the first", r.chunks[0] == nil, r.chunks[1] == nil)
+	if len(r.data) < 3 {
+		t.Fatalf("%d records fill %d data chunks, want at least 3", total, len(r.data))
 	}
-	if got := r.At(chunkSize).Seq; got != chunkSize+1 {
-		t.Fatalf("At(chunkSize).Seq = %d after Forget, want %d", got, chunkSize+1)
+	r.Forget(manyRecords + 5)
+	if r.data[0] != nil || r.data[len(r.data)-1] == nil {
+		t.Fatal("Forget(manyRecords+5) must release the first data chunk and keep the last")
+	}
+	if got := r.At(manyRecords + 5); got.Seq != manyRecords+6 || got.Data.Text() != "n" {
+		t.Fatalf("At(manyRecords+5) after Forget = %+v", got)
 	}
 	r.Forget(total)
-	if r.chunks[1] != nil || r.chunks[2] == nil {
-		t.Fatal("Forget(total) must release the full second chunk and keep the partial last one")
+	if r.data[len(r.data)-1] == nil || r.data[len(r.data)-2] != nil {
+		t.Fatal("Forget(total) must release the full chunks and keep the last one")
 	}
 	if seq := r.Emit("test", Note{Message: "after"}); seq != uint64(total+1) || r.Len() != total+1 {
 		t.Fatalf("Emit after Forget: seq %d, Len %d; want %d", seq, r.Len(), total+1)
 	}
-	// A full last chunk stays: the next record goes after it.
-	for r.Len() < 3*chunkSize {
-		r.Emit("test", Note{Message: "fill"})
-	}
-	r.Forget(r.Len())
-	if r.chunks[2] == nil {
-		t.Fatal("Forget released the last chunk")
-	}
-	seq := r.Emit("test", Note{Message: "next chunk"})
-	if got := r.At(int(seq) - 1); got.Seq != seq || got.Data.Text() != "next chunk" {
-		t.Fatalf("record %d after Forget of a full last chunk: %+v", seq, got)
+	if got := r.At(total); got.Seq != uint64(total+1) || got.Data.Text() != "after" {
+		t.Fatalf("record %d after Forget: %+v", total+1, got)
 	}
 }

@@ -46,7 +46,7 @@ func same(p string) func(int) string { return func(int) string { return p } }
 // it intact.
 func TestCheckpointAcrossChunks(t *testing.T) {
 	r := NewRecorder(clock.New(clock.Epoch), 1)
-	marks := []int{0, 100, chunkSize, chunkSize + 5, 2*chunkSize + 100}
+	marks := []int{0, 100, manyRecords, manyRecords + 5, 2*manyRecords + 100}
 	cps := map[int]Checkpoint{}
 	for _, m := range marks {
 		emitUpTo(r, "a", m)
@@ -56,11 +56,11 @@ func TestCheckpointAcrossChunks(t *testing.T) {
 	checkTrace(t, "run", r, end, same("a"))
 
 	// Back to the middle of the second chunk, replay the same records.
-	r.Restore(cps[chunkSize+5])
-	if r.Step() != chunkSize+4 {
-		t.Fatalf("step %d after restore, want %d", r.Step(), chunkSize+4)
+	r.Restore(cps[manyRecords+5])
+	if r.Step() != manyRecords+4 {
+		t.Fatalf("step %d after restore, want %d", r.Step(), manyRecords+4)
 	}
-	checkTrace(t, "restored inside chunk 2", r, chunkSize+5, same("a"))
+	checkTrace(t, "restored inside chunk 2", r, manyRecords+5, same("a"))
 	emitUpTo(r, "a", end)
 	checkTrace(t, "replayed", r, end, same("a"))
 
@@ -72,16 +72,16 @@ func TestCheckpointAcrossChunks(t *testing.T) {
 	checkTrace(t, "forward to the end", r, end, same("a"))
 
 	// A different future after the checkpoint on the chunk boundary.
-	r.Restore(cps[chunkSize])
-	emitUpTo(r, "b", chunkSize+50)
+	r.Restore(cps[manyRecords])
+	emitUpTo(r, "b", manyRecords+50)
 	rewritten := func(i int) string {
-		if i < chunkSize {
+		if i < manyRecords {
 			return "a"
 		}
 		return "b"
 	}
-	checkTrace(t, "rewritten after the boundary", r, chunkSize+50, rewritten)
-	if got := r.Slice(chunkSize-1, chunkSize+1); len(got) != 2 || got[0].Data.(Note).Message != fmt.Sprint("a", chunkSize-1) || got[1].Data.(Note).Message != fmt.Sprint("b", chunkSize) {
+	checkTrace(t, "rewritten after the boundary", r, manyRecords+50, rewritten)
+	if got := r.Slice(manyRecords-1, manyRecords+1); len(got) != 2 || got[0].Data.(Note).Message != fmt.Sprint("a", manyRecords-1) || got[1].Data.(Note).Message != fmt.Sprint("b", manyRecords) {
 		t.Fatalf("Slice across the boundary: %+v", got)
 	}
 	// Checkpoints at or before the rewrite still restore what they saved.

@@ -160,5 +160,5 @@ func (q *Queue) emit(p QueueOp) {
 	}
 	p.Queue = q.name
 	p.Len = len(q.items)
-	q.rec.Emit(q.source, p)
+	p.emit(q.rec, q.source)
 }

@@ -61,11 +61,11 @@ func (r *Recorder) Event(obj metav1.Object, gvk schema.GroupVersionKind, eventTy
 		LastTimestamp:       ts,
 		Count:               1,
 	}
-	rec := EventRecorded{Object: gvk.Kind + " " + obj.GetNamespace() + "/" + obj.GetName(), Type: eventType, Reason: reason, Message: message}
+	var failed string
 	if err := r.server.PostEvent(r.component, &ev); err != nil {
-		rec.Error = err.Error()
+		failed = err.Error()
 	}
-	r.rec.Emit(r.component, rec)
+	emitRecorded(r.rec, r.component, gvk.Kind, obj, eventType, reason, message, failed)
 }
 
 // EventRecorded mirrors a Kubernetes Event a controller created.

@@ -1,0 +1,28 @@
+package events
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/trace"
+)
+
+// recordedCodec writes EventRecorded records compactly (see trace.Codec):
+// a controller records an Event for every pod it creates or deletes. The
+// object is written as its kind, namespace and name, so that recording
+// does not build the "<Kind> ns/name" string a reader sees.
+var recordedCodec = trace.NewCodec(trace.KindEvent, func(d *trace.Decoder) trace.Payload {
+	var kind, ns, name string
+	var e EventRecorded
+	d.Strings(&kind, &ns, &name, &e.Type, &e.Reason, &e.Error, &e.Message)
+	e.Object = kind + " " + ns + "/" + name
+	return e
+})
+
+// emitRecorded records the EventRecorded of an Event about obj, of kind
+// kind, from source, in recordedCodec's field order.
+func emitRecorded(rec *trace.Recorder, source, kind string, obj metav1.Object, eventType, reason, message, failed string) {
+	e := rec.Begin(source, recordedCodec)
+	e.String(kind, obj.GetNamespace(), obj.GetName(), eventType, reason, failed)
+	e.UniqueString(message)
+	e.End()
+}
