@@ -65,14 +65,16 @@ cli: ## build the CLI to bin/rolloutlab
 WASM_INLINED_INTERNAL := internal/runtime/... internal/abi internal/bytealg internal/stringslite internal/sync internal/goarch internal/chacha8rand
 WASM_GCFLAGS := -gcflags='all=-l' -gcflags='runtime=' -gcflags='sync/...=' $(foreach p,$(WASM_INLINED_INTERNAL),-gcflags='$(p)=')
 
-# nethttpomithttp2 leaves net/http's bundled HTTP/2 out (17 kB of raw wasm):
-# net/http is only linked because apimachinery's util/net initialises a
-# variable from http.DefaultTransport; the engine makes no request.
+# The wasm is built in a workspace whose apimachinery computes two util/net
+# variables when asked instead of in its init, so that net/http's client and
+# TLS are not linked (300 kB brotli): see scripts/wasm-workspace.sh.
+# nethttpomithttp2 leaves out net/http's bundled HTTP/2 should anything still
+# reach net/http (it changes nothing while nothing does).
 WASM_TAGS := nethttpomithttp2
 
 wasm: ## build web/public/rolloutlab.wasm and copy wasm_exec.js
 	$(call step,build: web/public/rolloutlab.wasm)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -tags $(WASM_TAGS) -ldflags='-s -w' $(WASM_GCFLAGS) -o web/public/rolloutlab.wasm ./wasm
+	GOWORK="$$(scripts/wasm-workspace.sh)" GOOS=js GOARCH=wasm $(GO) build -trimpath -tags $(WASM_TAGS) -ldflags='-s -w' $(WASM_GCFLAGS) -o web/public/rolloutlab.wasm ./wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/public/wasm_exec.js
 
 web: ## vite build to web/dist, then precompress and check the size budget
@@ -168,4 +170,4 @@ lint: deps ## gofmt check, go vet, tsc --noEmit
 	$(NODE_BIN)/tsc --noEmit -p tsconfig.json
 
 clean: ## remove build outputs
-	rm -rf bin web/dist web/public/rolloutlab.wasm web/public/wasm_exec.js cmd/worker/build test-artifacts
+	rm -rf bin build web/dist web/public/rolloutlab.wasm web/public/wasm_exec.js cmd/worker/build test-artifacts

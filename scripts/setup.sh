@@ -4,7 +4,8 @@
 # under a second). Called by `make deps`; safe to run by hand.
 #
 #   system packages  chromium, firefox-esr, webkit2gtk-driver + xvfb (browser
-#                    tests), brotli (size checks)
+#                    tests), brotli (size checks), patch (the wasm's
+#                    apimachinery, scripts/wasm-workspace.sh)
 #   node_modules     `npm ci` from package-lock.json, skipped while the
 #                    installed tree matches the lock file
 #
@@ -18,6 +19,7 @@ log() { printf 'setup: %s\n' "$*"; }
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v brotli >/dev/null 2>&1 || missing+=(brotli)
+command -v patch >/dev/null 2>&1 || missing+=(patch)
 command -v firefox-esr >/dev/null 2>&1 || missing+=(firefox-esr)
 command -v WebKitWebDriver >/dev/null 2>&1 || missing+=(webkit2gtk-driver)
 command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
