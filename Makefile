@@ -47,23 +47,25 @@ cli: ## build the CLI to bin/rolloutlab
 	$(call step,build: bin/rolloutlab)
 	$(GO) build -trimpath -o bin/rolloutlab ./cmd/rolloutlab
 
-# The browser's wasm is built without inlining except in the runtime, sync and
-# the internal packages the runtime, maps and reflection run on: that keeps
-# the first load under budget. Measured (brotli q11 of the wasm): inlining
-# everywhere 3,035 kB (an older build); inlining also in the engine packages
-# 2,806 kB; without it in the engine 2,737 kB. The price is engine speed in the
-# browser: js/wasm BenchmarkStepsPerSecond (engine/sim) ran 3,141-4,120
-# steps/s with the engine inlined and 1,941 steps/s without (one noisy run
-# each, shared CPU).
+# The browser's wasm is built with inlining in the runtime, sync, the internal
+# packages the runtime, maps and reflection run on, and the engine's own
+# packages (github.com/rolloutlab/rolloutlab/...), and without it elsewhere:
+# that trades first-load bytes for engine speed in the browser. Measured
+# 2026-11-26 with the apimachinery patch (scripts/wasm-workspace.sh), brotli
+# -q 11 of the wasm and js/wasm BenchmarkRollingUpdate1000 (engine/sim, -benchtime
+# 3x, two runs each):
+#   inlining only in the runtime and internal packages  2,486.8 kB  204-209 ms
+#   ... and in the engine's packages (this build)       2,571.4 kB  191-200 ms
+#   inlining everywhere                                  2,754.0 kB  161-172 ms
+# (the same benchmark before the compact trace, runtime-only: 178-180 ms).
 # The other internal/... packages (strconv's core, poll, bisect, godebug,
 # reflectlite, fmtsort, ...) are not on the engine's path: inlining them
 # changed no instruction count of BenchmarkRollingUpdate1000 (cachegrind,
-# native, GOGC=off: 0.738 G per run either way) and cost 12.6 kB brotli
-# (2,752.9 -> 2,740.3 kB without). Brotli of this ~19.5 MB file moves by a
-# few kB with any layout change (a rebuild that differs only in its build ID
-# moved it 2 kB), so keep a margin.
+# native, GOGC=off: 0.738 G per run either way) and cost 12.6 kB brotli.
+# Brotli of this ~17.5 MB file moves by a few kB with any layout change (a
+# rebuild that differs only in its build ID moved it 2 kB), so keep a margin.
 WASM_INLINED_INTERNAL := internal/runtime/... internal/abi internal/bytealg internal/stringslite internal/sync internal/goarch internal/chacha8rand
-WASM_GCFLAGS := -gcflags='all=-l' -gcflags='runtime=' -gcflags='sync/...=' $(foreach p,$(WASM_INLINED_INTERNAL),-gcflags='$(p)=')
+WASM_GCFLAGS := -gcflags='all=-l' -gcflags='runtime=' -gcflags='sync/...=' $(foreach p,$(WASM_INLINED_INTERNAL),-gcflags='$(p)=') -gcflags='github.com/rolloutlab/rolloutlab/...='
 
 # The wasm is built in a workspace whose apimachinery computes two util/net
 # variables when asked instead of in its init, so that net/http's client and
