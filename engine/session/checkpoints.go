@@ -55,11 +55,18 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // (BenchmarkCheckpointMemory runs the 100k-step run of 7,800 replicas with
 // a fixed spacing and no budget, and reports both: 166.5 MB estimated and
 // 165.1 MB held at 8,192 steps, 127.7 and 127.1 MB at 16,384, before the
-// records rule added checkpoints in between). 160 MB holds 16 of that run.
+// records rule added checkpoints in between). 160 MB held 16 of that run.
+// The budget is 200 MB since the trace is stored encoded (engine/trace):
+// that cut the run's whole heap after a GC from 287.5 to 238.9 MB at 160
+// MB, and 200 MB gives the 40 MB back to checkpoints (284.3 MB): 28 instead
+// of 17, a seek to a uniformly drawn step replaying 7,185 trace records on
+// average instead of 11,055 (BenchmarkSeek 17.2-17.9 -> 10.1-11.5 ms
+// native, the worst first step back 44.5-47.7 -> 8.5-8.8 ms; 180 MB: 22
+// checkpoints, 9,142 records).
 const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 64
-	maxCheckpointBytes = 160_000_000
+	maxCheckpointBytes = 200_000_000
 	stepsPerObject     = 0.2
 	scratchGap         = 64
 	minTrailEvery      = 256
@@ -143,7 +150,7 @@ func (s *Session) resetCheckpoints() {
 }
 
 // SetCheckpointBudget bounds the memory the spaced rewind checkpoints may
-// hold (estimated; 160 MB unless set; one scratch checkpoint comes on
+// hold (estimated; 200 MB unless set; one scratch checkpoint comes on
 // top, see trailHead). A front end that only plays forward,
 // like the command line, keeps its memory for the run with a small budget;
 // at least two checkpoints are always kept, the first at step 0.
