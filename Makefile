@@ -48,24 +48,33 @@ cli: ## build the CLI to bin/rolloutlab
 	$(GO) build -trimpath -o bin/rolloutlab ./cmd/rolloutlab
 
 # The browser's wasm is built with inlining in the runtime, sync, the internal
-# packages the runtime, maps and reflection run on, and the engine's own
-# packages (github.com/rolloutlab/rolloutlab/...), and without it elsewhere:
-# that trades first-load bytes for engine speed in the browser. Measured
-# 2026-11-26 with the apimachinery patch (scripts/wasm-workspace.sh), brotli
-# -q 11 of the wasm and js/wasm BenchmarkRollingUpdate1000 (engine/sim, -benchtime
-# 3x, two runs each):
-#   inlining only in the runtime and internal packages  2,486.8 kB  204-209 ms
-#   ... and in the engine's packages (this build)       2,571.4 kB  191-200 ms
-#   inlining everywhere                                  2,754.0 kB  161-172 ms
-# (the same benchmark before the compact trace, runtime-only: 178-180 ms).
+# packages the runtime, maps and reflection run on, reflect, time and the
+# engine's own packages (github.com/rolloutlab/rolloutlab/...), and without it
+# elsewhere: that trades first-load bytes for engine speed in the browser.
+# Measured 2026-11-26 with the apimachinery patch (scripts/wasm-workspace.sh):
+# brotli -q 11 of the wasm, and js/wasm BenchmarkRollingUpdate1000 (engine/sim,
+# -benchtime 3x; three runs each, alternating, on a loaded machine):
+#   inlining in the runtime and internal packages only  2,486.8 kB  204-209 ms (*)
+#   ... and in the engine's packages                     2,571.4 kB  226-240 ms
+#   ... and internal/byteorder (memhash's reads)         2,572.9 kB  226-233 ms
+#   ... and reflect                                      2,614.0 kB  199-201 ms
+#   ... and time (this build)                            2,620.4 kB  194-208 ms
+#   ... and strings, strconv, sort, slices, maps, bytes,
+#       unicode/utf8, math/bits, encoding/binary, ...    2,641.4 kB  199-239 ms
+#   inlining everywhere                                  2,754.0 kB  161-172 ms (*)
+# (*) measured earlier, at a lower load (the engine's packages then: 191-200
+# ms). A js/wasm CPU profile (node --cpu-prof) of the engine's packages build
+# had reflect at 9.9% of the samples, mostly small methods (Value.Field, typ,
+# flag.kind) called, not inlined, from the API server's pod compare.
 # The other internal/... packages (strconv's core, poll, bisect, godebug,
 # reflectlite, fmtsort, ...) are not on the engine's path: inlining them
 # changed no instruction count of BenchmarkRollingUpdate1000 (cachegrind,
 # native, GOGC=off: 0.738 G per run either way) and cost 12.6 kB brotli.
 # Brotli of this ~17.5 MB file moves by a few kB with any layout change (a
 # rebuild that differs only in its build ID moved it 2 kB), so keep a margin.
-WASM_INLINED_INTERNAL := internal/runtime/... internal/abi internal/bytealg internal/stringslite internal/sync internal/goarch internal/chacha8rand
-WASM_GCFLAGS := -gcflags='all=-l' -gcflags='runtime=' -gcflags='sync/...=' $(foreach p,$(WASM_INLINED_INTERNAL),-gcflags='$(p)=') -gcflags='github.com/rolloutlab/rolloutlab/...='
+WASM_INLINED_INTERNAL := internal/runtime/... internal/abi internal/bytealg internal/stringslite internal/sync internal/goarch internal/chacha8rand internal/byteorder
+WASM_INLINED := reflect time github.com/rolloutlab/rolloutlab/...
+WASM_GCFLAGS := -gcflags='all=-l' -gcflags='runtime=' -gcflags='sync/...=' $(foreach p,$(WASM_INLINED_INTERNAL) $(WASM_INLINED),-gcflags='$(p)=')
 
 # The wasm is built in a workspace whose apimachinery computes two util/net
 # variables when asked instead of in its init, so that net/http's client and
