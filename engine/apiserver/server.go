@@ -179,14 +179,15 @@ func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 // store writes obj (already carrying a fresh RV) and logs the change.
 // old is the previously stored object, nil on create.
 func (s *Server) store(res Resource, old, obj Object) {
-	s.tables[res].put(objectKey(obj.GetNamespace(), obj.GetName()), obj)
+	key := objectKey(obj.GetNamespace(), obj.GetName())
+	s.tables[res].put(key, obj)
 	s.owners.update(res, old, obj)
 	s.countNodePods(res, old, obj)
 	typ := Modified
 	if old == nil {
 		typ = Added
 	}
-	s.log = append(s.log, WatchEvent{Type: typ, Resource: res, Object: obj, RV: parseRV(obj)})
+	s.log = append(s.log, WatchEvent{Type: typ, Resource: res, Key: key, Object: obj, RV: parseRV(obj)})
 }
 
 // erase removes the object named by last from storage and logs a DELETED
@@ -199,10 +200,11 @@ func (s *Server) store(res Resource, old, obj Object) {
 func (s *Server) erase(res Resource, last Object) Object {
 	rv := s.nextRV()
 	last.SetResourceVersion(formatRV(rv))
-	s.tables[res].remove(objectKey(last.GetNamespace(), last.GetName()))
+	key := objectKey(last.GetNamespace(), last.GetName())
+	s.tables[res].remove(key)
 	s.owners.update(res, last, nil)
 	s.countNodePods(res, last, nil)
-	s.log = append(s.log, WatchEvent{Type: Deleted, Resource: res, Object: last, RV: rv})
+	s.log = append(s.log, WatchEvent{Type: Deleted, Resource: res, Key: key, Object: last, RV: rv})
 	return last
 }
 
