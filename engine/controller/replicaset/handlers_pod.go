@@ -131,8 +131,8 @@ func (rc *Controller) resolveControllerRef(ns string, ref *metav1.OwnerReference
 	if ref.Kind != "ReplicaSet" {
 		return nil, ""
 	}
-	key := keyOf(ns, ref.Name)
-	rs, ok := rc.replicaSets.Store().Get(key).(*appsv1.ReplicaSet)
+	obj, key, _ := rc.replicaSets.Store().Lookup(ns, ref.Name)
+	rs, ok := obj.(*appsv1.ReplicaSet)
 	if !ok || rs.UID != ref.UID {
 		return nil, ""
 	}
