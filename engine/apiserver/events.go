@@ -64,12 +64,13 @@ func (s *Server) storeNewEvent(actor string, e *corev1.Event) (*storedEvent, err
 		// them when it is read.
 		obj.UID, obj.ResourceVersion = formatUID(hi, lo), formatRV(rv)
 	}
-	var prev *storedEvent
-	if n := s.events.len(); n > 0 {
-		prev = s.events.at(n - 1)
+	var recent [involvedLookback]*storedEvent
+	n := s.events.len()
+	for i := range min(n, involvedLookback) {
+		recent[i] = s.events.at(n - 1 - i)
 	}
-	s.eventKeys[key] = s.events.len()
-	s.events.add(storeEvent(&obj, [2]uint64{hi, lo}, rv, prev))
+	s.eventKeys[key] = n
+	s.events.add(storeEvent(&obj, [2]uint64{hi, lo}, rv, recent[:]...))
 	s.recordRV(actor, "create", Events, "", obj.Namespace, obj.Name, rv, 201, nil)
 	return s.events.at(s.events.len() - 1), nil
 }

@@ -1,8 +1,6 @@
 package apiserver
 
 import (
-	"fmt"
-
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -27,8 +25,9 @@ func (s *Server) generateName(base string) string {
 	if len(base) > maxGeneratedBaseLength {
 		base = base[:maxGeneratedBaseLength]
 	}
-	b := make([]byte, 0, len(base)+nameSuffixLength)
-	b = append(b, base...)
+	// Built in a stack buffer: the string conversion is the only copy.
+	var buf [maxGeneratedBaseLength + nameSuffixLength]byte
+	b := append(buf[:0], base...)
 	for i := 0; i < nameSuffixLength; i++ {
 		b = append(b, nameAlphabet[s.names.Intn(len(nameAlphabet))])
 	}
@@ -46,8 +45,26 @@ func (s *Server) drawUID() (hi, lo uint64) {
 	return hi, lo
 }
 
-// formatUID renders the bits drawUID drew as a UUID.
+// formatUID renders the bits drawUID drew as a UUID: lowercase hex in
+// groups of 8, 4, 4, 4 and 12 digits ("%08x-%04x-%04x-%04x-%012x" of hi's
+// top 32 bits, its next two 16, lo's top 16 and its low 48).
 func formatUID(hi, lo uint64) types.UID {
-	return types.UID(fmt.Sprintf("%08x-%04x-%04x-%04x-%012x",
-		hi>>32, (hi>>16)&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff))
+	var b [36]byte
+	putHex(b[0:8], hi>>32)
+	putHex(b[9:13], hi>>16)
+	putHex(b[14:18], hi)
+	putHex(b[19:23], lo>>48)
+	putHex(b[24:36], lo)
+	b[8], b[13], b[18], b[23] = '-', '-', '-', '-'
+	return types.UID(b[:])
+}
+
+// putHex writes the low 4*len(dst) bits of v to dst as lowercase hex
+// digits, most significant first.
+func putHex(dst []byte, v uint64) {
+	const digits = "0123456789abcdef"
+	for i := len(dst) - 1; i >= 0; i-- {
+		dst[i] = digits[v&0xf]
+		v >>= 4
+	}
 }

@@ -111,6 +111,10 @@ type WatchEvent struct {
 	Type EventType
 	// Resource is the collection the object belongs to.
 	Resource Resource
+	// Key is the object's storage key, "namespace/name" ("name" when
+	// cluster-scoped): the string the server's table holds, handed on so
+	// that readers which keep or look up by key do not build it again.
+	Key string
 	// Object is immutable: it is the stored snapshot at this RV. For Deleted
 	// it is the last stored state with its resourceVersion set to the
 	// deletion RV.

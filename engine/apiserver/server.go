@@ -39,8 +39,16 @@ type Server struct {
 	// log holds the retained tail of the append-only watch log: entry i of
 	// the whole log is log[i-logBase]; log[i].RV < log[i+1].RV. Snapshot:
 	// yes (a snapshot may share the slice: it is only appended to, and
-	// ForgetWatchLog replaces it instead of reusing its array).
+	// ForgetWatchLog does not reuse an array a checkpoint may show).
 	log []WatchEvent
+	// logEpoch is the server's current epoch (see package cow): a new one
+	// starts at every Checkpoint and Restore. logArrayEpoch is the epoch
+	// in which ForgetWatchLog last moved the log to a fresh array. While
+	// the two are the same, no checkpoint has seen that array and no one
+	// but the server holds it past a step (WatchSince's readers iterate
+	// and drop it), so ForgetWatchLog reuses it in place. Snapshot: no
+	// (tokens only compare by identity; restoring starts a new epoch).
+	logEpoch, logArrayEpoch *cow.Token
 	// logBase is the number of entries dropped from the head of the log by
 	// ForgetWatchLog. Snapshot: yes.
 	logBase int
@@ -61,6 +69,8 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 		nodePods:  map[string]int{},
 		owners:    ownerIndex{deps: map[types.UID]*dependentSet{}, epoch: cow.NewToken()},
 	}
+	s.logEpoch = cow.NewToken()
+	s.logArrayEpoch = s.logEpoch
 	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
 		s.tables[r] = newTable()
 	}
@@ -95,19 +105,28 @@ func (s *Server) WatchSince(cursor int) []WatchEvent {
 func (s *Server) WatchEnd() int { return s.logBase + len(s.log) }
 
 // ForgetWatchLog drops the entries before position upTo, which every
-// consumer has read, so that old object versions can be collected. The
-// retained entries move to a fresh array: a slice handed out earlier (or
-// kept by a snapshot) is never overwritten.
+// consumer has read, so that old object versions can be collected. An
+// array a checkpoint may show (made before the current epoch) is never
+// overwritten: the retained entries move to a fresh one. Otherwise they
+// move to the front of the same array and the slots after them are
+// cleared, so a log forgotten in batches allocates nothing.
 func (s *Server) ForgetWatchLog(upTo int) {
 	n := min(upTo, s.WatchEnd()) - s.logBase
 	if n <= 0 {
 		return
 	}
+	s.logBase += n
+	if s.logArrayEpoch == s.logEpoch {
+		kept := copy(s.log, s.log[n:])
+		clear(s.log[kept:])
+		s.log = s.log[:kept]
+		return
+	}
 	// The fresh array has room for as many entries as the log held, so
 	// that a log forgotten in batches of about that size does not grow
 	// again from nothing after every batch.
-	rest := append(make([]WatchEvent, 0, len(s.log)), s.log[n:]...)
-	s.log, s.logBase = rest, s.logBase+n
+	s.log = append(make([]WatchEvent, 0, len(s.log)), s.log[n:]...)
+	s.logArrayEpoch = s.logEpoch
 }
 
 // nextRV hands out the next resourceVersion.
@@ -160,14 +179,15 @@ func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 // store writes obj (already carrying a fresh RV) and logs the change.
 // old is the previously stored object, nil on create.
 func (s *Server) store(res Resource, old, obj Object) {
-	s.tables[res].put(objectKey(obj.GetNamespace(), obj.GetName()), obj)
+	key := objectKey(obj.GetNamespace(), obj.GetName())
+	s.tables[res].put(key, obj)
 	s.owners.update(res, old, obj)
 	s.countNodePods(res, old, obj)
 	typ := Modified
 	if old == nil {
 		typ = Added
 	}
-	s.log = append(s.log, WatchEvent{Type: typ, Resource: res, Object: obj, RV: parseRV(obj)})
+	s.log = append(s.log, WatchEvent{Type: typ, Resource: res, Key: key, Object: obj, RV: parseRV(obj)})
 }
 
 // erase removes the object named by last from storage and logs a DELETED
@@ -180,10 +200,11 @@ func (s *Server) store(res Resource, old, obj Object) {
 func (s *Server) erase(res Resource, last Object) Object {
 	rv := s.nextRV()
 	last.SetResourceVersion(formatRV(rv))
-	s.tables[res].remove(objectKey(last.GetNamespace(), last.GetName()))
+	key := objectKey(last.GetNamespace(), last.GetName())
+	s.tables[res].remove(key)
 	s.owners.update(res, last, nil)
 	s.countNodePods(res, last, nil)
-	s.log = append(s.log, WatchEvent{Type: Deleted, Resource: res, Object: last, RV: rv})
+	s.log = append(s.log, WatchEvent{Type: Deleted, Resource: res, Key: key, Object: last, RV: rv})
 	return last
 }
 

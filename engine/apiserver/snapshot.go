@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 	"github.com/rolloutlab/rolloutlab/engine/internal/inplace"
 )
 
@@ -16,12 +17,12 @@ import (
 // so a checkpoint copies the maps and shares the objects. The events are
 // append-only: a checkpoint keeps their chunk headers (eventLog.checkpoint),
 // and the index of their keys follows from them (restoreEvents). The
-// watch log's retained tail is only appended to and is replaced, never
-// reused, when its head is forgotten, so a checkpoint shares its slice
-// header (with logBase); a restore clips it, so the next entry appended
-// goes to a new array and no slot a checkpoint shows is written again. The
-// random stream used for names belongs to the simulation, which
-// checkpoints it.
+// watch log's retained tail is only appended to and is replaced, not
+// reused in place, when its head is forgotten after a checkpoint
+// (Server.logEpoch), so a checkpoint shares its slice header (with
+// logBase); a restore clips it, so the next entry appended goes to a new
+// array and no slot a checkpoint shows is written again. The random
+// stream used for names belongs to the simulation, which checkpoints it.
 type Checkpoint struct {
 	rv       uint64
 	tables   map[Resource]tableCheckpoint
@@ -69,6 +70,7 @@ func (s *Server) Checkpoint() *Checkpoint {
 	for r, t := range s.tables {
 		cp.tables[r] = t.checkpoint()
 	}
+	s.logEpoch = cow.NewToken() // the log's array is now shared
 	return cp
 }
 
@@ -89,7 +91,7 @@ func (s *Server) Restore(cp *Checkpoint) {
 	s.restoreEvents(cp.events)
 	s.owners.restore(cp.owners)
 	s.nodePods = inplace.Map(s.nodePods, cp.nodePods)
-	s.log, s.logBase = slices.Clip(cp.log), cp.logBase
+	s.log, s.logBase, s.logEpoch = slices.Clip(cp.log), cp.logBase, cow.NewToken()
 	s.podShare = cp.podShare
 }
 

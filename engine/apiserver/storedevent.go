@@ -11,8 +11,9 @@ import (
 // fields are kept here, in about a third of the size, and the Event is
 // built again when read. The UID is kept as its 128 bits and the
 // resourceVersion as a number, the involved object (all but its
-// resourceVersion) is shared with the Event stored before when it is the
-// same, and the first and last timestamps are kept only when they differ
+// resourceVersion) is shared with one of the Events stored just before
+// when it is the same (a rollout's events alternate between its two
+// ReplicaSets), and the first and last timestamps are kept only when they differ
 // from the creation time. An Event that sets any other field (compactable
 // is false) is kept whole in full. Either way the Event read back is equal
 // to the one stored, field for field. Stored events never change.
@@ -49,11 +50,16 @@ func (e *storedEvent) key() eventKey {
 	return eventKey{e.namespace, e.name}
 }
 
+// involvedLookback is how many of the events stored last storeEvent
+// looks through for an involved object to share.
+const involvedLookback = 8
+
 // storeEvent returns e as stored: e carries the UID uid and the
-// resourceVersion rv the server gave it. prev is the event stored before,
-// nil for the first. e itself is not kept: the strings it shares are
-// immutable, and full is a copy.
-func storeEvent(e *corev1.Event, uid [2]uint64, rv uint64, prev *storedEvent) storedEvent {
+// resourceVersion rv the server gave it. recent are events stored before
+// (the server passes its last involvedLookback, latest first; nil entries
+// are skipped), whose involved object e's shares when equal. e itself is
+// not kept: the strings it shares are immutable, and full is a copy.
+func storeEvent(e *corev1.Event, uid [2]uint64, rv uint64, recent ...*storedEvent) storedEvent {
 	if !compactable(e) {
 		return storedEvent{full: e.DeepCopy()}
 	}
@@ -64,10 +70,16 @@ func storeEvent(e *corev1.Event, uid [2]uint64, rv uint64, prev *storedEvent) st
 	}
 	ref := e.InvolvedObject
 	ref.ResourceVersion = ""
-	if prev != nil && prev.involved != nil && *prev.involved == ref {
-		se.involved = prev.involved
-	} else {
-		se.involved = &ref
+	for _, prev := range recent {
+		if prev != nil && prev.involved != nil && *prev.involved == ref {
+			se.involved = prev.involved
+			break
+		}
+	}
+	if se.involved == nil {
+		// A new copy, so that ref itself stays on the stack when shared.
+		se.involved = new(corev1.ObjectReference)
+		*se.involved = ref
 	}
 	if !sameTime(e.FirstTimestamp, e.CreationTimestamp) || !sameTime(e.LastTimestamp, e.CreationTimestamp) {
 		se.times = &[2]metav1.Time{e.FirstTimestamp, e.LastTimestamp}

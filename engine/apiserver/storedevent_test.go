@@ -83,6 +83,17 @@ func TestStoredEventReadsBackEqual(t *testing.T) {
 	if stored[2].involved == stored[1].involved {
 		t.Error("an event about another object must not share the involved object")
 	}
+	// Events alternating between two objects (a rollout's two ReplicaSets)
+	// share with the latest recent event about the same object, and then
+	// store nothing new for it.
+	again := common.DeepCopy()
+	again.Name = "web.19"
+	if se := storeEvent(again, uid, 9, &stored[2], &stored[1]); se.involved != stored[1].involved {
+		t.Error("an event about the object of an earlier recent event must share its involved object")
+	}
+	if n := testing.AllocsPerRun(10, func() { storeEvent(again, uid, 9, nil, &stored[2], &stored[1]) }); n != 0 {
+		t.Errorf("storing an event whose involved object is shared allocated %v times", n)
+	}
 	if stored[0].times != nil || stored[1].times == nil {
 		t.Error("first and last timestamps must be kept exactly when they differ from the creation time")
 	}

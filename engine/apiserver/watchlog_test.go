@@ -5,9 +5,9 @@ import (
 )
 
 // TestForgetWatchLog checks the retention contract: positions stay absolute
-// after entries are dropped, forgotten entries are gone, a slice handed out
-// before a forget keeps its contents, and a cursor behind the retained part
-// panics.
+// after entries are dropped, forgotten entries are gone, a slice a
+// checkpoint shares keeps its contents, and a cursor behind the retained
+// part panics.
 func TestForgetWatchLog(t *testing.T) {
 	e := newTestEnv()
 	for _, name := range []string{"a", "b", "c"} {
@@ -18,6 +18,7 @@ func TestForgetWatchLog(t *testing.T) {
 	if e.srv.WatchEnd() != 3 || len(e.srv.WatchSince(1)) != 2 || e.srv.WatchSince(3) != nil {
 		t.Fatalf("end %d, since(1) %d entries", e.srv.WatchEnd(), len(e.srv.WatchSince(1)))
 	}
+	e.srv.Checkpoint() // shares the log's array: the forget must not reuse it
 	held := e.srv.WatchSince(0)
 	e.srv.ForgetWatchLog(2)
 	if _, err := e.srv.CreatePod("kubectl", testPod("default", "d", nil)); err != nil {
@@ -50,4 +51,31 @@ func names(evs []WatchEvent) []string {
 		out = append(out, ev.Object.GetName())
 	}
 	return out
+}
+
+// TestForgetWatchLogReusesItsArray: with no checkpoint since the last
+// forget, forgetting in batches moves the retained entries to the front of
+// the same array, clears the slots after them (so the forgotten objects
+// can be collected) and allocates nothing.
+func TestForgetWatchLogReusesItsArray(t *testing.T) {
+	e := newTestEnv()
+	for _, name := range []string{"a", "b", "c"} {
+		if _, err := e.srv.CreatePod("kubectl", testPod("default", name, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.srv.ForgetWatchLog(1)
+	before := e.srv.WatchLog()
+	full := before[:cap(before)]
+	e.srv.ForgetWatchLog(2)
+	after := e.srv.WatchLog()
+	if len(after) != 1 || after[0].Object.GetName() != "c" || &after[:1][0] != &full[0] {
+		t.Fatalf("retained %v in a new array", names(after))
+	}
+	if full[1].Object != nil {
+		t.Fatalf("the slot after the retained entries still holds %s", full[1].Object.GetName())
+	}
+	if n := testing.AllocsPerRun(10, func() { e.srv.ForgetWatchLog(e.srv.WatchEnd()) }); n != 0 {
+		t.Fatalf("forget allocated %v times", n)
+	}
 }

@@ -48,9 +48,8 @@ type Config struct {
 }
 
 type pendingEvent struct {
-	event apiserver.WatchEvent
-	// key is KeyOf(event.Object), computed once when observed.
-	key       string
+	// event carries the object's key (WatchEvent.Key).
+	event     apiserver.WatchEvent
 	deliverAt time.Time
 }
 
@@ -113,7 +112,7 @@ func (i *Informer) Observe() {
 	for _, ev := range i.source.WatchSince(i.cursor) {
 		i.cursor++
 		if ev.Resource == i.resource {
-			i.pending = append(i.pending, pendingEvent{event: ev, key: KeyOf(ev.Object), deliverAt: at})
+			i.pending = append(i.pending, pendingEvent{event: ev, deliverAt: at})
 		}
 	}
 }
@@ -135,19 +134,19 @@ func (i *Informer) DeliverNext() bool {
 	if i.head >= len(i.pending) || i.pending[i.head].deliverAt.After(i.clock.Now()) {
 		return false
 	}
-	ev, key := i.pending[i.head].event, i.pending[i.head].key
+	ev := i.pending[i.head].event
 	i.pending[i.head] = pendingEvent{}
 	i.head++
 	if i.head == len(i.pending) {
 		i.pending, i.head = i.pending[:0], 0
 	}
-	i.apply(ev, key)
+	i.apply(ev)
 	return true
 }
 
-// apply applies ev, whose object has key key, to the store and runs the
-// handlers.
-func (i *Informer) apply(ev apiserver.WatchEvent, key string) {
+// apply applies ev to the store and runs the handlers.
+func (i *Informer) apply(ev apiserver.WatchEvent) {
+	key := ev.Key
 	i.store.lastAppliedRV = ev.RV
 	i.delivered++
 	rec := WatchDelivery{Resource: string(i.resource), Type: string(ev.Type), Key: key, RV: ev.RV, Lag: i.cfg.Lag}
@@ -233,5 +232,5 @@ func (i *Informer) NextKey() string {
 	if i.head >= len(i.pending) {
 		return ""
 	}
-	return i.pending[i.head].key
+	return i.pending[i.head].event.Key
 }

@@ -377,6 +377,24 @@ func (s *Store) Get(key string) apiserver.Object {
 	return nil
 }
 
+// Lookup returns the cached object named ns/name ("name" when ns is "")
+// and the store's key string for it, ok false when none is cached. The
+// key is built only for the lookup (on the stack when short), so a caller
+// that keeps a key, as a queue does, keeps the store's string instead of a
+// new copy.
+func (s *Store) Lookup(ns, name string) (obj apiserver.Object, key string, ok bool) {
+	var e *entry
+	if ns == "" {
+		e = s.objects[name]
+	} else {
+		e = s.objects[ns+"/"+name]
+	}
+	if e == nil {
+		return nil, "", false
+	}
+	return e.obj, e.key, true
+}
+
 // Len returns the number of cached objects.
 func (s *Store) Len() int { return len(s.objects) }
 

@@ -211,20 +211,19 @@ func (k *Kubelet) Observe() {
 		if !ok {
 			continue
 		}
-		// Only a new pod keeps its key; the other events build it for the
-		// lookup alone (on the stack, when short).
+		// ev.Key is the server's key of the pod: a new pod keeps it.
 		switch ev.Type {
 		case apiserver.Added:
-			k.podAdded(pod.Namespace+"/"+pod.Name, pod)
+			k.podAdded(ev.Key, pod)
 		case apiserver.Modified:
 			if pod.DeletionTimestamp == nil {
 				continue
 			}
-			if p := k.pods[pod.Namespace+"/"+pod.Name]; p != nil && p.uid == pod.UID && p.stage != stageTerminating {
+			if p := k.pods[ev.Key]; p != nil && p.uid == pod.UID && p.stage != stageTerminating {
 				k.podTerminating(k.writable(p), pod)
 			}
 		case apiserver.Deleted:
-			if p := k.pods[pod.Namespace+"/"+pod.Name]; p != nil && p.uid == pod.UID {
+			if p := k.pods[ev.Key]; p != nil && p.uid == pod.UID {
 				if n := k.nodes[p.node]; n != nil {
 					n.pods--
 				}

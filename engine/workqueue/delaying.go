@@ -69,7 +69,7 @@ func (q *Queue) addAfter(key, reason string, d time.Duration) QueueOp {
 	rec := QueueOp{Key: key, Reason: reason, Delay: d}
 	if d <= 0 {
 		rec.Waited = WaitImmediate
-		rec.Added = q.add(key, reason)
+		rec.Added = q.add(key, Reason{Prefix: reason})
 		return rec
 	}
 	readyAt := q.clock.Now().Add(d)
@@ -115,7 +115,7 @@ func (q *Queue) PromoteDue() int {
 	for len(q.waiting) > 0 && !q.waiting[0].readyAt.After(now) {
 		e := heap.Pop(&q.waiting).(*waitEntry)
 		delete(q.waitingByKey, e.key)
-		out := q.add(e.key, e.reason)
+		out := q.add(e.key, Reason{Prefix: e.reason})
 		q.emit(QueueOp{Op: OpPromote, Key: e.key, Reason: e.reason, Added: out, ReadyAt: q.offset(e.readyAt)})
 		n++
 	}

@@ -84,13 +84,17 @@ func (q *Queue) Name() string { return q.name }
 // none). A key that is not dirty is appended to the queue, unless a worker
 // holds it, in which case Done will append it. A key that is already dirty
 // keeps its place; only the reason is collected.
-func (q *Queue) Add(key, reason string) {
-	out := q.add(key, reason)
-	q.emit(QueueOp{Op: out.op(), Key: key, Reason: reason, Added: out})
+func (q *Queue) Add(key, reason string) { q.AddBecause(key, Reason{Prefix: reason}) }
+
+// AddBecause is Add with a reason kept in parts (see Reason), which
+// builds no string.
+func (q *Queue) AddBecause(key string, why Reason) {
+	out := q.add(key, why)
+	q.emitBecause(QueueOp{Op: out.op(), Key: key, Added: out}, why)
 }
 
-// add is Add without the record.
-func (q *Queue) add(key, reason string) AddOutcome {
+// add is AddBecause without the record.
+func (q *Queue) add(key string, reason Reason) AddOutcome {
 	_, busy := q.processing[key]
 	if p, ok := q.dirty[key]; ok {
 		p.note(reason)
@@ -127,7 +131,7 @@ func (q *Queue) Get() (key string, reasons []string, ok bool) {
 	q.processing[key] = struct{}{}
 	rec := QueueOp{Op: OpGet, Key: key}
 	if len(reasons) > 0 && q.rec != nil {
-		rec.Reasons = append([]string(nil), reasons...)
+		rec.Reasons = reasons
 	}
 	q.emit(rec)
 	return key, reasons, true
@@ -154,11 +158,14 @@ func (q *Queue) Done(key string) {
 func (q *Queue) Len() int { return len(q.items) }
 
 // emit stamps p with the queue's name and length and records it.
-func (q *Queue) emit(p QueueOp) {
+func (q *Queue) emit(p QueueOp) { q.emitBecause(p, Reason{Prefix: p.Reason}) }
+
+// emitBecause is emit for a record whose Reason is why's text.
+func (q *Queue) emitBecause(p QueueOp, why Reason) {
 	if q.rec == nil {
 		return
 	}
 	p.Queue = q.name
 	p.Len = len(q.items)
-	p.emit(q.rec, q.source)
+	p.emit(q.rec, q.source, why)
 }

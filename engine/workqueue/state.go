@@ -57,7 +57,7 @@ func (q *Queue) Snapshot() State {
 	for _, k := range q.items {
 		it := ItemState{Key: k}
 		if p := q.dirty[k]; p != nil && len(p.reasons) > 0 {
-			it.Reasons = slices.Clone(p.list())
+			it.Reasons = p.list()
 		}
 		s.Queue = append(s.Queue, it)
 	}

@@ -27,7 +27,7 @@ func TestSelectingAll(t *testing.T) {
 	d := newDeployment("web", 1, "1", "0", "nginx:1")
 	d.Spec.Selector = &metav1.LabelSelector{}
 	d.Generation, d.ResourceVersion, d.UID = 2, "1", "uid-web"
-	log.events = append(log.events, apiserver.WatchEvent{Type: apiserver.Added, Resource: apiserver.Deployments, Object: d, RV: 1})
+	log.events = append(log.events, apiserver.WatchEvent{Type: apiserver.Added, Resource: apiserver.Deployments, Key: "default/web", Object: d, RV: 1})
 	f.step()
 	if fin := f.lastSync(); fin.Result != ResultOK || fin.Path != PathSelectingAll {
 		t.Fatalf("sync %+v", fin)
@@ -145,7 +145,7 @@ func TestSyncErrors(t *testing.T) {
 	d := newDeployment("web", 1, "1", "0", "nginx:1")
 	d.Spec.Strategy.Type = "BlueGreen"
 	d.ResourceVersion, d.UID = "1", "uid-web"
-	log.events = append(log.events, apiserver.WatchEvent{Type: apiserver.Added, Resource: apiserver.Deployments, Object: d, RV: 1})
+	log.events = append(log.events, apiserver.WatchEvent{Type: apiserver.Added, Resource: apiserver.Deployments, Key: "default/web", Object: d, RV: 1})
 	f.deliver()
 	err := f.dc.syncDeployment("default/web")
 	if !errors.Is(err, ErrUnexpectedStrategy) || err.Error() != "unexpected deployment strategy type: BlueGreen" {

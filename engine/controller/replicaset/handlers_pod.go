@@ -12,6 +12,7 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/informer"
 	"github.com/rolloutlab/rolloutlab/engine/podutil"
+	"github.com/rolloutlab/rolloutlab/engine/workqueue"
 )
 
 // addPod handles a pod appearing in the cache. A pod already being deleted
@@ -25,7 +26,7 @@ func (rc *Controller) addPod(obj apiserver.Object) {
 		return
 	}
 	if pod.DeletionTimestamp != nil {
-		rc.podGone(pod, "pod "+pod.Name+" added while terminating")
+		rc.podGone(pod, " added while terminating (deletion observed)")
 		return
 	}
 	if ref := metav1.GetControllerOfNoCopy(pod); ref != nil {
@@ -34,7 +35,7 @@ func (rc *Controller) addPod(obj apiserver.Object) {
 			return
 		}
 		rc.expectations.CreationObserved(key)
-		rc.queue.Add(key, "pod "+pod.Name+" created (expectation observed)")
+		rc.queue.AddBecause(key, workqueue.Because("pod ", pod.Name, " created (expectation observed)"))
 		return
 	}
 	for _, rs := range rc.getPodReplicaSets(pod) {
@@ -53,9 +54,9 @@ func (rc *Controller) updatePod(oldObj, newObj apiserver.Object) {
 	if cur.DeletionTimestamp != nil {
 		// The kubelet will delete it once its grace period is over; the
 		// deletionTimestamp already counts as the observed deletion.
-		rc.podGone(cur, "pod "+cur.Name+" terminating")
+		rc.podGone(cur, " terminating (deletion observed)")
 		if labelChanged {
-			rc.podGone(oldPod, "pod "+oldPod.Name+" terminating (labels changed)")
+			rc.podGone(oldPod, " terminating (labels changed) (deletion observed)")
 		}
 		return
 	}
@@ -64,7 +65,7 @@ func (rc *Controller) updatePod(oldObj, newObj apiserver.Object) {
 	refChanged := !sameOwnerRef(curRef, oldRef)
 	if refChanged && oldRef != nil {
 		if rs, key := rc.resolveControllerRef(oldPod.Namespace, oldRef); rs != nil {
-			rc.queue.Add(key, "pod "+cur.Name+" controller changed (was ours)")
+			rc.queue.AddBecause(key, workqueue.Because("pod ", cur.Name, " controller changed (was ours)"))
 		}
 	}
 	if curRef != nil {
@@ -72,11 +73,11 @@ func (rc *Controller) updatePod(oldObj, newObj apiserver.Object) {
 		if rs == nil {
 			return
 		}
-		reason := "pod " + cur.Name + " updated"
+		why := workqueue.Because("pod ", cur.Name, " updated")
 		if oldRef == nil {
-			reason = "pod " + podKey(cur) + " adopted (controller reference set)"
+			why = workqueue.Because("pod ", podKey(cur), " adopted (controller reference set)")
 		}
-		rc.queue.Add(key, reason)
+		rc.queue.AddBecause(key, why)
 		if !podutil.IsPodReady(oldPod) && podutil.IsPodReady(cur) && rs.Spec.MinReadySeconds > 0 {
 			after := secondsDuration(rs.Spec.MinReadySeconds)
 			rc.queue.AddAfter(key, "pod "+cur.Name+" became ready: availability check after minReadySeconds "+
@@ -95,23 +96,24 @@ func (rc *Controller) updatePod(oldObj, newObj apiserver.Object) {
 // contents may be stale.
 func (rc *Controller) deletePod(obj any) {
 	var pod *corev1.Pod
-	what := "deleted"
+	what := " deleted (deletion observed)"
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		pod = o
 	case informer.Tombstone:
 		pod, _ = o.Obj.(*corev1.Pod)
-		what = "deleted (tombstone)"
+		what = " deleted (tombstone) (deletion observed)"
 	}
 	if pod == nil {
 		return
 	}
-	rc.podGone(pod, "pod "+pod.Name+" "+what)
+	rc.podGone(pod, what)
 }
 
 // podGone observes the deletion of a controlled pod (by its key, counted
-// once) and enqueues its ReplicaSet. Orphans are ignored.
-func (rc *Controller) podGone(pod *corev1.Pod, reason string) {
+// once) and enqueues its ReplicaSet for the reason "pod <name>" + what.
+// Orphans are ignored.
+func (rc *Controller) podGone(pod *corev1.Pod, what string) {
 	ref := metav1.GetControllerOfNoCopy(pod)
 	if ref == nil {
 		return
@@ -121,7 +123,7 @@ func (rc *Controller) podGone(pod *corev1.Pod, reason string) {
 		return
 	}
 	rc.expectations.DeletionObservedKey(key, podKey(pod))
-	rc.queue.Add(key, reason+" (deletion observed)")
+	rc.queue.AddBecause(key, workqueue.Because("pod ", pod.Name, what))
 }
 
 // resolveControllerRef returns the cached ReplicaSet ref points to, and its
@@ -131,8 +133,8 @@ func (rc *Controller) resolveControllerRef(ns string, ref *metav1.OwnerReference
 	if ref.Kind != "ReplicaSet" {
 		return nil, ""
 	}
-	key := keyOf(ns, ref.Name)
-	rs, ok := rc.replicaSets.Store().Get(key).(*appsv1.ReplicaSet)
+	obj, key, _ := rc.replicaSets.Store().Lookup(ns, ref.Name)
+	rs, ok := obj.(*appsv1.ReplicaSet)
 	if !ok || rs.UID != ref.UID {
 		return nil, ""
 	}
