@@ -153,11 +153,11 @@ func memoAdd(set map[string]struct{}, s string) map[string]struct{} {
 // maxNameMemo is the size of one generation of the name memo.
 const maxNameMemo = 8192
 
-// nameMemo remembers names (and generateName prefixes) that
-// apivalidation.NameIsDNSSubdomain accepted. Object names are mostly
-// unique, so instead of filling up it keeps two generations: when current
-// reaches maxNameMemo strings it becomes previous and a new current
-// starts, which keeps the names of recently written objects.
+// nameMemo remembers the generateName prefixes that
+// apivalidation.NameIsDNSSubdomain accepted (valid names take
+// isDNSSubdomain's path and are not stored). So that it never fills up it
+// keeps two generations: when current reaches maxNameMemo strings it
+// becomes previous and a new current starts.
 var nameMemo struct {
 	mu sync.Mutex
 	// current and previous hold keys of accepted names: the name, plus
@@ -165,9 +165,13 @@ var nameMemo struct {
 	current, previous map[string]struct{}
 }
 
-// dnsSubdomainName is apivalidation.NameIsDNSSubdomain with accepted names
-// remembered; it returns the same messages.
+// dnsSubdomainName is apivalidation.NameIsDNSSubdomain with valid names
+// accepted by isDNSSubdomain and accepted generateName prefixes remembered;
+// it returns the same messages.
 func dnsSubdomainName(name string, prefix bool) []string {
+	if !prefix && isDNSSubdomain(name) {
+		return nil
+	}
 	key := name
 	if prefix {
 		key += "\x00"

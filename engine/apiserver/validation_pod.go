@@ -79,8 +79,10 @@ func validateContainer(c *corev1.Container, p containerPath, names *[]string) fi
 	case contains(*names, c.Name):
 		errs = append(errs, field.Duplicate(p.child("name"), c.Name))
 	default:
-		for _, msg := range utilvalidation.IsDNS1123Label(c.Name) {
-			errs = append(errs, field.Invalid(p.child("name"), c.Name, msg))
+		if !isDNSLabel(c.Name) {
+			for _, msg := range utilvalidation.IsDNS1123Label(c.Name) {
+				errs = append(errs, field.Invalid(p.child("name"), c.Name, msg))
+			}
 		}
 		*names = append(*names, c.Name)
 	}
