@@ -199,11 +199,12 @@ async function traced(browser, page, fn) {
 }
 
 /** Seeks to each target in turn; per seek: total ms (call to the frame showing it) and the Worker's ms. */
-function seekAll(page, targets) {
-  return page.evaluate(async (targets) => {
+function seekAll(page, targets, pauseMs = 0) {
+  return page.evaluate(async ({ targets, pauseMs }) => {
     const app = window.__rolloutlabApp;
     const out = [];
     for (const target of targets) {
+      if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
       const s0 = performance.now();
       await app.seek(target);
       const s1 = performance.now();
@@ -212,7 +213,7 @@ function seekAll(page, targets) {
       out.push({ target, ms: performance.now() - s0, callMs: s1 - s0, workerMs: app.workerMs('seek') ?? NaN });
     }
     return out;
-  }, targets);
+  }, { targets, pauseMs });
 }
 
 /**
@@ -319,11 +320,16 @@ async function longRunSeeks(browser, page, steps) {
     // "Any step": the targets above sit at checkpoints or near the end; these
     // are drawn uniformly (a fixed seed), as engine/session's BenchmarkSeek does.
     const random = await seekAll(page, seededSteps(reached, 12));
+    // The same targets with a second's pause before each, as a person who
+    // looks at each step leaves: the Worker collects garbage when idle
+    // (wasm/idle.go), so a collection cycle no longer falls inside a seek.
+    // Back to back, one seek in about fifteen pays for a whole cycle.
+    const paced = await seekAll(page, seededSteps(reached, 12), 1000);
     await page.waitForTimeout(200);
-    return { seeks, random };
+    return { seeks, random, paced };
   });
   const longestMs = await page.evaluate(() => window.__benchLongest('seek-long'));
-  return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, longestMs, trace: seek.trace };
+  return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, paced: seek.result.paced, longestMs, trace: seek.trace };
 }
 
 /** n steps in [0, max], uniformly drawn from a fixed seed (a 32-bit LCG), the same every run. */
@@ -516,6 +522,9 @@ async function main() {
       const r = seekStats(lr.random);
       summary.seekLongRunRandom = { steps: lr.steps, ...r };
       console.log(`bench-browser: seek, ${lr.steps}-step run, ${lr.random.length} uniformly drawn steps: median ${pad(r.median)} ms  max ${pad(r.max)} ms; engine in its Worker median ${pad(r.workerMedian)} ms  max ${pad(r.workerMax)} ms; each (total/worker ms): ${lr.random.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}`);
+      const pc = seekStats(lr.paced);
+      summary.seekLongRunPaced = { steps: lr.steps, ...pc };
+      console.log(`bench-browser: seek, ${lr.steps}-step run, the same ${lr.paced.length} steps with a 1 s pause before each: median ${pad(pc.median)} ms  max ${pad(pc.max)} ms; engine in its Worker median ${pad(pc.workerMedian)} ms  max ${pad(pc.workerMax)} ms; each (total/worker ms): ${lr.paced.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}`);
     } else if (lr) {
       console.log(`bench-browser: seek, long run: not measured: ${lr.error}`);
     }
