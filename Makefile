@@ -53,19 +53,18 @@ cli: ## build the CLI to bin/rolloutlab
 # elsewhere: that trades first-load bytes for engine speed in the browser.
 # Measured 2026-11-26 with the apimachinery patch (scripts/wasm-workspace.sh):
 # brotli -q 11 of the wasm, and js/wasm BenchmarkRollingUpdate1000 (engine/sim,
-# -benchtime 3x; three runs each, alternating, on a loaded machine):
-#   inlining in the runtime and internal packages only  2,486.8 kB  204-209 ms (*)
-#   ... and in the engine's packages                     2,571.4 kB  226-240 ms
-#   ... and internal/byteorder (memhash's reads)         2,572.9 kB  226-233 ms
-#   ... and reflect                                      2,614.0 kB  199-201 ms
-#   ... and time (this build)                            2,620.4 kB  194-208 ms
-#   ... and strings, strconv, sort, slices, maps, bytes,
-#       unicode/utf8, math/bits, encoding/binary, ...    2,641.4 kB  199-239 ms
-#   inlining everywhere                                  2,754.0 kB  161-172 ms (*)
-# (*) measured earlier, at a lower load (the engine's packages then: 191-200
-# ms). A js/wasm CPU profile (node --cpu-prof) of the engine's packages build
-# had reflect at 9.9% of the samples, mostly small methods (Value.Field, typ,
-# flag.kind) called, not inlined, from the API server's pod compare.
+# -benchtime 3x; the test binaries run in turn, three times each, load ~1.5):
+#   inlining in the runtime and internal packages only  2,486.8 kB  206-220 ms
+#   ... and in the engine's packages                     2,571.4 kB  189-202 ms
+#   ... and internal/byteorder, reflect                  2,614.0 kB  166-183 ms
+#   ... and time (this build)                            2,620.4 kB  172-185 ms
+#   inlining everywhere                                  2,754.0 kB  161-231 ms
+# (internal/byteorder alone: +1.5 kB, it holds memhash's reads; strings,
+# strconv, sort, slices, maps, bytes, unicode/utf8, math/bits and
+# encoding/binary on top: 2,641.4 kB, no faster within the noise of a loaded
+# machine). A js/wasm CPU profile (node --cpu-prof) of the engine's packages
+# build had reflect at 9.9% of the samples, mostly small methods (Value.Field,
+# typ, flag.kind) called, not inlined, from the API server's pod compare.
 # The other internal/... packages (strconv's core, poll, bisect, godebug,
 # reflectlite, fmtsort, ...) are not on the engine's path: inlining them
 # changed no instruction count of BenchmarkRollingUpdate1000 (cachegrind,
@@ -85,7 +84,7 @@ WASM_TAGS := nethttpomithttp2
 
 wasm: ## build web/public/rolloutlab.wasm and copy wasm_exec.js
 	$(call step,build: web/public/rolloutlab.wasm)
-	GOWORK="$$(scripts/wasm-workspace.sh)" GOOS=js GOARCH=wasm $(GO) build -trimpath -tags $(WASM_TAGS) -ldflags='-s -w' $(WASM_GCFLAGS) -o web/public/rolloutlab.wasm ./wasm
+	work=$$(scripts/wasm-workspace.sh); GOWORK="$$work" GOOS=js GOARCH=wasm $(GO) build -trimpath -tags $(WASM_TAGS) -ldflags='-s -w' $(WASM_GCFLAGS) -o web/public/rolloutlab.wasm ./wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/public/wasm_exec.js
 
 web: ## vite build to web/dist, then precompress and check the size budget
@@ -147,7 +146,7 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	@mkdir -p test-artifacts/bench
 	$(call step,bench: go test -bench (native))
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCH_PKGS) | tee test-artifacts/bench/go-native.txt
-	$(call step,bench: go test -bench (js/wasm as the browser gets it: WASM_GCFLAGS; $(WASM_BENCH_PKGS)))
+	$(call step,bench: go test -bench (js/wasm compiled with WASM_GCFLAGS as the browser's wasm is; apimachinery unpatched: no engine code differs; $(WASM_BENCH_PKGS)))
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $(WASM_GCFLAGS) -run '^$$' -bench . -benchmem $(WASM_BENCH_PKGS) | tee test-artifacts/bench/go-wasm.txt
 # The rewind benchmarks (Seek, StepBack, FirstStepBack) are skipped here: they run on their own below, 10 iterations each.
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $(WASM_GCFLAGS) -run '^$$' -bench . -skip 'Seek|StepBack' -benchmem -benchtime 3x $(WASM_SIM_BENCH_PKGS) | tee -a test-artifacts/bench/go-wasm.txt

@@ -320,16 +320,18 @@ async function longRunSeeks(browser, page, steps) {
     // "Any step": the targets above sit at checkpoints or near the end; these
     // are drawn uniformly (a fixed seed), as engine/session's BenchmarkSeek does.
     const random = await seekAll(page, seededSteps(reached, 12));
-    // The same targets with a second's pause before each, as a person who
-    // looks at each step leaves: the Worker collects garbage when idle
-    // (wasm/idle.go), so a collection cycle no longer falls inside a seek.
-    // Back to back, one seek in about fifteen pays for a whole cycle.
-    const paced = await seekAll(page, seededSteps(reached, 12), 1000);
     await page.waitForTimeout(200);
-    return { seeks, random, paced };
+    return { seeks, random };
   });
   const longestMs = await page.evaluate(() => window.__benchLongest('seek-long'));
-  return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, paced: seek.result.paced, longestMs, trace: seek.trace };
+  // The same uniformly drawn targets with a second's pause before each, as
+  // a person who looks at each step leaves (a phase of their own, outside
+  // the trace above): the Worker collects garbage when idle (wasm/idle.go),
+  // so a collection cycle no longer falls inside a seek. Back to back, one
+  // seek in about fifteen pays for a whole cycle.
+  await page.evaluate(() => window.__benchSetPhase('seek-paced'));
+  const paced = await seekAll(page, seededSteps(reached, 12), 1000);
+  return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, paced, longestMs, trace: seek.trace };
 }
 
 /** n steps in [0, max], uniformly drawn from a fixed seed (a 32-bit LCG), the same every run. */

@@ -17,7 +17,7 @@ func TestIsDNSSubdomain(t *testing.T) {
 		"a.b", "a-b", "a--b", "web-5d8f7c9b4-x2k9q", "A", "aB", "a_b", "a b",
 		"a\n", "é", "example.com", "1.2.3.4", strings.Repeat("a", 253),
 		strings.Repeat("a", 254), strings.Repeat("a", 63) + "." + strings.Repeat("b", 63),
-		strings.Repeat("a", 64),
+		strings.Repeat("a", 63), strings.Repeat("a", 64),
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	const alphabet = "ab09-.A_"

@@ -154,14 +154,12 @@ func memoAdd(set map[string]struct{}, s string) map[string]struct{} {
 const maxNameMemo = 8192
 
 // nameMemo remembers the generateName prefixes that
-// apivalidation.NameIsDNSSubdomain accepted (valid names take
-// isDNSSubdomain's path and are not stored). So that it never fills up it
-// keeps two generations: when current reaches maxNameMemo strings it
-// becomes previous and a new current starts.
+// apivalidation.NameIsDNSSubdomain accepted (names go to isDNSSubdomain).
+// So that it never fills up it keeps two generations: when current reaches
+// maxNameMemo prefixes it becomes previous and a new current starts.
 var nameMemo struct {
 	mu sync.Mutex
-	// current and previous hold keys of accepted names: the name, plus
-	// "\x00" for a generateName prefix; each has at most maxNameMemo.
+	// current and previous hold accepted prefixes, at most maxNameMemo each.
 	current, previous map[string]struct{}
 }
 
@@ -169,26 +167,25 @@ var nameMemo struct {
 // accepted by isDNSSubdomain and accepted generateName prefixes remembered;
 // it returns the same messages.
 func dnsSubdomainName(name string, prefix bool) []string {
-	if !prefix && isDNSSubdomain(name) {
-		return nil
-	}
-	key := name
-	if prefix {
-		key += "\x00"
+	if !prefix {
+		if isDNSSubdomain(name) {
+			return nil
+		}
+		return apivalidation.NameIsDNSSubdomain(name, false)
 	}
 	nameMemo.mu.Lock()
-	known := memoHas(nameMemo.current, key) || memoHas(nameMemo.previous, key)
+	known := memoHas(nameMemo.current, name) || memoHas(nameMemo.previous, name)
 	nameMemo.mu.Unlock()
 	if known {
 		return nil
 	}
-	msgs := apivalidation.NameIsDNSSubdomain(name, prefix)
+	msgs := apivalidation.NameIsDNSSubdomain(name, true)
 	if len(msgs) == 0 {
 		nameMemo.mu.Lock()
 		if nameMemo.current == nil || len(nameMemo.current) >= maxNameMemo {
 			nameMemo.previous, nameMemo.current = nameMemo.current, map[string]struct{}{}
 		}
-		nameMemo.current[key] = struct{}{}
+		nameMemo.current[name] = struct{}{}
 		nameMemo.mu.Unlock()
 	}
 	return msgs

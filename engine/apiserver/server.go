@@ -82,12 +82,15 @@ func (s *Server) ResourceVersion() uint64 { return s.rv }
 
 // WatchLog returns the retained watch log: every entry when nothing was
 // forgotten (tests and tools that read from the start). The slice and its
-// objects must not be modified. Consumers that keep a cursor use WatchSince.
+// objects must not be modified, and the slice is valid until the next
+// ForgetWatchLog, which may reuse its array (read it, do not keep it).
+// Consumers that keep a cursor use WatchSince.
 func (s *Server) WatchLog() []WatchEvent { return s.log }
 
 // WatchSince returns the watch-log entries from position cursor (an index
 // into the whole log since the server was created) to the end. Consumers keep
-// their own cursor and advance it by the number of entries they read. A
+// their own cursor and advance it by the number of entries they read. The
+// slice is valid until the next ForgetWatchLog, as WatchLog's is. A
 // cursor before the retained part is a consumer that fell behind a
 // ForgetWatchLog: a programming error, and it panics.
 func (s *Server) WatchSince(cursor int) []WatchEvent {

@@ -32,7 +32,11 @@ type Result struct {
 // Compare applies each side's actions and plays both runs to their end
 // (session.RunToEnd), measuring them from the fork. Both sessions must stand
 // at the same step. An action the API server refuses is an error naming the
-// side.
+// side. A comparison only plays forward, so the sessions are left with the
+// fewest rewind checkpoints (session.SetCheckpointBudget): the page's
+// "What if, instead?" runs two forks to the end beside the run on screen,
+// and with the rewind budget each they could hold 200 MB of checkpoints
+// apiece that nothing would use.
 func Compare(a, b Side) (*Result, error) {
 	if a.Session.Step() != b.Session.Step() {
 		return nil, fmt.Errorf("the runs stand at different steps (%d and %d)", a.Session.Step(), b.Session.Step())
@@ -52,6 +56,7 @@ func Compare(a, b Side) (*Result, error) {
 // play runs one side and returns its meter.
 func play(side Side) (*meter, error) {
 	s := side.Session
+	s.SetCheckpointBudget(1)
 	m := newMeter(side.Label, s, uint64(s.Sim().Recorder().Len()))
 	s.RunDueActions()
 	for _, a := range side.Actions {

@@ -58,11 +58,12 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // records rule added checkpoints in between). 160 MB held 16 of that run.
 // The budget is 200 MB since the trace is stored encoded (engine/trace):
 // that cut the run's whole heap after a GC from 287.5 to 238.9 MB at 160
-// MB, and 200 MB gives the 40 MB back to checkpoints (284.3 MB): 28 instead
-// of 17, a seek to a uniformly drawn step replaying 7,185 trace records on
-// average instead of 11,055 (BenchmarkSeek 17.2-17.9 -> 10.1-11.5 ms
-// native, the worst first step back 44.5-47.7 -> 8.5-8.8 ms; 180 MB: 22
-// checkpoints, 9,142 records).
+// MB, and 200 MB gives the 40 MB back to checkpoints (284.3 MB): 28
+// checkpoints instead of 17 (CheckpointStats' count, the scratch one
+// included), a seek to a uniformly drawn step replaying 7,185 trace
+// records on average instead of 11,055 (BenchmarkSeek 17.2-17.9 ->
+// 10.1-11.5 ms native, the worst first step back 44.5-47.7 -> 8.5-8.8 ms;
+// 180 MB: 22 checkpoints, 9,142 records).
 const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 64

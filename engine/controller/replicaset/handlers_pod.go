@@ -127,7 +127,7 @@ func (rc *Controller) podGone(pod *corev1.Pod, what string) {
 }
 
 // resolveControllerRef returns the cached ReplicaSet ref points to, and its
-// key (keyOf, the queue key) for the caller: the kind must be ReplicaSet,
+// key (the informer store's string, the queue key) for the caller: the kind must be ReplicaSet,
 // the name must be cached and the UID must match.
 func (rc *Controller) resolveControllerRef(ns string, ref *metav1.OwnerReference) (*appsv1.ReplicaSet, string) {
 	if ref.Kind != "ReplicaSet" {
