@@ -78,8 +78,9 @@ WASM_GCFLAGS := -gcflags='all=-l' -gcflags='runtime=' -gcflags='sync/...=' $(for
 # The wasm is built in a workspace whose apimachinery computes two util/net
 # variables when asked instead of in its init, so that net/http's client and
 # TLS are not linked (300 kB brotli): see scripts/wasm-workspace.sh.
-# nethttpomithttp2 leaves out net/http's bundled HTTP/2 should anything still
-# reach net/http (it changes nothing while nothing does).
+# net/http is still imported, so its package init and what that reaches stay
+# linked; nethttpomithttp2 leaves its bundled HTTP/2 out of them (17.6 kB of
+# raw wasm with the patch: 17,570,958 -> 17,553,382 bytes).
 WASM_TAGS := nethttpomithttp2
 
 wasm: ## build web/public/rolloutlab.wasm and copy wasm_exec.js
