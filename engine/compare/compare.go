@@ -35,8 +35,8 @@ type Result struct {
 // side. A comparison only plays forward, so the sessions are left with the
 // fewest rewind checkpoints (session.SetCheckpointBudget): the page's
 // "What if, instead?" runs two forks to the end beside the run on screen,
-// and with the rewind budget each they could hold 200 MB of checkpoints
-// apiece that nothing would use.
+// and with the rewind budget each could hold up to 200 MB of checkpoints
+// that nothing would use (TestForkKeepsFewCheckpoints).
 func Compare(a, b Side) (*Result, error) {
 	if a.Session.Step() != b.Session.Step() {
 		return nil, fmt.Errorf("the runs stand at different steps (%d and %d)", a.Session.Step(), b.Session.Step())

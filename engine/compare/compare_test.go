@@ -236,3 +236,52 @@ func TestOverrideKeepsTheLimits(t *testing.T) {
 		t.Fatalf("100,000 replicas through --set: got %v, want the pod limit refusal", err)
 	}
 }
+
+// TestForkKeepsFewCheckpoints: the two runs a fork plays only go forward and
+// are dropped after the comparison, so they keep the fewest rewind
+// checkpoints; the session they were forked from keeps its own.
+func TestForkKeepsFewCheckpoints(t *testing.T) {
+	src := []byte(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 60
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.25
+`)
+	s, err := session.Load("web.yaml", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunToEnd()
+	before := s.CheckpointStats().Count
+	// A run this long keeps several checkpoints when nothing limits them:
+	// otherwise the counts below would prove nothing.
+	if before < 4 {
+		t.Fatalf("the run keeps %d checkpoints; the test needs a longer one", before)
+	}
+	scale := scenario.Action{Type: scenario.ActionScale, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 90}
+	_, a, b, err := Fork(s, 1, []scenario.Action{scale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, side := range []struct {
+		name string
+		s    *session.Session
+	}{{"A", a}, {"B", b}} {
+		if n := side.s.CheckpointStats().Count; n > 3 {
+			t.Errorf("fork %s keeps %d checkpoints, want at most 3 (two and a scratch one)", side.name, n)
+		}
+	}
+	if got := s.CheckpointStats().Count; got != before {
+		t.Errorf("the forked session keeps %d checkpoints, had %d", got, before)
+	}
+}
