@@ -241,22 +241,7 @@ func TestOverrideKeepsTheLimits(t *testing.T) {
 // are dropped after the comparison, so they keep the fewest rewind
 // checkpoints; the session they were forked from keeps its own.
 func TestForkKeepsFewCheckpoints(t *testing.T) {
-	src := []byte(`apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 60
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.25
-`)
+	src := surgeSource(t)
 	s, err := session.Load("web.yaml", src, nil)
 	if err != nil {
 		t.Fatal(err)
