@@ -180,19 +180,22 @@ func (d *Decoder) Ints(n int) (out [8]int64) {
 // uint reads an unsigned integer written by Encoder.uint.
 func (d *Decoder) uint() uint64 {
 	u, k := binary.Uvarint(d.b)
-	if k <= 0 {
-		panic("trace: corrupt record")
-	}
-	d.b = d.b[k:]
+	d.skip(k)
 	return u
 }
 
 // int reads one integer written by Int.
 func (d *Decoder) int() int64 {
 	i, k := binary.Varint(d.b)
+	d.skip(k)
+	return i
+}
+
+// skip moves past a varint of k bytes (binary.Uvarint's and Varint's
+// count: 0 or less for a truncated or overlong one).
+func (d *Decoder) skip(k int) {
 	if k <= 0 {
 		panic("trace: corrupt record")
 	}
 	d.b = d.b[k:]
-	return i
 }
