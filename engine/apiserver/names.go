@@ -1,6 +1,9 @@
 package apiserver
 
 import (
+	"encoding/binary"
+	"encoding/hex"
+
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -45,26 +48,20 @@ func (s *Server) drawUID() (hi, lo uint64) {
 	return hi, lo
 }
 
-// formatUID renders the bits drawUID drew as a UUID: lowercase hex in
-// groups of 8, 4, 4, 4 and 12 digits ("%08x-%04x-%04x-%04x-%012x" of hi's
-// top 32 bits, its next two 16, lo's top 16 and its low 48).
+// formatUID renders the bits drawUID drew as a UUID: the 16 bytes (hi,
+// then lo, big-endian) in lowercase hex, in groups of 8, 4, 4, 4 and 12
+// digits ("%08x-%04x-%04x-%04x-%012x" of hi's top 32 bits, its next two
+// 16, lo's top 16 and its low 48), written into a stack array.
 func formatUID(hi, lo uint64) types.UID {
+	var raw [16]byte
+	binary.BigEndian.PutUint64(raw[:8], hi)
+	binary.BigEndian.PutUint64(raw[8:], lo)
 	var b [36]byte
-	putHex(b[0:8], hi>>32)
-	putHex(b[9:13], hi>>16)
-	putHex(b[14:18], hi)
-	putHex(b[19:23], lo>>48)
-	putHex(b[24:36], lo)
+	hex.Encode(b[0:8], raw[0:4])
+	hex.Encode(b[9:13], raw[4:6])
+	hex.Encode(b[14:18], raw[6:8])
+	hex.Encode(b[19:23], raw[8:10])
+	hex.Encode(b[24:36], raw[10:16])
 	b[8], b[13], b[18], b[23] = '-', '-', '-', '-'
 	return types.UID(b[:])
-}
-
-// putHex writes the low 4*len(dst) bits of v to dst as lowercase hex
-// digits, most significant first.
-func putHex(dst []byte, v uint64) {
-	const digits = "0123456789abcdef"
-	for i := len(dst) - 1; i >= 0; i-- {
-		dst[i] = digits[v&0xf]
-		v >>= 4
-	}
 }
