@@ -126,7 +126,7 @@ func (k *Kubelet) SetImageProfile(image string, p ImageProfile) {
 
 func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64) {
 	k.seq++
-	k.timers.push(timer{at: at, seq: k.seq, act: act, key: key, gen: gen})
+	k.timers.push(timer{due: at.Sub(k.clock.Start()), seq: k.seq, act: act, key: key, gen: gen})
 }
 
 func (k *Kubelet) schedulePod(p *podState, after time.Duration, act action) {
@@ -153,7 +153,7 @@ func (k *Kubelet) NextDue() (time.Time, bool) {
 	if len(k.timers) == 0 {
 		return time.Time{}, false
 	}
-	return k.timers[0].at, true
+	return k.clock.Start().Add(k.timers[0].due), true
 }
 
 // valid reports whether t is still current; for a pod action it also
@@ -184,7 +184,7 @@ func (k *Kubelet) dropStale() *podState {
 // whether it did.
 func (k *Kubelet) Step() bool {
 	p := k.dropStale()
-	if len(k.timers) == 0 || k.timers[0].at.After(k.clock.Now()) {
+	if len(k.timers) == 0 || k.timers[0].due > k.clock.Elapsed() {
 		return false
 	}
 	t := k.timers.pop()
