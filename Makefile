@@ -166,8 +166,8 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	@grep -h '^bench-engine:' test-artifacts/bench/engine.txt | sed 's/^/  /'
 	@grep -h '^size-budget: first load' test-artifacts/bench/size.txt | sed 's/^/  /'
 	@grep -hE '^bench-browser: (navigation|repeat|step|main thread|seek)' test-artifacts/bench/browser.txt | sed 's/^/  /'
-	@grep -h '^Benchmark\(Seek\|StepBack\|FirstStepBack\|FirstStepBackSpaced\)/' test-artifacts/bench/go-native.txt | awk '{mb=""; for(i=1;i<=NF;i++) if($$i=="ckpt-MB") mb=$$(i-1); printf "  rewind native %-34s %9.2f ms  checkpoints %s MB\n", $$1, $$3/1e6, mb}'
-	@grep -h '^Benchmark\(Seek\|StepBack\|FirstStepBack\|FirstStepBackSpaced\)/' test-artifacts/bench/go-wasm-seek.txt | awk '{mb=""; for(i=1;i<=NF;i++) if($$i=="ckpt-MB") mb=$$(i-1); printf "  rewind wasm   %-34s %9.2f ms  checkpoints %s MB\n", $$1, $$3/1e6, mb}'
+	@grep -h '^Benchmark\(Seek\|SeekWorst\|StepBack\|FirstStepBack\|FirstStepBackSpaced\)/' test-artifacts/bench/go-native.txt | awk -v where=native -f scripts/rewind-summary.awk
+	@grep -h '^Benchmark\(Seek\|SeekWorst\|StepBack\|FirstStepBack\|FirstStepBackSpaced\)/' test-artifacts/bench/go-wasm-seek.txt | awk -v where=wasm -f scripts/rewind-summary.awk
 
 fmt: ## gofmt -w all Go sources
 	gofmt -w $$(git ls-files --cached --others --exclude-standard '*.go')

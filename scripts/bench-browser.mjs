@@ -331,7 +331,34 @@ async function longRunSeeks(browser, page, steps) {
   // seek in about fifteen pays for a whole cycle.
   await page.evaluate(() => window.__benchSetPhase('seek-paced'));
   const paced = await seekAll(page, seededSteps(reached, 12), 1000);
-  return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, paced, longestMs, trace: seek.trace };
+  // The slowest seeks the run has: to the last step of each of the 5 gaps
+  // between rewind checkpoints with the most trace records (the bridge's
+  // "checkpoints"), each from the far end of the run after a 1 s pause. Such
+  // a seek restores the checkpoint that opens the gap and replays all of
+  // it, the most a seek to any step in that gap replays (engine/session's
+  // BenchmarkSeekWorst does the same natively).
+  await page.evaluate(() => window.__benchSetPhase('seek-worst'));
+  const gaps = await page.evaluate(async (reached) => {
+    const app = window.__rolloutlabApp;
+    await app.seek(reached);
+    const st = await app.engineCall('checkpoints');
+    const all = await app.engineCall('records', { limit: 1 });
+    if (!st || !all) return [];
+    const out = [];
+    for (let i = 0; i < st.spaced; i++) {
+      const last = i + 1 < st.spaced ? st.steps[i + 1] - 1 : reached;
+      const records = (i + 1 < st.spaced ? st.records[i + 1] : all.total) - st.records[i];
+      if (last > st.steps[i]) out.push({ from: st.steps[i], last, records });
+    }
+    return out.sort((a, b) => b.records - a.records).slice(0, 5);
+  }, reached);
+  const worst = [];
+  for (const g of gaps) {
+    await seekAll(page, [g.last < reached / 2 ? reached : 0]);
+    const [x] = await seekAll(page, [g.last], 1000);
+    worst.push({ ...x, steps: g.last - g.from, records: g.records });
+  }
+  return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, paced, worst, longestMs, trace: seek.trace };
 }
 
 /** n steps in [0, max], uniformly drawn from a fixed seed (a 32-bit LCG), the same every run. */
@@ -527,6 +554,9 @@ async function main() {
       const pc = seekStats(lr.paced);
       summary.seekLongRunPaced = { steps: lr.steps, ...pc };
       console.log(`bench-browser: seek, ${lr.steps}-step run, the same ${lr.paced.length} steps with a 1 s pause before each: median ${pad(pc.median)} ms  max ${pad(pc.max)} ms; engine in its Worker median ${pad(pc.workerMedian)} ms  max ${pad(pc.workerMax)} ms; each (total/worker ms): ${lr.paced.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}`);
+      const wc = seekStats(lr.worst);
+      summary.seekLongRunWorst = { steps: lr.steps, ...wc, gaps: lr.worst };
+      console.log(`bench-browser: seek, ${lr.steps}-step run, to the end of the ${lr.worst.length} largest gaps between checkpoints (the slowest seeks), a 1 s pause before each: max ${pad(wc.max)} ms; engine in its Worker max ${pad(wc.workerMax)} ms; each (total/worker ms, gap steps/records): ${lr.worst.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)} (${x.steps}/${x.records})`).join(' ')}`);
     } else if (lr) {
       console.log(`bench-browser: seek, long run: not measured: ${lr.error}`);
     }

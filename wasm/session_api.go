@@ -98,6 +98,7 @@ func (b *bridge) methods() map[string]handler {
 		"targets":        b.targets,
 		"fork":           b.fork,
 		"exportScenario": b.exportScenario,
+		"checkpoints":    b.checkpoints,
 	}
 }
 
@@ -230,6 +231,13 @@ func (b *bridge) steps(args json.RawMessage) (any, error) {
 		}
 		return h[from-1 : to], nil
 	})
+}
+
+// checkpoints reports the session's rewind points (session.CheckpointStats):
+// scripts/bench-browser.mjs seeks to the end of the largest gap between
+// them, the slowest seek the run has.
+func (b *bridge) checkpoints(json.RawMessage) (any, error) {
+	return b.guarded(func(s *session.Session) (any, error) { return s.CheckpointStats(), nil })
 }
 
 func (b *bridge) samples(json.RawMessage) (any, error) {

@@ -91,6 +91,14 @@ func TestSessionMethods(t *testing.T) {
 	if s.View.Step != 1 || s.View.MaxStep != reached {
 		t.Fatalf("seek back: step %d max %d", s.View.Step, s.View.MaxStep)
 	}
+	var cps struct {
+		Count, Spaced  int
+		Steps, Records []int
+	}
+	callOK(t, a, "checkpoints", nil, &cps)
+	if cps.Spaced < 1 || len(cps.Records) != cps.Spaced || len(cps.Steps) != cps.Count || cps.Count < cps.Spaced || cps.Steps[0] != 0 {
+		t.Fatalf("checkpoints: %+v", cps)
+	}
 	callOK(t, a, "act", map[string]any{"action": map[string]any{"type": "scale", "target": "deployment/web", "replicas": 4}}, &s)
 	if s.Message != "deployment.apps/web scaled" || s.View.Deployments[0].Replicas != 4 {
 		t.Fatalf("act: %q %+v", s.Message, s.View.Deployments)

@@ -117,20 +117,29 @@ type checkpoints struct {
 }
 
 // CheckpointStats describes the rewind points kept: how many (the scratch
-// one included), their spacing in steps, the steps they were taken at and
-// an estimate of the memory they hold.
+// one included), their spacing in steps, the steps they were taken at (the
+// spaced ones in order, then the scratch one, if any), the trace records
+// written up to each spaced one, and an estimate of the memory they hold.
+// A seek to a step between two spaced checkpoints replays from the first
+// of them (or from the scratch one, when it lies between), so the gap with
+// the most records bounds what any seek replays.
 type CheckpointStats struct {
-	Count       int   `json:"count"`
-	Every       int   `json:"every"`
-	Steps       []int `json:"steps"`
+	Count int   `json:"count"`
+	Every int   `json:"every"`
+	Steps []int `json:"steps"`
+	// Spaced is the number of spaced checkpoints: Steps[:Spaced] and
+	// Records are theirs.
+	Spaced      int   `json:"spaced"`
+	Records     []int `json:"records"`
 	ApproxBytes int   `json:"approxBytes"`
 }
 
 // CheckpointStats reports the rewind points kept.
 func (s *Session) CheckpointStats() CheckpointStats {
-	st := CheckpointStats{Count: len(s.cps.list), Every: s.cps.every, ApproxBytes: s.cps.bytes}
+	st := CheckpointStats{Count: len(s.cps.list), Every: s.cps.every, Spaced: len(s.cps.list), ApproxBytes: s.cps.bytes}
 	for _, c := range s.cps.list {
 		st.Steps = append(st.Steps, c.sim.Step())
+		st.Records = append(st.Records, c.sim.Records())
 	}
 	if c := s.cps.scratch; c != nil {
 		st.Count++
