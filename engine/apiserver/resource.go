@@ -119,6 +119,12 @@ type WatchEvent struct {
 	// it is the last stored state with its resourceVersion set to the
 	// deletion RV.
 	Object Object
+	// Prev is the version Object replaced, for Modified (nil otherwise),
+	// also immutable: a reader that follows every event in order and
+	// depends on a few fields only can see, without a lookup of its own,
+	// that a write left them as they were (the garbage collector, see
+	// gc.Collector.Observe).
+	Prev Object
 	// RV is the resourceVersion of this change; strictly increasing along
 	// the log.
 	RV uint64

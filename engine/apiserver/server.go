@@ -190,7 +190,7 @@ func (s *Server) store(res Resource, old, obj Object) {
 	if old == nil {
 		typ = Added
 	}
-	s.log = append(s.log, WatchEvent{Type: typ, Resource: res, Key: key, Object: obj, RV: parseRV(obj)})
+	s.log = append(s.log, WatchEvent{Type: typ, Resource: res, Key: key, Object: obj, Prev: old, RV: parseRV(obj)})
 }
 
 // erase removes the object named by last from storage and logs a DELETED

@@ -36,6 +36,16 @@ type Collector struct {
 	epoch  *cow.Token
 	queue  *workQueue
 	absent *absentCache
+	// unlinkedByRemoval is set once the removal of an owner's node has
+	// unlinked a dependent (removeNode), and stays set. Until then every
+	// node with one owner reference whose owner has a node is linked to
+	// it, and every other reference is in its owner's dependents, so a
+	// write that keeps an object's owner references, finalizers and
+	// deletion state leaves the graph as it was (see graphInputsKept).
+	// After it, such a write may link a dependent again (to a virtual
+	// node made since for the removed owner's UID), so every write goes
+	// through upsert.
+	unlinkedByRemoval bool
 }
 
 // New returns a collector for srv with an empty graph; call Observe to
@@ -95,6 +105,13 @@ func (g *Collector) Observe() {
 			if n := g.nodes[ev.Object.GetUID()]; n != nil {
 				g.removeNode(n)
 			}
+			continue
+		}
+		if ev.Type == apiserver.Modified && !g.unlinkedByRemoval && graphInputsKept(ev.Prev, ev.Object) {
+			// Most writes are status writes that keep the metadata the
+			// graph reads: upsert would find nothing to change. Skipping
+			// it saves a lookup in a map of every object's node, a cache
+			// miss per write in a large cluster.
 			continue
 		}
 		g.upsert(ev.Resource, ev.Object)
@@ -218,6 +235,7 @@ func (g *Collector) removeNode(n *node) {
 	for _, d := range deps {
 		if d != n {
 			g.writable(d).linked = false // its owner's node is gone
+			g.unlinkedByRemoval = true
 		}
 		g.enqueue(attemptToDelete, d, "owner "+n.ref.String()+" deleted")
 	}
@@ -242,4 +260,22 @@ func lastOwnerRef(refs []metav1.OwnerReference, uid types.UID) (metav1.OwnerRefe
 		}
 	}
 	return metav1.OwnerReference{}, false
+}
+
+// graphInputsKept reports whether obj, which replaced prev, keeps what the
+// graph holds of it: the same owner references and finalizers (the same
+// slices: a write that shares them with the version before cannot have
+// changed them) and the same deletion state. The object's UID, name and
+// namespace never change.
+func graphInputsKept(prev, obj apiserver.Object) bool {
+	return prev != nil &&
+		sameSlice(prev.GetOwnerReferences(), obj.GetOwnerReferences()) &&
+		sameSlice(prev.GetFinalizers(), obj.GetFinalizers()) &&
+		(prev.GetDeletionTimestamp() == nil) == (obj.GetDeletionTimestamp() == nil)
+}
+
+// sameSlice reports whether a and b are the same slice: both empty, or the
+// same length starting at the same element.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

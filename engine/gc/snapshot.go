@@ -25,6 +25,7 @@ type Checkpoint struct {
 	nodes      map[types.UID]*node
 	queue      workQueue
 	absent     absentCache
+	unlinked   bool
 }
 
 // Checkpoint saves the collector's state. The nodes not written since an
@@ -36,6 +37,7 @@ func (g *Collector) Checkpoint() *Checkpoint {
 		nodes:      maps.Clone(g.nodes),
 		queue:      g.queue.clone(),
 		absent:     g.absent.clone(),
+		unlinked:   g.unlinkedByRemoval,
 	}
 	g.epoch = cow.NewToken() // the nodes are now shared with cp
 	return cp
@@ -50,6 +52,7 @@ func (g *Collector) Restore(cp *Checkpoint) {
 	g.epoch = cow.NewToken() // the nodes are shared with cp
 	q, a := cp.queue.clone(), cp.absent.clone()
 	g.queue, g.absent = &q, &a
+	g.unlinkedByRemoval = cp.unlinked
 }
 
 func (q *workQueue) clone() workQueue {

@@ -1,7 +1,10 @@
 package gc
 
 import (
+	"fmt"
 	"maps"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/rolloutlab/rolloutlab/engine/internal/datadriven"
@@ -30,11 +33,6 @@ func sameNode(a, b node) bool {
 	return a.ref == b.ref && a.virtual == b.virtual && a.beingDeleted == b.beingDeleted &&
 		a.deletingDependents == b.deletingDependents && a.linked == b.linked && a.epoch == b.epoch &&
 		sameSlice(a.owners, b.owners) && sameSlice(a.finalizers, b.finalizers) && maps.Equal(a.dependents, b.dependents)
-}
-
-// sameSlice reports whether a and b are the same slice of the same array.
-func sameSlice[E any](a, b []E) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // A node a checkpoint holds is never written afterwards: every scenario of
@@ -122,5 +120,131 @@ func TestCheckpointedOwnerKeepsItsDependents(t *testing.T) {
 	}
 	if n := want[1][created.GetUID()]; len(n.dependents) != 2 {
 		t.Fatalf("the owner's node has dependents %v, want p1 and p2", n.dependents)
+	}
+}
+
+// Skipping the writes that keep what the graph holds (Observe) changes
+// nothing. Every scenario of testdata runs in two more clusters that, after
+// each command, write the status of every pod and replica set (writes that
+// keep owner references, finalizers and deletion state, which the
+// scenarios themselves do not make) and let their collector observe them:
+// one collector skips such writes, the other passes every write to upsert
+// (unlinkedByRemoval forced on). Both must print the same and hold the same
+// graph after every command, whatever the graph went through (removed
+// owners, virtual nodes, foreground deletion). A third cluster, untouched,
+// checks the scenario's own output.
+func TestKeptWritesSkipNothing(t *testing.T) {
+	kept := 0
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		ref, fast, full := newEnv(), newEnv(), newEnv()
+		full.gc.unlinkedByRemoval = true
+		touch := func(e *env, n int) {
+			for _, p := range e.srv.ListPods("", nil) {
+				cp := *p
+				cp.Status.Message = fmt.Sprintf("touched %d", n)
+				if _, err := e.srv.UpdatePodStatusOwned("test", &cp); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, rs := range e.srv.ListReplicaSets("", nil) {
+				cp := *rs
+				cp.Status.ObservedGeneration = int64(n)
+				if _, err := e.srv.UpdateReplicaSetStatus("test", &cp); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, ev := range e.srv.WatchSince(e.gc.cursor) {
+				if ev.Type == apiserver.Modified && graphInputsKept(ev.Prev, ev.Object) && !e.gc.unlinkedByRemoval {
+					kept++
+				}
+			}
+			e.gc.Observe()
+		}
+		cmds := 0
+		datadriven.RunFile(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			out := fast.run(t, d)
+			if got := full.run(t, d); got != out {
+				t.Fatalf("%s: output\n%s\nwhen every write is applied:\n%s", d.Pos, out, got)
+			}
+			cmds++
+			touch(fast, cmds)
+			touch(full, cmds)
+			a, b := fast.gc.nodes, full.gc.nodes
+			if len(a) != len(b) {
+				t.Fatalf("%s: %d nodes, %d when every write is applied", d.Pos, len(a), len(b))
+			}
+			for uid, n := range b {
+				m := a[uid]
+				if m == nil {
+					t.Fatalf("%s: no node %s", d.Pos, n.ref)
+				}
+				x, y := *m, *n
+				if x.ref != y.ref || x.virtual != y.virtual || x.beingDeleted != y.beingDeleted || x.deletingDependents != y.deletingDependents ||
+					x.linked != y.linked || !reflect.DeepEqual(x.owners, y.owners) || !slices.Equal(x.finalizers, y.finalizers) || !maps.Equal(x.dependents, y.dependents) {
+					t.Fatalf("%s: node %s is %+v, %+v when every write is applied", d.Pos, n.ref, x, y)
+				}
+			}
+			if p, q := fast.gc.Pending(), full.gc.Pending(); !slices.Equal(p, q) {
+				t.Fatalf("%s: queue %q, %q when every write is applied", d.Pos, p, q)
+			}
+			return ref.run(t, d)
+		})
+	})
+	if kept == 0 {
+		t.Fatal("no write kept the graph's inputs: the comparison shows nothing")
+	}
+	t.Logf("%d writes skipped", kept)
+}
+
+// The one case where a write that keeps the graph's inputs still changes
+// the graph: a dependent whose owner's node was removed is linked again,
+// by its next write, to a virtual node made since for the same UID. The
+// collector stops skipping such writes once an owner's removal has
+// unlinked a dependent (unlinkedByRemoval).
+func TestKeptWriteRelinksToVirtualOwner(t *testing.T) {
+	e := newEnv()
+	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "default"},
+		Spec: appsv1.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"a": "b"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "i"}}}}}}
+	owner, err := e.srv.CreateReplicaSet("test", rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes := true
+	pod := func(name string) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default",
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "x", UID: owner.GetUID(), Controller: &yes}}},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "i"}}}}
+	}
+	p, err := e.srv.CreatePod("test", pod("p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.gc.Observe()
+	zero := int64(0)
+	if err := e.srv.Delete("test", apiserver.ReplicaSets, "default", "x", apiserver.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+		t.Fatal(err)
+	}
+	e.gc.Observe() // x's node is removed: p is unlinked and queued
+	if !e.gc.unlinkedByRemoval {
+		t.Fatal("removing x's node did not mark the graph")
+	}
+	if _, err := e.srv.CreatePod("test", pod("q")); err != nil {
+		t.Fatal(err)
+	}
+	e.gc.Observe() // q names x's UID: a virtual node for it
+	cp := *p
+	cp.Status.Message = "touched"
+	if _, err := e.srv.UpdatePodStatusOwned("test", &cp); err != nil {
+		t.Fatal(err)
+	}
+	e.gc.Observe()
+	x := e.gc.nodes[owner.GetUID()]
+	if x == nil || !x.virtual {
+		t.Fatalf("no virtual node for x: %+v", x)
+	}
+	if _, ok := x.dependents[p.UID]; !ok {
+		t.Fatalf("p's status write did not link it to x's virtual node: dependents %v", x.dependents)
 	}
 }
