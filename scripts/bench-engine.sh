@@ -16,17 +16,23 @@
 #                  wasm/native ratio (issue #10's goal: at most 5x)
 #   --cli BIN      the CLI to measure (default bin/rolloutlab, built if
 #                  missing)
+#   --rounds N     then runs the two benchmarks N more times (default 5),
+#                  each time in one process as above, and prints each
+#                  round's 10k/1k ratio with their median and range: on a
+#                  shared machine one run's ratio moves by 10-20% from run
+#                  to run
 # Every result line starts with "bench-engine:". Exit status 0, or 2 when a
 # benchmark or the CLI run fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-native= wasm= cli=bin/rolloutlab
+native= wasm= cli=bin/rolloutlab rounds=5
 while [[ $# -gt 0 ]]; do
   case $1 in
     --native) native=$2; shift 2 ;;
     --wasm) wasm=$2; shift 2 ;;
     --cli) cli=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     *) echo "bench-engine: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -59,6 +65,25 @@ for n in 1000 10000; do
     awk -v n="$n" -v b="$bytes" -v s="$steps" 'BEGIN { printf "bench-engine: allocation per step (%d replicas): %.2f KB (%d steps)\n", n, b/s/1024, s }'
   fi
 done
+
+if ((rounds > 0)); then
+  bin=$(mktemp) out=$(mktemp)
+  go test -c -o "$bin" ./engine/sim
+  ratios=()
+  for ((i = 1; i <= rounds; i++)); do
+    "$bin" -test.run '^$' -test.bench 'RollingUpdate(1000|10000)$' -test.benchtime 3x >"$out" || {
+      cat "$out" >&2
+      rm -f "$bin" "$out"
+      exit 2
+    }
+    r1=$(field "$out" BenchmarkRollingUpdate1000 ns/op)
+    r10=$(field "$out" BenchmarkRollingUpdate10000 ns/op)
+    ratios+=("$(awk -v a="$r1" -v b="$r10" 'BEGIN { printf "%.2f %.1f %.1f", b/a, a/1e6, b/1e6 }')")
+  done
+  rm -f "$bin" "$out"
+  printf '%s\n' "${ratios[@]}" | sort -n | awk '{ r[NR] = $1; line = line sprintf(" %.1fx (%.1f/%.1f ms)", $1, $2, $3) }
+    END { printf "bench-engine: 10k/1k ratio in %d more runs: median %.1fx, range %.1f-%.1fx;%s\n", NR, (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2, r[1], r[NR], line }'
+fi
 
 if [[ -n $wasm ]]; then
   w1=$(field "$wasm" BenchmarkRollingUpdate1000 ns/op)
