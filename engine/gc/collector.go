@@ -38,13 +38,14 @@ type Collector struct {
 	absent *absentCache
 	// unlinkedByRemoval is set once the removal of an owner's node has
 	// unlinked a dependent (removeNode), and stays set. Until then every
-	// node with one owner reference whose owner has a node is linked to
-	// it, and every other reference is in its owner's dependents, so a
-	// write that keeps an object's owner references, finalizers and
-	// deletion state leaves the graph as it was (see graphInputsKept).
-	// After it, such a write may link a dependent again (to a virtual
-	// node made since for the removed owner's UID), so every write goes
-	// through upsert.
+	// node whose one owner reference names a kind the cluster stores is
+	// linked to that owner's node (its first upsert made a virtual node
+	// when there was none), so a write that keeps such an object's owner
+	// references, finalizers and deletion state, or an object's with no
+	// owner, leaves the graph as it was (see graphInputsKept). After it,
+	// such a write may link a dependent again (to a virtual node made
+	// since for the removed owner's UID), so every write goes through
+	// upsert.
 	unlinkedByRemoval bool
 }
 
@@ -263,13 +264,30 @@ func lastOwnerRef(refs []metav1.OwnerReference, uid types.UID) (metav1.OwnerRefe
 }
 
 // graphInputsKept reports whether obj, which replaced prev, keeps what the
-// graph holds of it: the same owner references and finalizers (the same
-// slices: a write that shares them with the version before cannot have
-// changed them) and the same deletion state. The object's UID, name and
-// namespace never change.
+// graph holds of it, and whether upsert would then find nothing to do:
+// the same owner references and finalizers (the same slices: a write that
+// shares them with the version before cannot have changed them), the same
+// deletion state, and no owner reference or a single one to a kind the
+// cluster stores (see unlinkedByRemoval). Other references are left to
+// upsert: a reference to a kind the cluster does not store has no node,
+// and a later virtual node for its UID (made by another object's reference
+// to a stored kind) takes the object in at its next write; several
+// references can name one UID, whose comparison on every write may queue
+// the owner. The object's UID, name and namespace never change.
 func graphInputsKept(prev, obj apiserver.Object) bool {
-	return prev != nil &&
-		sameSlice(prev.GetOwnerReferences(), obj.GetOwnerReferences()) &&
+	if prev == nil {
+		return false
+	}
+	owners := obj.GetOwnerReferences()
+	if len(owners) > 1 {
+		return false
+	}
+	if len(owners) == 1 {
+		if _, stored := apiserver.ResourceForKind(owners[0].Kind); !stored {
+			return false
+		}
+	}
+	return sameSlice(prev.GetOwnerReferences(), owners) &&
 		sameSlice(prev.GetFinalizers(), obj.GetFinalizers()) &&
 		(prev.GetDeletionTimestamp() == nil) == (obj.GetDeletionTimestamp() == nil)
 }

@@ -130,9 +130,12 @@ func TestCheckpointedOwnerKeepsItsDependents(t *testing.T) {
 // scenarios themselves do not make) and let their collector observe them:
 // one collector skips such writes, the other passes every write to upsert
 // (unlinkedByRemoval forced on). Both must print the same and hold the same
-// graph after every command, whatever the graph went through (removed
-// owners, virtual nodes, foreground deletion). A third cluster, untouched,
-// checks the scenario's own output.
+// graph after every command, whatever the scenario's graph went through
+// (virtual nodes, foreground and orphan deletion). A third cluster,
+// untouched, checks the scenario's own output. The writes that must not be
+// skipped (an owner's UID named again after its node was removed, a
+// reference to a kind not stored, several references to one UID) have
+// tests of their own below.
 func TestKeptWritesSkipNothing(t *testing.T) {
 	kept := 0
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
@@ -169,24 +172,7 @@ func TestKeptWritesSkipNothing(t *testing.T) {
 			cmds++
 			touch(fast, cmds)
 			touch(full, cmds)
-			a, b := fast.gc.nodes, full.gc.nodes
-			if len(a) != len(b) {
-				t.Fatalf("%s: %d nodes, %d when every write is applied", d.Pos, len(a), len(b))
-			}
-			for uid, n := range b {
-				m := a[uid]
-				if m == nil {
-					t.Fatalf("%s: no node %s", d.Pos, n.ref)
-				}
-				x, y := *m, *n
-				if x.ref != y.ref || x.virtual != y.virtual || x.beingDeleted != y.beingDeleted || x.deletingDependents != y.deletingDependents ||
-					x.linked != y.linked || !reflect.DeepEqual(x.owners, y.owners) || !slices.Equal(x.finalizers, y.finalizers) || !maps.Equal(x.dependents, y.dependents) {
-					t.Fatalf("%s: node %s is %+v, %+v when every write is applied", d.Pos, n.ref, x, y)
-				}
-			}
-			if p, q := fast.gc.Pending(), full.gc.Pending(); !slices.Equal(p, q) {
-				t.Fatalf("%s: queue %q, %q when every write is applied", d.Pos, p, q)
-			}
+			sameGraphs(t, d.Pos, fast, full)
 			return ref.run(t, d)
 		})
 	})
@@ -246,5 +232,99 @@ func TestKeptWriteRelinksToVirtualOwner(t *testing.T) {
 	}
 	if _, ok := x.dependents[p.UID]; !ok {
 		t.Fatalf("p's status write did not link it to x's virtual node: dependents %v", x.dependents)
+	}
+}
+
+// sameGraphs fails unless the two collectors hold the same graph (node by
+// node, their slices compared by value) and the same queue.
+func sameGraphs(t *testing.T, when string, fast, full *env) {
+	t.Helper()
+	a, b := fast.gc.nodes, full.gc.nodes
+	if len(a) != len(b) {
+		t.Fatalf("%s: %d nodes, %d when every write is applied", when, len(a), len(b))
+	}
+	for uid, n := range b {
+		m := a[uid]
+		if m == nil {
+			t.Fatalf("%s: no node %s", when, n.ref)
+		}
+		x, y := *m, *n
+		if x.ref != y.ref || x.virtual != y.virtual || x.beingDeleted != y.beingDeleted || x.deletingDependents != y.deletingDependents ||
+			x.linked != y.linked || !reflect.DeepEqual(x.owners, y.owners) || !slices.Equal(x.finalizers, y.finalizers) || !maps.Equal(x.dependents, y.dependents) {
+			t.Fatalf("%s: node %s is %+v, %+v when every write is applied", when, n.ref, x, y)
+		}
+	}
+	if p, q := fast.gc.Pending(), full.gc.Pending(); !slices.Equal(p, q) {
+		t.Fatalf("%s: queue %q, %q when every write is applied", when, p, q)
+	}
+}
+
+// Writes that keep an object's metadata but whose references make upsert
+// do something all the same are not skipped: each case runs in a cluster
+// whose collector skips what it may and in one whose collector applies
+// every write, and both must hold the same graph and queue after the
+// write.
+func TestKeptWritesWithUnusualReferences(t *testing.T) {
+	ref := func(kind string, uid types.UID, block bool) metav1.OwnerReference {
+		return metav1.OwnerReference{APIVersion: "v1", Kind: kind, Name: "x", UID: uid, BlockOwnerDeletion: &block}
+	}
+	cases := []struct {
+		name string
+		// pods returns the owner references of the pods to create, in
+		// order, given the UID of a stored replica set x; each pod is
+		// observed, then the first one's status is written.
+		pods func(x types.UID) [][]metav1.OwnerReference
+	}{
+		// A reference to a kind the cluster does not store makes no node;
+		// the virtual node a later reference to a stored kind makes for
+		// the same UID takes the first pod in at its next write.
+		{"kind not stored, then a virtual node for its UID", func(types.UID) [][]metav1.OwnerReference {
+			ghost := types.UID("00000000-0000-4000-8000-0000000000aa")
+			return [][]metav1.OwnerReference{{ref("Job", ghost, false)}, {ref("ReplicaSet", ghost, false)}}
+		}},
+		// Two references to x, the first blocking and the last not: every
+		// write compares them and queues x.
+		{"one UID named twice", func(x types.UID) [][]metav1.OwnerReference {
+			return [][]metav1.OwnerReference{{ref("ReplicaSet", x, true), ref("ReplicaSet", x, false)}}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fast, full := newEnv(), newEnv()
+			full.gc.unlinkedByRemoval = true
+			for _, e := range []*env{fast, full} {
+				rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "default"},
+					Spec: appsv1.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
+						Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"a": "b"}},
+							Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "i"}}}}}}
+				x, err := e.srv.CreateReplicaSet("test", rs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var first *corev1.Pod
+				for i, refs := range c.pods(x.UID) {
+					pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p%d", i), Namespace: "default", OwnerReferences: refs},
+						Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "i"}}}}
+					created, err := e.srv.CreatePod("test", pod)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if first == nil {
+						first = created
+					}
+					e.gc.Observe()
+				}
+				cp := *first
+				cp.Status.Message = "touched"
+				if _, err := e.srv.UpdatePodStatusOwned("test", &cp); err != nil {
+					t.Fatal(err)
+				}
+				e.gc.Observe()
+			}
+			if fast.gc.unlinkedByRemoval {
+				t.Fatal("no owner was removed")
+			}
+			sameGraphs(t, c.name, fast, full)
+		})
 	}
 }
