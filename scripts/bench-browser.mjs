@@ -332,32 +332,30 @@ async function longRunSeeks(browser, page, steps) {
   await page.evaluate(() => window.__benchSetPhase('seek-paced'));
   const paced = await seekAll(page, seededSteps(reached, 12), 1000);
   // The slowest seeks the run has: to the last step of each of the 5 gaps
-  // between rewind checkpoints with the most trace records (the bridge's
-  // "checkpoints"), each from the far end of the run after a 1 s pause. Such
-  // a seek restores the checkpoint that opens the gap and replays all of
-  // it, the most a seek to any step in that gap replays (engine/session's
-  // BenchmarkSeekWorst does the same natively).
+  // between rewind checkpoints (the bridge's "checkpoints", the scratch one
+  // included: a seek restores it when it lies before the target) that
+  // replay the most trace records, each from the far end of the run after
+  // a 1 s pause. Such a seek restores the checkpoint that opens the gap and
+  // replays all of it, the most a seek to any step in that gap replays
+  // (engine/session's BenchmarkSeekWorst does the same natively).
   await page.evaluate(() => window.__benchSetPhase('seek-worst'));
   const gaps = await page.evaluate(async (reached) => {
     const app = window.__rolloutlabApp;
     await app.seek(reached);
     const st = await app.engineCall('checkpoints');
-    const all = await app.engineCall('records', { limit: 1 });
-    if (!st || !all) return [];
+    if (!st) return [];
+    const points = st.steps.map((step, i) => ({ step, records: st.records[i] })).sort((a, b) => a.step - b.step);
     const out = [];
-    for (let i = 0; i < st.spaced; i++) {
-      const last = i + 1 < st.spaced ? st.steps[i + 1] - 1 : reached;
-      const records = (i + 1 < st.spaced ? st.records[i + 1] : all.total) - st.records[i];
-      if (last > st.steps[i]) out.push({ from: st.steps[i], last, records });
+    for (let i = 0; i < points.length; i++) {
+      const last = i + 1 < points.length ? points[i + 1].step - 1 : reached;
+      if (last <= points[i].step) continue;
+      // The records written up to the end of step `last`.
+      const info = await app.engineCall('steps', { From: last, To: last });
+      if (!info || info.length !== 1) continue;
+      out.push({ from: points[i].step, last, records: info[0].lastSeq - points[i].records });
     }
     return out.sort((a, b) => b.records - a.records).slice(0, 5);
   }, reached);
-  const worst = [];
-  for (const g of gaps) {
-    await seekAll(page, [g.last < reached / 2 ? reached : 0]);
-    const [x] = await seekAll(page, [g.last], 1000);
-    worst.push({ ...x, steps: g.last - g.from, records: g.records });
-  }
   return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, paced, worst, longestMs, trace: seek.trace };
 }
 

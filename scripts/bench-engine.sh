@@ -5,7 +5,7 @@
 # of `rolloutlab run` on a 10,000-replica create-and-roll-out
 # (scripts/bench/rollout-10k.yaml, not part of the scenario library).
 #
-# Usage: scripts/bench-engine.sh [--native FILE] [--wasm FILE] [--cli BIN]
+# Usage: scripts/bench-engine.sh [--native FILE] [--wasm FILE] [--cli BIN] [--rounds N]
 #   --native FILE  `go test -bench` output holding BenchmarkRollingUpdate1000
 #                  and ...10000 (engine/sim); without it they are run here,
 #                  in one run (-benchtime 3x)
@@ -16,11 +16,11 @@
 #                  wasm/native ratio (issue #10's goal: at most 5x)
 #   --cli BIN      the CLI to measure (default bin/rolloutlab, built if
 #                  missing)
-#   --rounds N     then runs the two benchmarks N more times (default 5),
-#                  each time in one process as above, and prints each
-#                  round's 10k/1k ratio with their median and range: on a
-#                  shared machine one run's ratio moves by 10-20% from run
-#                  to run
+#   --rounds N     then runs the two benchmarks N more times (default 5; 0
+#                  for none), each time in one process as above, and prints
+#                  each round's 10k/1k ratio in the order run, with their
+#                  median and range: on a shared machine one run's ratio
+#                  moved between 9.8x and 13.4x within minutes
 # Every result line starts with "bench-engine:". Exit status 0, or 2 when a
 # benchmark or the CLI run fails.
 set -euo pipefail
@@ -36,10 +36,17 @@ while [[ $# -gt 0 ]]; do
     *) echo "bench-engine: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+if ! [[ $rounds =~ ^[0-9]+$ ]]; then
+  echo "bench-engine: --rounds wants a number, not $rounds" >&2
+  exit 2
+fi
+# Temporary files, removed on exit.
+tmps=()
+trap 'rm -f "${tmps[@]}"' EXIT
 
 if [[ -z $native ]]; then
   native=$(mktemp)
-  trap 'rm -f "$native"' EXIT
+  tmps+=("$native")
   go test -run '^$' -bench 'RollingUpdate(1000|10000)$' -benchtime 3x -benchmem ./engine/sim >"$native" || {
     cat "$native" >&2
     exit 2
@@ -68,21 +75,30 @@ done
 
 if ((rounds > 0)); then
   bin=$(mktemp) out=$(mktemp)
-  go test -c -o "$bin" ./engine/sim
+  tmps+=("$bin" "$out")
+  go test -c -o "$bin" ./engine/sim || exit 2
   ratios=()
   for ((i = 1; i <= rounds; i++)); do
-    "$bin" -test.run '^$' -test.bench 'RollingUpdate(1000|10000)$' -test.benchtime 3x >"$out" || {
+    if ! "$bin" -test.run '^$' -test.bench 'RollingUpdate(1000|10000)$' -test.benchtime 3x >"$out"; then
       cat "$out" >&2
-      rm -f "$bin" "$out"
       exit 2
-    }
+    fi
     r1=$(field "$out" BenchmarkRollingUpdate1000 ns/op)
     r10=$(field "$out" BenchmarkRollingUpdate10000 ns/op)
+    if [[ -z $r1 || -z $r10 ]]; then
+      echo "bench-engine: round $i: no RollingUpdate1000/10000 results" >&2
+      cat "$out" >&2
+      exit 2
+    fi
     ratios+=("$(awk -v a="$r1" -v b="$r10" 'BEGIN { printf "%.2f %.1f %.1f", b/a, a/1e6, b/1e6 }')")
   done
-  rm -f "$bin" "$out"
-  printf '%s\n' "${ratios[@]}" | sort -n | awk '{ r[NR] = $1; line = line sprintf(" %.1fx (%.1f/%.1f ms)", $1, $2, $3) }
-    END { printf "bench-engine: 10k/1k ratio in %d more runs: median %.1fx, range %.1f-%.1fx;%s\n", NR, (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2, r[1], r[NR], line }'
+  # Each round in the order run, then the median and range of the ratios.
+  each=$(printf '%s\n' "${ratios[@]}" | awk '{ printf " %.1fx (%.1f/%.1f ms)", $1, $2, $3 }')
+  printf '%s\n' "${ratios[@]}" | sort -n | awk -v each="$each" '{ r[NR] = $1 }
+    END {
+      med = (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+      printf "bench-engine: 10k/1k ratio in %d more runs: median %.1fx, range %.1f-%.1fx; each in order (1k/10k):%s\n", NR, med, r[1], r[NR], each
+    }'
 fi
 
 if [[ -n $wasm ]]; then

@@ -96,7 +96,7 @@ func TestSessionMethods(t *testing.T) {
 		Steps, Records []int
 	}
 	callOK(t, a, "checkpoints", nil, &cps)
-	if cps.Spaced < 1 || len(cps.Records) != cps.Spaced || len(cps.Steps) != cps.Count || cps.Count < cps.Spaced || cps.Steps[0] != 0 {
+	if cps.Spaced < 1 || len(cps.Records) != cps.Count || len(cps.Steps) != cps.Count || cps.Count < cps.Spaced || cps.Steps[0] != 0 {
 		t.Fatalf("checkpoints: %+v", cps)
 	}
 	callOK(t, a, "act", map[string]any{"action": map[string]any{"type": "scale", "target": "deployment/web", "replicas": 4}}, &s)

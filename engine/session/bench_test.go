@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -165,40 +166,32 @@ func BenchmarkSeek(b *testing.B) {
 }
 
 // BenchmarkSeekWorst times seeks to the last step of a gap between
-// checkpoints, from the far end of the run: such a seek restores the
-// checkpoint that starts the gap and replays all of it, the most any seek
-// into that gap replays. The ops take the gaps from the most trace records
-// to the fewest (so that a few iterations, as under js/wasm, still time the
-// largest), over and over. It reports the slowest seek (worst-ms, the
-// bound on a seek to any step) beside their mean (ns/op), and the largest
-// gap in steps and in records.
+// checkpoints (seekGaps), from the far end of the run: such a seek restores
+// the checkpoint that starts the gap and replays all of it, the most any
+// seek into that gap replays. The ops take the gaps from the most trace
+// records replayed to the fewest (so that a few iterations, as under
+// js/wasm, still time the largest), over and over. It reports the slowest
+// seek (worst-ms, what a seek to any step can take) beside their mean
+// (ns/op), the most records a gap replays (gap-rec) and the longest gap in
+// steps (gap-steps).
 func BenchmarkSeekWorst(b *testing.B) {
 	warmUpSeek()
 	eachSeekRun(b, true, func(b *testing.B, s *Session) {
 		end := s.Step()
-		type gap struct{ last, records int }
-		var gaps []gap
-		for i, c := range s.cps.list {
-			last, recs := end, s.Sim().Recorder().Len()
-			if i+1 < len(s.cps.list) {
-				last, recs = s.cps.list[i+1].sim.Step()-1, s.cps.list[i+1].sim.Records()
-			}
-			if last > c.sim.Step() {
-				gaps = append(gaps, gap{last, recs - c.sim.Records()})
-			}
+		gaps := seekGaps(s)
+		gapSteps := 0
+		for _, g := range gaps {
+			gapSteps = max(gapSteps, g.last-g.from)
 		}
-		sort.SliceStable(gaps, func(i, j int) bool { return gaps[i].records > gaps[j].records })
-		targets := make([]int, len(gaps))
-		for i, g := range gaps {
-			targets[i] = g.last
-		}
+		slices.SortStableFunc(gaps, func(x, y seekGap) int { return y.records - x.records })
 		var worst time.Duration
 		for i := 0; b.Loop(); i++ {
+			target := gaps[i%len(gaps)].last
 			b.StopTimer()
 			// Start each seek at the other end of the run, away from the
-			// target and from any scratch checkpoint near it.
+			// target, and with no scratch checkpoint.
 			far := 0
-			if targets[i%len(targets)] < end/2 {
+			if target < end/2 {
 				far = end
 			}
 			if err := s.Seek(far); err != nil {
@@ -207,32 +200,40 @@ func BenchmarkSeekWorst(b *testing.B) {
 			s.dropScratch()
 			b.StartTimer()
 			t0 := time.Now()
-			if err := s.Seek(targets[i%len(targets)]); err != nil {
+			if err := s.Seek(target); err != nil {
 				b.Fatal(err)
 			}
 			worst = max(worst, time.Since(t0))
 		}
-		gapSteps, gapRecs := largestGap(s)
 		b.ReportMetric(float64(gapSteps), "gap-steps")
-		b.ReportMetric(float64(gapRecs), "gap-rec")
+		b.ReportMetric(float64(gaps[0].records), "gap-rec")
 		b.ReportMetric(float64(worst.Microseconds())/1e3, "worst-ms")
 	})
 }
 
-// largestGap returns the most steps and the most trace records between two
-// checkpoints kept in a row (or the last one and the end of the run): what
-// the slowest seek replays.
-func largestGap(s *Session) (steps, records int) {
-	list, end, recs := s.cps.list, s.MaxStep(), s.Sim().Recorder().Len()
-	for i := range list {
-		nextStep, nextRecs := end, recs
+// seekGap is the stretch of a run between a spaced checkpoint (at step
+// from) and the step before the next one (last, or the end of the run): a
+// seek to last restores the checkpoint and replays the gap's steps, which
+// write records trace records (as many as any seek into the gap replays).
+type seekGap struct{ from, last, records int }
+
+// seekGaps lists the gaps between the spaced checkpoints of s, a session
+// computed to the end of its run.
+func seekGaps(s *Session) []seekGap {
+	list, end, hist := s.cps.list, s.MaxStep(), s.History()
+	// through(n) is the number of records written up to the end of step n.
+	through := func(n int) int { return int(hist[n-1].LastSeq) }
+	var gaps []seekGap
+	for i, c := range list {
+		last := end
 		if i+1 < len(list) {
-			nextStep, nextRecs = list[i+1].sim.Step(), list[i+1].sim.Records()
+			last = list[i+1].sim.Step() - 1
 		}
-		steps = max(steps, nextStep-list[i].sim.Step())
-		records = max(records, nextRecs-list[i].sim.Records())
+		if last > c.sim.Step() {
+			gaps = append(gaps, seekGap{c.sim.Step(), last, through(last) - c.sim.Records()})
+		}
 	}
-	return steps, records
+	return gaps
 }
 
 func BenchmarkStepBack(b *testing.B) {

@@ -119,19 +119,20 @@ type checkpoints struct {
 // CheckpointStats describes the rewind points kept: how many (the scratch
 // one included), their spacing in steps, the steps they were taken at (the
 // spaced ones in order, then the scratch one, if any), the trace records
-// written up to each spaced one, and an estimate of the memory they hold.
-// A seek to a step between two spaced checkpoints replays from the first
-// of them (or from the scratch one, when it lies between), so the gap with
-// the most records bounds what any seek replays.
+// written up to each, and an estimate of the memory they hold. A seek
+// replays from the last checkpoint at or before its target, so the gap
+// between two checkpoints that replays the most records bounds what any
+// seek replays.
 type CheckpointStats struct {
 	Count int   `json:"count"`
 	Every int   `json:"every"`
 	Steps []int `json:"steps"`
-	// Spaced is the number of spaced checkpoints: Steps[:Spaced] and
-	// Records are theirs.
-	Spaced      int   `json:"spaced"`
-	Records     []int `json:"records"`
-	ApproxBytes int   `json:"approxBytes"`
+	// Records[i] is the number of trace records written up to the
+	// checkpoint at Steps[i].
+	Records []int `json:"records"`
+	// Spaced is the number of spaced checkpoints (Steps[:Spaced]).
+	Spaced      int `json:"spaced"`
+	ApproxBytes int `json:"approxBytes"`
 }
 
 // CheckpointStats reports the rewind points kept.
@@ -144,6 +145,7 @@ func (s *Session) CheckpointStats() CheckpointStats {
 	if c := s.cps.scratch; c != nil {
 		st.Count++
 		st.Steps = append(st.Steps, c.sim.Step())
+		st.Records = append(st.Records, c.sim.Records())
 	}
 	return st
 }
