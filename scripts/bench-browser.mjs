@@ -338,10 +338,22 @@ async function longRunSeeks(browser, page, steps) {
   // a 1 s pause. Such a seek restores the checkpoint that opens the gap and
   // replays all of it, the most a seek to any step in that gap replays
   // (engine/session's BenchmarkSeekWorst does the same natively).
+  // First the page is left alone until the Worker's idle work on the
+  // checkpoints ("refine") has nothing more to gain, as a reader's pauses
+  // allow (polled once a second; at most a minute).
   await page.evaluate(() => window.__benchSetPhase('seek-worst'));
-  const gaps = await page.evaluate(async (reached) => {
+  const refineWait = await page.evaluate(async (reached) => {
     const app = window.__rolloutlabApp;
     await app.seek(reached);
+    const t0 = performance.now();
+    for (;;) {
+      const st = await app.engineCall('checkpoints');
+      if (!st || st.refined || performance.now() - t0 > 60_000) return { ms: performance.now() - t0, refined: !!st?.refined };
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }, reached);
+  const gaps = await page.evaluate(async (reached) => {
+    const app = window.__rolloutlabApp;
     const st = await app.engineCall('checkpoints');
     if (!st) return [];
     const points = st.steps.map((step, i) => ({ step, records: st.records[i] })).sort((a, b) => a.step - b.step);
@@ -356,7 +368,7 @@ async function longRunSeeks(browser, page, steps) {
     }
     return out.sort((a, b) => b.records - a.records).slice(0, 5);
   }, reached);
-  return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, paced, worst, longestMs, trace: seek.trace };
+  return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, paced, worst, refineWait, longestMs, trace: seek.trace };
 }
 
 /** n steps in [0, max], uniformly drawn from a fixed seed (a 32-bit LCG), the same every run. */
@@ -554,7 +566,7 @@ async function main() {
       console.log(`bench-browser: seek, ${lr.steps}-step run, the same ${lr.paced.length} steps with a 1 s pause before each: median ${pad(pc.median)} ms  max ${pad(pc.max)} ms; engine in its Worker median ${pad(pc.workerMedian)} ms  max ${pad(pc.workerMax)} ms; each (total/worker ms): ${lr.paced.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}`);
       const wc = seekStats(lr.worst);
       summary.seekLongRunWorst = { steps: lr.steps, ...wc, gaps: lr.worst };
-      console.log(`bench-browser: seek, ${lr.steps}-step run, to the end of the ${lr.worst.length} largest gaps between checkpoints (the slowest seeks), a 1 s pause before each: max ${pad(wc.max)} ms; engine in its Worker max ${pad(wc.workerMax)} ms; each (total/worker ms, gap steps/records): ${lr.worst.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)} (${x.steps}/${x.records})`).join(' ')}`);
+      console.log(`bench-browser: seek, ${lr.steps}-step run, to the end of the ${lr.worst.length} largest gaps between checkpoints (the slowest seeks; idle refinement ${lr.refineWait.refined ? 'done' : 'not done'} after ${(lr.refineWait.ms / 1000).toFixed(1)} s), a 1 s pause before each: max ${pad(wc.max)} ms; engine in its Worker max ${pad(wc.workerMax)} ms; each (total/worker ms, gap steps/records): ${lr.worst.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)} (${x.steps}/${x.records})`).join(' ')}`);
     } else if (lr) {
       console.log(`bench-browser: seek, long run: not measured: ${lr.error}`);
     }

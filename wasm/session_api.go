@@ -99,6 +99,7 @@ func (b *bridge) methods() map[string]handler {
 		"fork":           b.fork,
 		"exportScenario": b.exportScenario,
 		"checkpoints":    b.checkpoints,
+		"refine":         b.refine,
 	}
 }
 
@@ -238,6 +239,18 @@ func (b *bridge) steps(args json.RawMessage) (any, error) {
 // them, the slowest seek the run has.
 func (b *bridge) checkpoints(json.RawMessage) (any, error) {
 	return b.guarded(func(s *session.Session) (any, error) { return s.CheckpointStats(), nil })
+}
+
+// refine does one unit of idle work on the rewind checkpoints
+// (session.RefineCheckpoints): the page's Worker calls it, then "idle",
+// when no call has come for a while, and again soon after while it
+// reports {refined: true}.
+func (b *bridge) refine(json.RawMessage) (any, error) {
+	return b.guarded(func(s *session.Session) (any, error) {
+		return struct {
+			Refined bool `json:"refined"`
+		}{s.RefineCheckpoints()}, nil
+	})
 }
 
 func (b *bridge) samples(json.RawMessage) (any, error) {

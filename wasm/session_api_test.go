@@ -99,6 +99,14 @@ func TestSessionMethods(t *testing.T) {
 	if cps.Spaced < 1 || len(cps.Records) != cps.Count || len(cps.Steps) != cps.Count || cps.Count < cps.Spaced || cps.Steps[0] != 0 {
 		t.Fatalf("checkpoints: %+v", cps)
 	}
+	// Refining the checkpoints (idle work) leaves the session where it is.
+	var refined struct{ Refined *bool }
+	callOK(t, a, "refine", nil, &refined)
+	var at snap
+	callOK(t, a, "view", nil, &at)
+	if refined.Refined == nil || at.View.Step != 1 {
+		t.Fatalf("refine: %+v, then at step %d", refined, at.View.Step)
+	}
 	callOK(t, a, "act", map[string]any{"action": map[string]any{"type": "scale", "target": "deployment/web", "replicas": 4}}, &s)
 	if s.Message != "deployment.apps/web scaled" || s.View.Deployments[0].Replicas != 4 {
 		t.Fatalf("act: %q %+v", s.Message, s.View.Deployments)

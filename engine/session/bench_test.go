@@ -174,9 +174,28 @@ func BenchmarkSeek(b *testing.B) {
 // seek (worst-ms, what a seek to any step can take) beside their mean
 // (ns/op), the most records a gap replays (gap-rec) and the longest gap in
 // steps (gap-steps).
-func BenchmarkSeekWorst(b *testing.B) {
+func BenchmarkSeekWorst(b *testing.B) { benchSeekWorst(b, false) }
+
+// BenchmarkSeekWorstRefined is BenchmarkSeekWorst after the idle work of
+// RefineCheckpoints (untimed: refine-ms, in refine-calls calls), as a page
+// left alone for a few seconds has done it.
+func BenchmarkSeekWorstRefined(b *testing.B) { benchSeekWorst(b, true) }
+
+func benchSeekWorst(b *testing.B, refine bool) {
 	warmUpSeek()
 	eachSeekRun(b, true, func(b *testing.B, s *Session) {
+		var refineTime time.Duration
+		calls := 0
+		if refine {
+			b.StopTimer()
+			t0 := time.Now()
+			for s.RefineCheckpoints() {
+				calls++
+			}
+			refineTime = time.Since(t0)
+			runtime.GC() // as the page's Worker collects after refining (wasm/idle.go)
+			b.StartTimer()
+		}
 		end := s.Step()
 		gaps := seekGaps(s)
 		gapSteps := 0
@@ -208,6 +227,10 @@ func BenchmarkSeekWorst(b *testing.B) {
 		b.ReportMetric(float64(gapSteps), "gap-steps")
 		b.ReportMetric(float64(gaps[0].records), "gap-rec")
 		b.ReportMetric(float64(worst.Microseconds())/1e3, "worst-ms")
+		if refine {
+			b.ReportMetric(float64(refineTime.Microseconds())/1e3, "refine-ms")
+			b.ReportMetric(float64(calls), "refine-calls")
+		}
 	})
 }
 

@@ -114,6 +114,12 @@ type checkpoints struct {
 	// the scratch checkpoint comes on top), maxCheckpointBytes unless
 	// SetCheckpointBudget changed it.
 	bytes, budget int
+	// refined is the list RefineCheckpoints last found nothing to gain
+	// in (zero: none yet); refining is true while it replays to take a
+	// checkpoint, when the list may lack the one it moves and no spaced
+	// checkpoint is taken.
+	refined  refineSignature
+	refining bool
 }
 
 // CheckpointStats describes the rewind points kept: how many (the scratch
@@ -133,11 +139,14 @@ type CheckpointStats struct {
 	// Spaced is the number of spaced checkpoints (Steps[:Spaced]).
 	Spaced      int `json:"spaced"`
 	ApproxBytes int `json:"approxBytes"`
+	// Refined is true when RefineCheckpoints has nothing more to gain
+	// from the checkpoints as they are.
+	Refined bool `json:"refined"`
 }
 
 // CheckpointStats reports the rewind points kept.
 func (s *Session) CheckpointStats() CheckpointStats {
-	st := CheckpointStats{Count: len(s.cps.list), Every: s.cps.every, Spaced: len(s.cps.list), ApproxBytes: s.cps.bytes}
+	st := CheckpointStats{Count: len(s.cps.list), Every: s.cps.every, Spaced: len(s.cps.list), ApproxBytes: s.cps.bytes, Refined: s.cps.refined == s.refineSignature()}
 	for _, c := range s.cps.list {
 		st.Steps = append(st.Steps, c.sim.Step())
 		st.Records = append(st.Records, c.sim.Records())
@@ -190,7 +199,7 @@ func (s *Session) saveCheckpoint(prev *checkpoint) checkpoint {
 // than its rollout) as elsewhere: counted in steps alone, a seek into the
 // creation of 10,000 pods replayed all of it.
 func (s *Session) checkpointAfterStep() {
-	if !s.spacedCheckpointDue() {
+	if s.cps.refining || !s.spacedCheckpointDue() {
 		return
 	}
 	c := s.saveCheckpoint(&s.cps.list[len(s.cps.list)-1])

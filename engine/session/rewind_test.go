@@ -250,6 +250,16 @@ func TestSeekThenContinueEqualsReplayFromZero(t *testing.T) {
 				}
 				same(t, "run to the end", s, ref.at(s.Step(), false))
 				for op := 0; op < ops; op++ {
+					if op%3 == 2 {
+						// Idle time: refining the checkpoints changes
+						// nothing shown; the ops after it seek through them.
+						v, tr := viewJSON(t, s), traceJSON(t, s)
+						for i := 0; i < 4 && s.RefineCheckpoints(); i++ {
+						}
+						if !s.cps.wellFormed() || viewJSON(t, s) != v || traceJSON(t, s) != tr {
+							t.Fatalf("op %d: refining the checkpoints changed the session at step %d", op, s.Step())
+						}
+					}
 					switch k := r.Intn(12); {
 					case k < 3: // seek anywhere computed, then continue
 						n := r.Intn(s.MaxStep() + 1)

@@ -98,7 +98,32 @@ function samplesDelta(id: number, args: string): Answer {
  * stepping (one per frame or per keypress), shorter than a reader's pause.
  */
 const IDLE_MS = 400;
-const idle = afterIdle(() => void answer('idle', '{}'), IDLE_MS);
+/**
+ * While the engine reports more to gain from refining its rewind checkpoints
+ * ("refine": one checkpoint taken in the largest gap between them, tens of ms
+ * in a large run), the next unit of that work comes this long after the last,
+ * leaving the Worker free for a call in between.
+ */
+const REFINE_AGAIN_MS = 20;
+const idle = afterIdle(
+  () => {
+    const more = refined(answer('refine', '{}'));
+    void answer('idle', '{}');
+    return more;
+  },
+  IDLE_MS,
+  REFINE_AGAIN_MS,
+);
+
+/** Whether a "refine" answer says it changed the checkpoints (more may follow). */
+function refined(raw: string): boolean {
+  try {
+    const env = JSON.parse(raw) as { ok?: boolean; value?: { refined?: unknown } };
+    return env.ok === true && env.value?.refined === true;
+  } catch {
+    return false;
+  }
+}
 
 scope.onmessage = (e) => {
   const m = e.data;

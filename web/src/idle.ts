@@ -1,10 +1,16 @@
 /**
  * Calls `run` once `ms` milliseconds have passed without a call to `busy`
- * (the engine's Worker: collect garbage between calls, see IDLE_MS there).
+ * (the engine's Worker: refine rewind checkpoints and collect garbage between
+ * calls, see IDLE_MS there). When `run` returns true (more work is left), it
+ * runs again `againMs` later, until it returns false or a call comes.
  * `busy` cancels a pending run; `done` starts the wait again.
  */
-export function afterIdle(run: () => void, ms: number): { busy(): void; done(): void } {
+export function afterIdle(run: () => boolean | void, ms: number, againMs = 0): { busy(): void; done(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const fire = (): void => {
+    timer = undefined;
+    if (run() === true && againMs > 0) timer = setTimeout(fire, againMs);
+  };
   return {
     busy() {
       clearTimeout(timer);
@@ -12,10 +18,7 @@ export function afterIdle(run: () => void, ms: number): { busy(): void; done(): 
     },
     done() {
       clearTimeout(timer);
-      timer = setTimeout(() => {
-        timer = undefined;
-        run();
-      }, ms);
+      timer = setTimeout(fire, ms);
     },
   };
 }

@@ -1,0 +1,295 @@
+package session
+
+import "sort"
+
+// Refining the rewind points while the user is idle.
+//
+// The checkpoints a run keeps are taken as it is computed, on a spacing in
+// steps and trace records, and dropped, once over the budget, by what their
+// loss adds to the mean seek for the memory they free (dropLeastUseful).
+// That layout leaves some gaps between checkpoints far longer in replay
+// work than others: in the benchmark's 100k-step run of 7,800 replicas the
+// gap a seek replays most of held 21,528 trace records, with 337,466 in the
+// run over 27 gaps (12,500 on average). A seek to any step is bounded by
+// the largest gap, so RefineCheckpoints, which the page's Worker calls
+// when nothing else is asked of it, evens them out: each call takes one
+// change to the list that lowers the largest gap: it moves the checkpoint
+// between the largest gap and a neighbour to the point that splits the two
+// evenly, or takes one half-way (in records) through the largest gap,
+// dropping another if the budget needs it; when neither lowers the largest
+// gap within the budget it reports that it is done (until the list
+// changes). On that run, at the default budget: three changes in 0.27 s
+// native, the largest gap 21,528 -> 17,686 records, the mean seek's
+// replay 7,185 -> 6,998 (BenchmarkSeekWorstRefined).
+
+// minRefineGap is the fewest steps a gap must span for RefineCheckpoints
+// to split it.
+const minRefineGap = 2 * minCheckpointEvery
+
+// refineSignature identifies the checkpoint list a refinement gave up on:
+// RefineCheckpoints tries again once the list, the run or the budget has
+// changed.
+type refineSignature struct{ count, lastStep, steps, budget int }
+
+// RefineCheckpoints does one unit of idle work on the rewind checkpoints
+// (see above) and reports whether it changed them; false means there is
+// nothing more to gain until the run or the list changes. The session is
+// left at the step it was at, in the same state.
+func (s *Session) RefineCheckpoints() bool {
+	if s.forwardOnly || len(s.history) == 0 || !s.cps.wellFormed() {
+		return false
+	}
+	if s.cps.refined == s.refineSignature() {
+		return false
+	}
+	if !s.refineOnce() {
+		s.cps.refined = s.refineSignature()
+		return false
+	}
+	return true
+}
+
+// refineSignature describes the checkpoint list as it is now.
+func (s *Session) refineSignature() refineSignature {
+	if len(s.cps.list) == 0 {
+		return refineSignature{}
+	}
+	return refineSignature{len(s.cps.list), s.cps.list[len(s.cps.list)-1].sim.Step(), len(s.history), s.cps.budget}
+}
+
+// refineOnce lowers the largest gap by one change to the list, the first
+// of these that brings it down by at least 1/refineGain within the budget:
+// moving the checkpoint between the largest gap and its smaller neighbour
+// to the point that splits the two evenly (one checkpoint taken, one
+// dropped), or taking one in the middle of the largest gap (and, over the
+// budget, dropping the one whose loss makes room and leaves the largest
+// gap smallest). It reports whether it changed the list.
+func (s *Session) refineOnce() bool {
+	worst, before := s.largestReplay()
+	goal := before - before/refineGain
+	n := len(s.cps.list)
+	// The neighbours, the smaller first: the gap before the largest one
+	// (moving the checkpoint that starts it) and the one after it (moving
+	// the one that ends it).
+	var moves []int
+	if worst > 0 {
+		moves = append(moves, worst)
+	}
+	if worst+1 < n {
+		moves = append(moves, worst+1)
+	}
+	if len(moves) == 2 && s.replayOf(worst+1) < s.replayOf(worst-1) {
+		moves[0], moves[1] = moves[1], moves[0]
+	}
+	for _, moved := range moves {
+		old := s.cps.list[moved]
+		at, ok := s.midpoint(moved-1, s.gapEnd(moved))
+		if !ok || at == old.sim.Step() {
+			continue
+		}
+		s.removeCheckpoint(moved)
+		if s.insertCheckpointAt(moved-1, at) {
+			// A move keeps the count: it must fit as it is.
+			if s.fits() && s.maxReplay() <= goal {
+				return true
+			}
+			s.removeCheckpoint(moved)
+		}
+		s.putCheckpoint(moved, old)
+	}
+	at, ok := s.midpoint(worst, s.gapEnd(worst))
+	if !ok || !s.insertCheckpointAt(worst, at) {
+		return false
+	}
+	if s.keptWithin(worst+1, goal) {
+		return true
+	}
+	s.removeCheckpoint(worst + 1)
+	return false
+}
+
+// keptWithin reports whether the list, with a checkpoint just put at
+// list[i], can keep it: the largest gap is at most goal and the list fits
+// the budget and the count, as it is or once the checkpoint (other than
+// list[i]) whose loss makes room and leaves the largest gap smallest is
+// dropped (it then is).
+func (s *Session) keptWithin(i, goal int) bool {
+	if s.fits() {
+		return s.maxReplay() <= goal
+	}
+	if j, after := s.leastNeeded(i); j > 0 && after <= goal {
+		s.removeCheckpoint(j)
+		return true
+	}
+	return false
+}
+
+// refineGain: a change must lower the largest gap by at least one part in
+// refineGain, or refining stops (each change costs a replay of about half
+// a gap).
+const refineGain = 50
+
+// fits reports whether the spaced checkpoints are within the budget and
+// the count.
+func (s *Session) fits() bool {
+	return s.cps.spacedBytes() <= s.cps.budget && len(s.cps.list) <= s.cps.max
+}
+
+// midpoint returns the step, at least minCheckpointEvery steps after
+// list[i] and before last, by which half the records a replay from list[i]
+// to last writes are written; false when the stretch is shorter than
+// minRefineGap.
+func (s *Session) midpoint(i, last int) (int, bool) {
+	from := s.cps.list[i].sim.Step()
+	if last-from < minRefineGap {
+		return 0, false
+	}
+	lo, hi := from+minCheckpointEvery, last-minCheckpointEvery
+	half := (s.cps.list[i].sim.Records() + s.recordsThrough(last)) / 2
+	return lo + sort.Search(hi-lo, func(k int) bool { return s.recordsThrough(lo+k) >= half }), true
+}
+
+// insertCheckpointAt takes a checkpoint at step at, which lies in the gap
+// after list[i], and puts it after list[i], reporting whether it could:
+// the session restores list[i], replays to at, saves the state there, and
+// goes back to where it was through a checkpoint of its own (dropped
+// after: taking and restoring one costs less than replaying).
+func (s *Session) insertCheckpointAt(i, at int) bool {
+	back := s.saveCheckpoint(nil)
+	// back holds the state after the user actions recorded at its step,
+	// which Seek ran; restore sets the cursor before them.
+	doneUser := s.nextUser
+	s.restore(s.cps.list[i])
+	s.cps.refining = true
+	for s.sim.Steps() < at {
+		if _, ok := s.stepOnce(); !ok {
+			break
+		}
+	}
+	s.cps.refining = false
+	ok := s.sim.Steps() == at
+	if ok {
+		s.putCheckpoint(i+1, s.saveCheckpoint(&s.cps.list[i]))
+	}
+	s.restore(back)
+	s.nextUser = doneUser
+	return ok
+}
+
+// putCheckpoint inserts c at list[i] (after list[i-1], before the
+// current list[i]), estimating the next one's size again from c.
+func (s *Session) putCheckpoint(i int, c checkpoint) {
+	c.bytes = c.sim.ApproxBytesAfter(s.cps.list[i-1].sim)
+	s.cps.list = append(s.cps.list, checkpoint{})
+	copy(s.cps.list[i+1:], s.cps.list[i:])
+	s.cps.list[i] = c
+	if i+1 < len(s.cps.list) {
+		next := &s.cps.list[i+1]
+		next.bytes = next.sim.ApproxBytesAfter(c.sim)
+	}
+	s.rescoreScratch()
+}
+
+// removeCheckpoint drops list[i] (neither the first nor the last kept
+// alone), estimating the next one's size again from the one now before it.
+func (s *Session) removeCheckpoint(i int) {
+	list := s.cps.list
+	if i+1 < len(list) {
+		list[i+1].bytes = list[i+1].sim.ApproxBytesAfter(list[i-1].sim)
+	}
+	copy(list[i:], list[i+1:])
+	list[len(list)-1] = checkpoint{}
+	s.cps.list = list[:len(list)-1]
+	s.rescoreScratch()
+}
+
+// rescoreScratch estimates the scratch checkpoint's size again from the
+// checkpoint now before it, and sums the sizes.
+func (s *Session) rescoreScratch() {
+	if sc := s.cps.scratch; sc != nil {
+		sc.bytes = sc.sim.ApproxBytesAfter(s.cps.nearestKept(sc.sim.Step()).sim)
+	}
+	s.cps.sumBytes()
+}
+
+// leastNeeded returns the checkpoint, other than the first, the last and
+// keep, whose loss brings the checkpoints within the budget and the count
+// and leaves the largest replay smallest, and that replay (-1 when no
+// single loss makes room).
+func (s *Session) leastNeeded(keep int) (drop, after int) {
+	drop, after = -1, 0
+	list := s.cps.list
+	n := len(list)
+	if n-1 > s.cps.max {
+		return -1, 0
+	}
+	gaps := make([]int, n)
+	for i := range gaps {
+		gaps[i] = s.replayOf(i)
+	}
+	spaced := s.cps.spacedBytes()
+	for j := 1; j < n-1; j++ {
+		if j == keep {
+			continue
+		}
+		// Without list[j], list[j+1] holds what changed since list[j-1].
+		next := list[j+1]
+		if spaced-list[j].bytes-next.bytes+next.sim.ApproxBytesAfter(list[j-1].sim) > s.cps.budget {
+			continue
+		}
+		// The gap after list[j-1] then reaches the end of list[j]'s.
+		worst := s.recordsThrough(s.gapEnd(j)) - list[j-1].sim.Records()
+		for i, g := range gaps {
+			if i != j-1 && i != j {
+				worst = max(worst, g)
+			}
+		}
+		if drop < 0 || worst < after {
+			drop, after = j, worst
+		}
+	}
+	return drop, after
+}
+
+// largestReplay returns the index of the checkpoint whose gap replays the
+// most trace records, and those records.
+func (s *Session) largestReplay() (i, records int) {
+	for j := range s.cps.list {
+		if r := s.replayOf(j); r > records {
+			i, records = j, r
+		}
+	}
+	return i, records
+}
+
+// maxReplay is the most trace records a seek replays from a spaced
+// checkpoint.
+func (s *Session) maxReplay() int {
+	_, r := s.largestReplay()
+	return r
+}
+
+// replayOf is the number of trace records a seek to the last step of the
+// gap after list[i] replays.
+func (s *Session) replayOf(i int) int {
+	return s.recordsThrough(s.gapEnd(i)) - s.cps.list[i].sim.Records()
+}
+
+// gapEnd is the last step of the gap after list[i]: the step before the
+// next checkpoint, or the last step computed.
+func (s *Session) gapEnd(i int) int {
+	if i+1 < len(s.cps.list) {
+		return s.cps.list[i+1].sim.Step() - 1
+	}
+	return len(s.history)
+}
+
+// recordsThrough is the number of trace records written up to the end of
+// step n (n at least 1 and at most the steps computed; for 0, those of the
+// first checkpoint).
+func (s *Session) recordsThrough(n int) int {
+	if n <= 0 {
+		return s.cps.list[0].sim.Records()
+	}
+	return int(s.history[n-1].LastSeq)
+}

@@ -1,0 +1,56 @@
+package session
+
+import (
+	"testing"
+)
+
+// RefineCheckpoints, called until it has nothing more to gain, lowers the
+// most trace records a seek replays, keeps the checkpoints well formed and
+// within the budget and the count, and leaves the session as it was: same
+// step, view, trace, samples and cursors. Seeks through the new
+// checkpoints equal a replay from step 0.
+func TestRefineCheckpoints(t *testing.T) {
+	s := loadBench(t, benchScenario(2000))
+	s.SetCheckpointBudget(30_000_000)
+	s.RunToEnd()
+	at := s.MaxStep() / 3
+	if err := s.Seek(at); err != nil {
+		t.Fatal(err)
+	}
+	view, trace, samples := viewJSON(t, s), traceJSON(t, s), samplesJSON(t, s)
+	cursors := [2]int{s.timeline.next, s.nextUser}
+	before, count := s.maxReplay(), len(s.cps.list)
+	calls := 0
+	for s.RefineCheckpoints() {
+		if calls++; calls > 500 {
+			t.Fatal("RefineCheckpoints never settles")
+		}
+		if !s.cps.wellFormed() || s.cps.spacedBytes() > s.cps.budget || len(s.cps.list) > s.cps.max {
+			t.Fatalf("after %d calls: %d checkpoints, %d bytes of %d, well formed %v", calls, len(s.cps.list), s.cps.spacedBytes(), s.cps.budget, s.cps.wellFormed())
+		}
+	}
+	after := s.maxReplay()
+	t.Logf("%d refinements: largest replay %d -> %d records, %d -> %d checkpoints", calls, before, after, count, len(s.cps.list))
+	if calls == 0 || after >= before {
+		t.Fatalf("%d refinements: the largest replay went from %d to %d records", calls, before, after)
+	}
+	if s.RefineCheckpoints() {
+		t.Fatal("RefineCheckpoints did more after reporting it was done")
+	}
+	if s.Step() != at || viewJSON(t, s) != view || traceJSON(t, s) != trace || samplesJSON(t, s) != samples || cursors != [2]int{s.timeline.next, s.nextUser} {
+		t.Fatalf("refining moved the session: at step %d (was %d)", s.Step(), at)
+	}
+	ref := &reference{t: t, src: benchScenario(2000), seed: 3}
+	for _, n := range []int{s.cps.list[1].sim.Step() + 1, s.MaxStep() / 2, s.MaxStep() - 1, at} {
+		if err := s.Seek(n); err != nil {
+			t.Fatal(err)
+		}
+		same(t, "seek after refining", s, ref.at(n, true))
+	}
+	// The run goes on after the refined layout: a step back at the end
+	// and the checkpoints still hold.
+	if err := s.Seek(s.MaxStep()); err != nil {
+		t.Fatal(err)
+	}
+	same(t, "the end after refining", s, ref.at(s.MaxStep(), true))
+}
