@@ -368,6 +368,12 @@ async function longRunSeeks(browser, page, steps) {
     }
     return out.sort((a, b) => b.records - a.records).slice(0, 5);
   }, reached);
+  const worst = [];
+  for (const g of gaps) {
+    await seekAll(page, [g.last < reached / 2 ? reached : 0]);
+    const [x] = await seekAll(page, [g.last], 1000);
+    worst.push({ ...x, steps: g.last - g.from, records: g.records });
+  }
   return { steps: reached, seeks: seek.result.seeks, random: seek.result.random, paced, worst, refineWait, longestMs, trace: seek.trace };
 }
 
