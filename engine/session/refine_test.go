@@ -1,6 +1,8 @@
 package session
 
 import (
+	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -19,6 +21,7 @@ func TestRefineCheckpoints(t *testing.T) {
 	}
 	view, trace, samples := viewJSON(t, s), traceJSON(t, s), samplesJSON(t, s)
 	cursors := [2]int{s.timeline.next, s.nextUser}
+	armed, scratch, history := s.timeline.armed, s.cps.scratch, fmt.Sprint(s.History())
 	before, count := s.maxReplay(), len(s.cps.list)
 	calls := 0
 	for s.RefineCheckpoints() {
@@ -37,7 +40,8 @@ func TestRefineCheckpoints(t *testing.T) {
 	if s.RefineCheckpoints() {
 		t.Fatal("RefineCheckpoints did more after reporting it was done")
 	}
-	if s.Step() != at || viewJSON(t, s) != view || traceJSON(t, s) != trace || samplesJSON(t, s) != samples || cursors != [2]int{s.timeline.next, s.nextUser} {
+	if s.Step() != at || viewJSON(t, s) != view || traceJSON(t, s) != trace || samplesJSON(t, s) != samples || cursors != [2]int{s.timeline.next, s.nextUser} ||
+		!reflect.DeepEqual(armed, s.timeline.armed) || scratch != s.cps.scratch || history != fmt.Sprint(s.History()) {
 		t.Fatalf("refining moved the session: at step %d (was %d)", s.Step(), at)
 	}
 	ref := &reference{t: t, src: benchScenario(2000), seed: 3}
