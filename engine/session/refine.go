@@ -12,20 +12,20 @@ import "sort"
 // gap a seek replays most of held 21,528 trace records, with 337,466 in the
 // run over 27 gaps (12,500 on average). A seek to any step is bounded by
 // the largest gap, so RefineCheckpoints, which the page's Worker calls
-// when nothing else is asked of it, evens them out: each call takes one
-// change to the list that lowers the largest gap: it moves the checkpoint
-// between the largest gap and a neighbour to the point that splits the two
-// evenly, or takes one half-way (in records) through the largest gap,
-// dropping another if the budget needs it; when neither lowers the largest
-// gap within the budget it reports that it is done (until the list
-// changes). Changes are weighed from the history first, so a call that
-// gains nothing replays nothing. The gap after the last checkpoint is
-// left alone: it grows while the run is played, and a step back there
-// replays from the scratch checkpoint trailing the head. On that run, at
-// the default budget: three changes in 0.16 s native, the largest gap
-// 21,528 -> 17,686 records, the mean replay of a seek to a uniformly drawn
-// step 7,185 -> 6,998 records, the slowest seek 39.7 -> 33.9 ms
-// (BenchmarkSeekWorst and BenchmarkSeekWorstRefined, 10 seeks each).
+// when nothing else is asked of it, evens them out, one change to the list
+// per call: it moves the checkpoint between the largest gap and a
+// neighbour to the point that splits the two evenly, or takes one half-way
+// (in records) through the largest gap, dropping another if the budget
+// needs it. A change must lower the largest gap, or keep it and leave
+// fewer gaps near it (gapScore), and is weighed from the history first, so
+// a call that gains nothing replays nothing; when no change gains within
+// the budget, it reports that it is done (until the list changes). The
+// gap after the last checkpoint is left alone: it grows while the run is
+// played, and a step back there replays from the scratch checkpoint
+// trailing the head. On that run, at the default budget: six changes in
+// 0.56 s native, the largest gap 21,528 -> 16,388 records, the mean
+// replay of a seek to a uniformly drawn step 7,185 -> 6,973 records
+// (BenchmarkSeekWorstRefined times the seeks).
 
 // minRefineGap is the fewest steps a gap must span for RefineCheckpoints
 // to split it.
@@ -67,19 +67,22 @@ func (s *Session) refineSignature() refineSignature {
 	return sig
 }
 
-// refineOnce lowers the largest gap by one change to the list, the first
-// of these that brings it down by at least 1/refineGain within the budget:
-// moving the checkpoint between the largest gap and its smaller neighbour
-// to the point that splits the two evenly (one checkpoint taken, one
-// dropped), or taking one in the middle of the largest gap (and, over the
-// budget, dropping the one whose loss makes room and leaves the largest
-// gap smallest). It reports whether it changed the list.
+// refineOnce improves the layout by one change to the list, the first of
+// these that gains (see gapScore) within the budget: moving the checkpoint
+// between the largest gap and its smaller neighbour to the point that
+// splits the two evenly (one checkpoint taken, one dropped), or taking one
+// in the middle of the largest gap (and, over the budget, dropping the one
+// whose loss makes room and leaves the best layout). Each change is first
+// scored from the history; only one that would gain is replayed. It
+// reports whether it changed the list.
 func (s *Session) refineOnce() bool {
 	worst, before := s.largestReplay()
 	if before == 0 {
 		return false
 	}
 	goal := before - max(1, before/refineGain)
+	cur := s.scoreWith(-1, -1, 0, goal)
+	gains := func(g gapScore) bool { return g.gainsOn(cur, goal) }
 	n := len(s.cps.list)
 	// The neighbours, the smaller first: the gap before the largest one
 	// (moving the checkpoint that starts it) and the one after it (moving
@@ -97,14 +100,13 @@ func (s *Session) refineOnce() bool {
 	for _, moved := range moves {
 		old := s.cps.list[moved]
 		at, ok := s.midpoint(moved-1, s.gapEnd(moved))
-		// Replay only when the history says the move would reach the goal.
-		if !ok || at == old.sim.Step() || s.maxReplayWith(moved-1, moved, at) > goal {
+		if !ok || at == old.sim.Step() || !gains(s.scoreWith(moved-1, moved, at, goal)) {
 			continue
 		}
 		s.removeCheckpoint(moved)
 		if s.insertCheckpointAt(moved-1, at) {
 			// A move keeps the count: it must fit as it is.
-			if s.fits() && s.maxReplay() <= goal {
+			if s.fits() && gains(s.scoreWith(-1, -1, 0, goal)) {
 				return true
 			}
 			s.removeCheckpoint(moved)
@@ -112,44 +114,70 @@ func (s *Session) refineOnce() bool {
 		s.putCheckpoint(moved, old)
 	}
 	at, ok := s.midpoint(worst, s.gapEnd(worst))
-	if !ok || s.maxReplayWith(worst, worst, at) > goal || !s.insertCheckpointAt(worst, at) {
+	if !ok || !gains(s.scoreWith(worst, worst, at, goal)) || !s.insertCheckpointAt(worst, at) {
 		return false
 	}
-	if s.keptWithin(worst+1, goal) {
+	if s.fits() {
+		if gains(s.scoreWith(-1, -1, 0, goal)) {
+			return true
+		}
+	} else if j := s.leastNeeded(worst+1, goal, gains); j > 0 {
+		s.removeCheckpoint(j)
 		return true
 	}
 	s.removeCheckpoint(worst + 1)
 	return false
 }
 
-// maxReplayWith is the largest gap (maxReplay) once the gaps after
-// list[first] to list[last] (first <= last) become two, split at step at:
-// it is read from the history, before any replay.
-func (s *Session) maxReplayWith(first, last, at int) int {
-	split := s.recordsThrough(at)
-	worst := max(split-s.cps.list[first].sim.Records(), s.recordsThrough(s.gapEnd(last))-split)
-	for i := 0; i < len(s.cps.list)-1; i++ {
-		if i < first || i > last {
-			worst = max(worst, s.replayOf(i))
-		}
-	}
-	return worst
+// gapScore ranks checkpoint layouts: the largest gap (in records a seek
+// replays, the last gap left out), then the number of gaps over the goal
+// of the refinement (the largest, less one part in refineGain).
+type gapScore struct{ largest, over int }
+
+// gainsOn reports whether g is better than cur: its largest gap is within
+// the goal, or no larger and fewer gaps are over the goal (gaps of almost
+// the same size are split one at a time). Every change RefineCheckpoints
+// keeps lowers (largest, over), so refining ends.
+func (g gapScore) gainsOn(cur gapScore, goal int) bool {
+	return g.largest <= goal || (g.largest <= cur.largest && g.over < cur.over)
 }
 
-// keptWithin reports whether the list, with a checkpoint just put at
-// list[i], can keep it: the largest gap is at most goal and the list fits
-// the budget and the count, as it is or once the checkpoint (other than
-// list[i]) whose loss makes room and leaves the largest gap smallest is
-// dropped (it then is).
-func (s *Session) keptWithin(i, goal int) bool {
-	if s.fits() {
-		return s.maxReplay() <= goal
+// less orders scores, the better first.
+func (g gapScore) less(h gapScore) bool {
+	return g.largest < h.largest || (g.largest == h.largest && g.over < h.over)
+}
+
+// scoreWith scores the layout once the gaps after list[first] to
+// list[last] (first <= last) become two, split at step at, or the layout
+// as it is when first < 0: read from the history, before any replay.
+func (s *Session) scoreWith(first, last, at, goal int) gapScore {
+	if first < 0 {
+		return s.scoreOf(-1, -1, goal)
 	}
-	if j, _ := s.leastNeeded(i, goal); j > 0 {
-		s.removeCheckpoint(j)
-		return true
+	split := s.recordsThrough(at)
+	return s.scoreOf(first, last, goal, split-s.cps.list[first].sim.Records(), s.recordsThrough(s.gapEnd(last))-split)
+}
+
+// scoreOf scores the layout whose gaps after list[first] to list[last]
+// are replaced by gaps of the given records (all gaps kept when first <
+// 0).
+func (s *Session) scoreOf(first, last, goal int, gaps ...int) gapScore {
+	var g gapScore
+	add := func(r int) {
+		g.largest = max(g.largest, r)
+		if r > goal {
+			g.over++
+		}
 	}
-	return false
+	for _, r := range gaps {
+		add(r)
+	}
+	for i := 0; i < len(s.cps.list)-1; i++ {
+		if first < 0 || i < first || i > last {
+			add(s.replayOf(i))
+		}
+	}
+	return g
 }
 
 // refineGain: a change must lower the largest gap by at least one part in
@@ -242,32 +270,23 @@ func (s *Session) rescoreScratch() {
 
 // leastNeeded returns the checkpoint, other than the first, the last and
 // keep, whose loss brings the checkpoints within the budget and the count
-// and leaves the largest replay smallest and at most goal, and that
-// replay (-1 when no single loss does).
-func (s *Session) leastNeeded(keep, goal int) (drop, after int) {
-	drop, after = -1, 0
+// and leaves a layout that gains, the best of those (-1 when no single
+// loss does).
+func (s *Session) leastNeeded(keep, goal int, gains func(gapScore) bool) int {
 	list := s.cps.list
 	n := len(list)
 	if n-1 > s.cps.max {
-		return -1, 0
+		return -1
 	}
-	gaps := make([]int, n-1)
-	for i := range gaps {
-		gaps[i] = s.replayOf(i)
-	}
+	drop, best := -1, gapScore{}
 	spaced := s.cps.spacedBytes()
 	for j := 1; j < n-1; j++ {
 		if j == keep {
 			continue
 		}
 		// The gap after list[j-1] then reaches the end of list[j]'s.
-		worst := s.recordsThrough(s.gapEnd(j)) - list[j-1].sim.Records()
-		for i, g := range gaps {
-			if i != j-1 && i != j {
-				worst = max(worst, g)
-			}
-		}
-		if worst > goal || (drop >= 0 && worst >= after) {
+		g := s.scoreOf(j-1, j, goal, s.recordsThrough(s.gapEnd(j))-list[j-1].sim.Records())
+		if !gains(g) || (drop >= 0 && !g.less(best)) {
 			continue
 		}
 		// Without list[j], list[j+1] holds what changed since list[j-1]
@@ -276,9 +295,9 @@ func (s *Session) leastNeeded(keep, goal int) (drop, after int) {
 		if spaced-list[j].bytes-next.bytes+next.sim.ApproxBytesAfter(list[j-1].sim) > s.cps.budget {
 			continue
 		}
-		drop, after = j, worst
+		drop, best = j, g
 	}
-	return drop, after
+	return drop
 }
 
 // largestReplay returns the index of the checkpoint whose gap replays the
