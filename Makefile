@@ -166,8 +166,8 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	@grep -h '^bench-engine:' test-artifacts/bench/engine.txt | sed 's/^/  /'
 	@grep -h '^size-budget: first load' test-artifacts/bench/size.txt | sed 's/^/  /'
 	@grep -hE '^bench-browser: (navigation|repeat|step|main thread|seek)' test-artifacts/bench/browser.txt | sed 's/^/  /'
-	@grep -h '^Benchmark\(Seek\|SeekWorst\|StepBack\|FirstStepBack\|FirstStepBackSpaced\)/' test-artifacts/bench/go-native.txt | awk -v where=native -f scripts/rewind-summary.awk
-	@grep -h '^Benchmark\(Seek\|SeekWorst\|StepBack\|FirstStepBack\|FirstStepBackSpaced\)/' test-artifacts/bench/go-wasm-seek.txt | awk -v where=wasm -f scripts/rewind-summary.awk
+	@grep -h '^Benchmark\(Seek\|SeekWorst\|SeekWorstRefined\|StepBack\|FirstStepBack\|FirstStepBackSpaced\)/' test-artifacts/bench/go-native.txt | awk -v where=native -f scripts/rewind-summary.awk
+	@grep -h '^Benchmark\(Seek\|SeekWorst\|SeekWorstRefined\|StepBack\|FirstStepBack\|FirstStepBackSpaced\)/' test-artifacts/bench/go-wasm-seek.txt | awk -v where=wasm -f scripts/rewind-summary.awk
 
 fmt: ## gofmt -w all Go sources
 	gofmt -w $$(git ls-files --cached --others --exclude-standard '*.go')

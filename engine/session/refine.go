@@ -23,9 +23,10 @@ import "sort"
 // gap after the last checkpoint is left alone: it grows while the run is
 // played, and a step back there replays from the scratch checkpoint
 // trailing the head. On that run, at the default budget: six changes in
-// 0.56 s native, the largest gap 21,528 -> 16,388 records, the mean
-// replay of a seek to a uniformly drawn step 7,185 -> 6,973 records
-// (BenchmarkSeekWorstRefined times the seeks).
+// 0.3-0.6 s native, the largest gap 21,528 -> 16,388 records, the mean
+// replay of a seek to a uniformly drawn step 7,185 -> 6,973 records, the
+// slowest of 10 seeks to the ends of the largest gaps 32.9 -> 25.5 ms and
+// 43.8 -> 38.1 ms in two runs (BenchmarkSeekWorst, BenchmarkSeekWorstRefined).
 
 // minRefineGap is the fewest steps a gap must span for RefineCheckpoints
 // to split it.
