@@ -77,11 +77,7 @@ func TestCheckpointedNodesAreNeverWritten(t *testing.T) {
 // checkpoint's node (and its dependents) as saved.
 func TestCheckpointedOwnerKeepsItsDependents(t *testing.T) {
 	e := newEnv()
-	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "rs", Namespace: "default"},
-		Spec: appsv1.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"a": "b"}},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "i"}}}}}}
-	created, err := e.srv.CreateReplicaSet("test", rs)
+	created, err := e.srv.CreateReplicaSet("test", testReplicaSet("rs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,11 +185,7 @@ func TestKeptWritesSkipNothing(t *testing.T) {
 // unlinked a dependent (unlinkedByRemoval).
 func TestKeptWriteRelinksToVirtualOwner(t *testing.T) {
 	e := newEnv()
-	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "default"},
-		Spec: appsv1.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"a": "b"}},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "i"}}}}}}
-	owner, err := e.srv.CreateReplicaSet("test", rs)
+	owner, err := e.srv.CreateReplicaSet("test", testReplicaSet("x"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,11 +285,7 @@ func TestKeptWritesWithUnusualReferences(t *testing.T) {
 			fast, full := newEnv(), newEnv()
 			full.gc.unlinkedByRemoval = true
 			for _, e := range []*env{fast, full} {
-				rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "default"},
-					Spec: appsv1.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
-						Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"a": "b"}},
-							Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "i"}}}}}}
-				x, err := e.srv.CreateReplicaSet("test", rs)
+				x, err := e.srv.CreateReplicaSet("test", testReplicaSet("x"))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -327,4 +315,13 @@ func TestKeptWritesWithUnusualReferences(t *testing.T) {
 			sameGraphs(t, c.name, fast, full)
 		})
 	}
+}
+
+// testReplicaSet is a replica set named name in the default namespace,
+// selecting a=b.
+func testReplicaSet(name string) *appsv1.ReplicaSet {
+	return &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+		Spec: appsv1.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"a": "b"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "i"}}}}}}
 }
