@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -57,4 +58,62 @@ func TestRefineCheckpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	same(t, "the end after refining", s, ref.at(s.MaxStep(), true))
+}
+
+// Refining also works on checkpoints a session inherited (Restore rebuilds
+// the simulation and takes the old one's checkpoints as foreign ones, as
+// the bridge does after a panic) and on a run stopped by its step limit:
+// the session stays where it is, and seeks afterwards equal a replay from
+// step 0.
+func TestRefineInheritedAndStoppedRuns(t *testing.T) {
+	limited := strings.Replace(string(benchScenario(1000)), "limits: {maxPods: 15000}", "limits: {maxPods: 15000, maxSteps: 15000}", 1)
+	cases := []struct {
+		name    string
+		src     []byte
+		inherit bool
+	}{
+		{"inherited checkpoints", benchScenario(1000), true},
+		{"stopped by maxSteps", []byte(limited), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := loadBench(t, c.src)
+			s.SetCheckpointBudget(8_000_000)
+			s.RunToEnd()
+			at := s.MaxStep() / 2
+			if c.inherit {
+				if err := s.Restore(at); err != nil {
+					t.Fatal(err)
+				}
+				if !s.cps.list[1].foreign {
+					t.Fatal("Restore did not inherit the checkpoints")
+				}
+			} else {
+				if s.Sim().Err() == nil {
+					t.Fatal("the run was not stopped by its step limit")
+				}
+				if err := s.Seek(at); err != nil {
+					t.Fatal(err)
+				}
+			}
+			view, trace := viewJSON(t, s), traceJSON(t, s)
+			before, calls := s.maxReplay(), 0
+			for s.RefineCheckpoints() {
+				calls++
+			}
+			if calls == 0 || s.maxReplay() >= before {
+				t.Fatalf("%d refinements: the largest replay went from %d to %d records", calls, before, s.maxReplay())
+			}
+			if s.Step() != at || viewJSON(t, s) != view || traceJSON(t, s) != trace {
+				t.Fatalf("refining moved the session: at step %d (was %d)", s.Step(), at)
+			}
+			ref := &reference{t: t, src: c.src, seed: 3}
+			for _, n := range []int{s.MaxStep() / 3, s.MaxStep() - 1, s.MaxStep()} {
+				if err := s.Seek(n); err != nil {
+					t.Fatal(err)
+				}
+				same(t, fmt.Sprintf("seek to %d after refining", n), s, ref.at(n, true))
+			}
+		})
+	}
 }
