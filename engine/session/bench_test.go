@@ -241,20 +241,13 @@ func benchSeekWorst(b *testing.B, refine bool) {
 // write records trace records (as many as any seek into the gap replays).
 type seekGap struct{ from, last, records int }
 
-// seekGaps lists the gaps between the spaced checkpoints of s, a session
-// computed to the end of its run.
+// seekGaps lists the gaps between the spaced checkpoints of s, the last
+// one's (to the end of the run) included.
 func seekGaps(s *Session) []seekGap {
-	list, end, hist := s.cps.list, s.MaxStep(), s.History()
-	// through(n) is the number of records written up to the end of step n.
-	through := func(n int) int { return int(hist[n-1].LastSeq) }
 	var gaps []seekGap
-	for i, c := range list {
-		last := end
-		if i+1 < len(list) {
-			last = list[i+1].sim.Step() - 1
-		}
-		if last > c.sim.Step() {
-			gaps = append(gaps, seekGap{c.sim.Step(), last, through(last) - c.sim.Records()})
+	for i, c := range s.cps.list {
+		if last := s.gapEnd(i); last > c.sim.Step() {
+			gaps = append(gaps, seekGap{c.sim.Step(), last, s.replayOf(i)})
 		}
 	}
 	return gaps
@@ -401,10 +394,7 @@ func reportCheckpoints(b *testing.B, s *Session) {
 // The scratch checkpoint is left out (it serves the steps near it).
 func meanReplayRecords(s *Session) float64 {
 	list, end := s.cps.list, s.MaxStep()
-	recs := 0
-	if end > 0 {
-		recs = int(s.History()[end-1].LastSeq)
-	}
+	recs := s.recordsThrough(end)
 	sum := 0.0
 	for i := range list {
 		nextStep, nextRecs := end, recs

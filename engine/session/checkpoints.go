@@ -115,11 +115,8 @@ type checkpoints struct {
 	// SetCheckpointBudget changed it.
 	bytes, budget int
 	// refined is the list RefineCheckpoints last found nothing to gain
-	// in (zero: none yet); refining is true while it replays to take a
-	// checkpoint, when the list may lack the one it moves and no spaced
-	// checkpoint is taken.
-	refined  refineSignature
-	refining bool
+	// in (zero: none yet).
+	refined refineSignature
 }
 
 // CheckpointStats describes the rewind points kept: how many (the scratch
@@ -199,7 +196,7 @@ func (s *Session) saveCheckpoint(prev *checkpoint) checkpoint {
 // than its rollout) as elsewhere: counted in steps alone, a seek into the
 // creation of 10,000 pods replayed all of it.
 func (s *Session) checkpointAfterStep() {
-	if s.cps.refining || !s.spacedCheckpointDue() {
+	if !s.spacedCheckpointDue() {
 		return
 	}
 	c := s.saveCheckpoint(&s.cps.list[len(s.cps.list)-1])
@@ -368,10 +365,25 @@ func (s *Session) dropLeastUseful() {
 			best, bestCost = i, cost
 		}
 	}
-	list[best+1].bytes = list[best+1].sim.ApproxBytesAfter(list[best-1].sim)
-	copy(list[best:], list[best+1:])
+	s.removeCheckpoint(best)
+}
+
+// removeCheckpoint drops list[i] (neither the first nor the last kept
+// alone), estimating the next one's size again from the one now before it.
+func (s *Session) removeCheckpoint(i int) {
+	list := s.cps.list
+	if i+1 < len(list) {
+		list[i+1].bytes = list[i+1].sim.ApproxBytesAfter(list[i-1].sim)
+	}
+	copy(list[i:], list[i+1:])
 	list[len(list)-1] = checkpoint{}
 	s.cps.list = list[:len(list)-1]
+	s.rescoreScratch()
+}
+
+// rescoreScratch estimates the scratch checkpoint's size again from the
+// checkpoint now before it, and sums the sizes.
+func (s *Session) rescoreScratch() {
 	if sc := s.cps.scratch; sc != nil {
 		sc.bytes = sc.sim.ApproxBytesAfter(s.cps.nearestKept(sc.sim.Step()).sim)
 	}

@@ -82,7 +82,7 @@ func (s *Session) refineOnce() bool {
 		return false
 	}
 	goal := before - max(1, before/refineGain)
-	cur := s.scoreWith(-1, -1, 0, goal)
+	cur := s.scoreOf(-1, -1, goal)
 	gains := func(g gapScore) bool { return g.gainsOn(cur, goal) }
 	n := len(s.cps.list)
 	// The neighbours, the smaller first: the gap before the largest one
@@ -107,7 +107,7 @@ func (s *Session) refineOnce() bool {
 		s.removeCheckpoint(moved)
 		if s.insertCheckpointAt(moved-1, at) {
 			// A move keeps the count: it must fit as it is.
-			if s.fits() && gains(s.scoreWith(-1, -1, 0, goal)) {
+			if s.fits() && gains(s.scoreOf(-1, -1, goal)) {
 				return true
 			}
 			s.removeCheckpoint(moved)
@@ -119,7 +119,7 @@ func (s *Session) refineOnce() bool {
 		return false
 	}
 	if s.fits() {
-		if gains(s.scoreWith(-1, -1, 0, goal)) {
+		if gains(s.scoreOf(-1, -1, goal)) {
 			return true
 		}
 	} else if j := s.leastNeeded(worst+1, goal, gains); j > 0 {
@@ -149,12 +149,9 @@ func (g gapScore) less(h gapScore) bool {
 }
 
 // scoreWith scores the layout once the gaps after list[first] to
-// list[last] (first <= last) become two, split at step at, or the layout
-// as it is when first < 0: read from the history, before any replay.
+// list[last] (first <= last) become two, split at step at: read from the
+// history, before any replay.
 func (s *Session) scoreWith(first, last, at, goal int) gapScore {
-	if first < 0 {
-		return s.scoreOf(-1, -1, goal)
-	}
 	split := s.recordsThrough(at)
 	return s.scoreOf(first, last, goal, split-s.cps.list[first].sim.Records(), s.recordsThrough(s.gapEnd(last))-split)
 }
@@ -217,8 +214,9 @@ func (s *Session) insertCheckpointAt(i, at int) bool {
 	// which Seek ran; restore sets the cursor before them.
 	doneUser := s.nextUser
 	s.restore(s.cps.list[i])
-	s.cps.refining = true
-	defer func() { s.cps.refining = false }()
+	// at lies before the last checkpoint (refineOnce neither moves it nor
+	// splits the gap after it), so the replay takes no spaced checkpoint
+	// (checkpointAfterStep counts from the last one).
 	for s.sim.Steps() < at {
 		if _, ok := s.stepOnce(); !ok {
 			break
@@ -245,28 +243,6 @@ func (s *Session) putCheckpoint(i int, c checkpoint) {
 		next.bytes = next.sim.ApproxBytesAfter(c.sim)
 	}
 	s.rescoreScratch()
-}
-
-// removeCheckpoint drops list[i] (neither the first nor the last kept
-// alone), estimating the next one's size again from the one now before it.
-func (s *Session) removeCheckpoint(i int) {
-	list := s.cps.list
-	if i+1 < len(list) {
-		list[i+1].bytes = list[i+1].sim.ApproxBytesAfter(list[i-1].sim)
-	}
-	copy(list[i:], list[i+1:])
-	list[len(list)-1] = checkpoint{}
-	s.cps.list = list[:len(list)-1]
-	s.rescoreScratch()
-}
-
-// rescoreScratch estimates the scratch checkpoint's size again from the
-// checkpoint now before it, and sums the sizes.
-func (s *Session) rescoreScratch() {
-	if sc := s.cps.scratch; sc != nil {
-		sc.bytes = sc.sim.ApproxBytesAfter(s.cps.nearestKept(sc.sim.Step()).sim)
-	}
-	s.cps.sumBytes()
 }
 
 // leastNeeded returns the checkpoint, other than the first, the last and
@@ -312,13 +288,6 @@ func (s *Session) largestReplay() (i, records int) {
 		}
 	}
 	return i, records
-}
-
-// maxReplay is the most trace records a seek replays from a spaced
-// checkpoint other than the last.
-func (s *Session) maxReplay() int {
-	_, r := s.largestReplay()
-	return r
 }
 
 // replayOf is the number of trace records a seek to the last step of the

@@ -117,3 +117,10 @@ func TestRefineInheritedAndStoppedRuns(t *testing.T) {
 		})
 	}
 }
+
+// maxReplay is the most trace records a seek replays from a spaced
+// checkpoint other than the last.
+func (s *Session) maxReplay() int {
+	_, r := s.largestReplay()
+	return r
+}
