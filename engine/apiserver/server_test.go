@@ -171,3 +171,32 @@ func TestRequestResourceSpellsTheSubresource(t *testing.T) {
 		}
 	}
 }
+
+// An event name that is taken is refused as AlreadyExists; the name keeps
+// naming the first event, and the next event gets the next index.
+func TestEventNameTakenTwice(t *testing.T) {
+	e := newTestEnv()
+	first := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "e"}, Reason: "First"}
+	if _, err := e.srv.CreateEvent("kubectl", first); err != nil {
+		t.Fatal(err)
+	}
+	_, err := e.srv.CreateEvent("kubectl", &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "e"}, Reason: "Second"})
+	if !apierrors.IsAlreadyExists(err) {
+		t.Fatalf("second create: %v, want AlreadyExists", err)
+	}
+	if _, err := e.srv.CreateEvent("kubectl", &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "f"}, Reason: "Third"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, reason := range map[string]string{"e": "First", "f": "Third"} {
+		got, err := e.srv.Get(Events, "default", name)
+		if err != nil {
+			t.Fatalf("get %s: %v", name, err)
+		}
+		if r := got.(*corev1.Event).Reason; r != reason {
+			t.Errorf("event %s has reason %s, want %s", name, r, reason)
+		}
+	}
+	if n := e.srv.EventCount(); n != 2 {
+		t.Errorf("%d events stored, want 2", n)
+	}
+}

@@ -57,6 +57,10 @@ type podState struct {
 	// earlier one may be shared with a checkpoint and is copied before it
 	// is written (Kubelet.writable).
 	epoch *cow.Token
+	// gone is set when the pod is forgotten (deletePod, or a new state
+	// for its key) while this state is of the current epoch; a state of an
+	// earlier epoch is never written, so its timers look the pod up.
+	gone bool
 }
 
 // nodeState is the model's record of one node.
@@ -79,7 +83,8 @@ type Kubelet struct {
 	// cursor is the next watch-log position to read.
 	cursor int
 	// pods holds every pod the model knows, by "ns/name". A state is
-	// written only when its epoch is epoch (see writable).
+	// written only when its epoch is epoch (see writable). Invariant: a
+	// state of the current epoch is in pods unless it is gone.
 	pods map[string]*podState
 	// epoch is the current copy-on-write epoch, new at every checkpoint
 	// and restore.
@@ -124,14 +129,14 @@ func (k *Kubelet) SetImageProfile(image string, p ImageProfile) {
 	k.emit(Transition{Image: image, What: "image-profile", Detail: p.Summary()})
 }
 
-func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64) {
+func (k *Kubelet) schedule(at time.Time, act action, key string, gen uint64, pod *podState) {
 	k.seq++
-	k.timers.push(timer{due: at.Sub(k.clock.Start()), seq: k.seq, act: act, key: key, gen: gen})
+	k.timers.push(timer{due: at.Sub(k.clock.Start()), seq: k.seq, act: act, key: key, gen: gen, pod: pod})
 }
 
 func (k *Kubelet) schedulePod(p *podState, after time.Duration, act action) {
 	p.gen++
-	k.schedule(k.clock.Now().Add(after), act, p.key, p.gen)
+	k.schedule(k.clock.Now().Add(after), act, p.key, p.gen, p)
 }
 
 // writable returns the state of p's pod that may be written: p itself when
@@ -145,6 +150,22 @@ func (k *Kubelet) writable(p *podState) *podState {
 	c.epoch = k.epoch
 	k.pods[c.key] = &c
 	return &c
+}
+
+// addPod makes p, a new state of the current epoch, the state of its pod.
+func (k *Kubelet) addPod(p *podState) {
+	if old := k.pods[p.key]; old != nil && old.epoch == k.epoch {
+		old.gone = true
+	}
+	k.pods[p.key] = p
+}
+
+// deletePod forgets p's pod; p is its current state.
+func (k *Kubelet) deletePod(p *podState) {
+	if p.epoch == k.epoch {
+		p.gone = true
+	}
+	delete(k.pods, p.key)
 }
 
 // NextDue returns when the next valid transition is due.
@@ -164,8 +185,19 @@ func (k *Kubelet) valid(t timer) (*podState, bool) {
 		n := k.nodes[t.key]
 		return nil, n != nil && n.gen == t.gen && !n.ready
 	}
+	// A timer is current when its pod's state is the one it was scheduled
+	// with, or a copy of it (writable), and the generation still matches.
+	// The state it was scheduled with answers without a lookup in pods (a
+	// cache miss at 10,000 pods) while it is of the current epoch: then it
+	// is the pod's state unless gone. An older one may have been replaced
+	// by a copy since: look the pod up. The UID keeps a timer of a deleted
+	// pod from firing for a new pod of the same name whose generation has
+	// reached the timer's.
+	if p := t.pod; p.epoch == k.epoch {
+		return p, !p.gone && p.gen == t.gen
+	}
 	p := k.pods[t.key]
-	return p, p != nil && p.gen == t.gen
+	return p, p != nil && p.uid == t.pod.uid && p.gen == t.gen
 }
 
 // dropStale pops stale timers until the earliest one is current, and
@@ -227,7 +259,7 @@ func (k *Kubelet) Observe() {
 				if n := k.nodes[p.node]; n != nil {
 					n.pods--
 				}
-				delete(k.pods, p.key)
+				k.deletePod(p)
 			}
 		}
 	}
@@ -243,7 +275,7 @@ func (k *Kubelet) podAdded(key string, pod *corev1.Pod) {
 	if pod.Spec.TerminationGracePeriodSeconds != nil {
 		p.grace = time.Duration(*pod.Spec.TerminationGracePeriodSeconds) * time.Second
 	}
-	k.pods[key] = p
+	k.addPod(p)
 	if pod.DeletionTimestamp != nil {
 		k.podTerminating(p, pod)
 		return

@@ -28,8 +28,8 @@ func (k *Kubelet) FailNode(name string) error {
 	n.gen++
 	k.setNodeReady(name, corev1.ConditionUnknown, "NodeStatusUnknown")
 	k.emit(Transition{Actor: "node-controller", Node: name, What: "node-failed"})
-	k.schedule(k.clock.Now().Add(k.cfg.NodeMonitorGracePeriod), actNodeNotReady, name, n.gen)
-	k.schedule(k.clock.Now().Add(k.cfg.EvictionTimeout), actNodeEvict, name, n.gen)
+	k.schedule(k.clock.Now().Add(k.cfg.NodeMonitorGracePeriod), actNodeNotReady, name, n.gen, nil)
+	k.schedule(k.clock.Now().Add(k.cfg.EvictionTimeout), actNodeEvict, name, n.gen, nil)
 	return nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
 func TestTimerHeapPopsByTimeThenSchedulingOrder(t *testing.T) {
@@ -53,4 +55,50 @@ func TestTimerHeapMatchesSortedOrder(t *testing.T) {
 	if len(h) != len(left) {
 		t.Fatalf("%d timers in the heap, %d expected", len(h), len(left))
 	}
+}
+
+// A pod timer is current while its pod's state is the one it was scheduled
+// with, or a copy of it, at the timer's generation; the answer must not
+// depend on whether the state is of the current copy-on-write epoch (the
+// fast path) or an older one (the lookup), which differs between a run and
+// its replay after a restore.
+func TestTimerValidityAcrossEpochsAndNames(t *testing.T) {
+	k := &Kubelet{pods: map[string]*podState{}, epoch: cow.NewToken()}
+	scheduled := func(p *podState) timer {
+		p.gen++
+		return timer{key: p.key, gen: p.gen, act: actStart, pod: p}
+	}
+	check := func(what string, tm timer, want bool, wantState *podState) {
+		t.Helper()
+		p, ok := k.valid(tm)
+		if ok != want || ok && p != wantState {
+			t.Fatalf("%s: valid = %v (state %p), want %v (state %p)", what, ok, p, want, wantState)
+		}
+	}
+
+	old := &podState{key: "ns/a", uid: "uid-1", epoch: k.epoch}
+	k.addPod(old)
+	tm := scheduled(old)
+	check("scheduled", tm, true, old)
+
+	// A checkpoint starts a new epoch; the first write copies the state.
+	k.epoch = cow.NewToken()
+	check("after a checkpoint", tm, true, old)
+	cp := k.writable(old)
+	check("copied", tm, true, cp)
+	cp.gen++
+	check("rescheduled copy", tm, false, nil)
+
+	// The pod is deleted and a new one of the same name reaches the old
+	// timer's generation, in the epoch of the old state and after another
+	// checkpoint.
+	next := scheduled(cp)
+	k.deletePod(cp)
+	check("deleted", next, false, nil)
+	reborn := &podState{key: "ns/a", uid: "uid-2", epoch: k.epoch, gen: next.gen}
+	k.addPod(reborn)
+	check("same name, same generation, same epoch", next, false, nil)
+	k.epoch = cow.NewToken()
+	check("same name, same generation, later epoch", next, false, nil)
+	check("the new pod's own timer", timer{key: "ns/a", gen: reborn.gen, act: actStart, pod: reborn}, true, reborn)
 }

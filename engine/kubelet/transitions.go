@@ -123,7 +123,7 @@ func statusWritable(pod *corev1.Pod) *corev1.Pod {
 func (k *Kubelet) firePod(act action, p *podState) {
 	pod, ok := k.storedPod(p)
 	if !ok {
-		delete(k.pods, p.key)
+		k.deletePod(p)
 		return
 	}
 	if n := k.nodes[p.node]; n != nil && !n.ready {

@@ -9,7 +9,7 @@ import (
 // unexported fields included, and returns the path of the first difference,
 // "" when there is none. Functions are wiring and are skipped; a nil and an
 // empty map or slice are the same; pointers are compared by what they point
-// to. Used to check that a restored-and-replayed simulation is in exactly
+// to; a field tagged statediff:"skip" is skipped. Used to check that a restored-and-replayed simulation is in exactly
 // the state of one replayed from step 0: a field a snapshot.go forgets to
 // save or restore shows up here by name even when the trace does not (yet)
 // show it.
@@ -53,6 +53,9 @@ func diffValues(a, b reflect.Value, path string, seen map[[2]uintptr]bool) strin
 		return diffValues(a.Elem(), b.Elem(), path, seen)
 	case reflect.Struct:
 		for i := 0; i < a.NumField(); i++ {
+			if a.Type().Field(i).Tag.Get("statediff") == "skip" {
+				continue // a pointer kept to save a lookup, not state
+			}
 			if d := diffValues(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name, seen); d != "" {
 				return d
 			}
