@@ -113,6 +113,13 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await page.keyboard.insertText(manifest);
   await page.locator('#load-btn').click();
   await expect(page.locator('#load-status')).toContainText('Loaded web');
+  // The editor folds away once the paste has loaded: at 1280x720 the
+  // cluster is on screen with the load status and the notices above it.
+  await expect(page.locator('#editor-host')).toBeHidden();
+  await expect(page.locator('#unfold-btn')).toBeFocused();
+  await expect(page.locator('#edit-btn')).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.locator('.deploy[data-name="web"]')).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: shot('loaded-light') });
   const notices = page.locator('#load-errors li');
   await expect(notices.filter({ hasText: 'ConfigMap/web-config' })).toContainText('ignored (not simulated)');
   await expect(notices.filter({ hasText: 'Service/web' })).toContainText('ignored (not simulated)');
@@ -127,6 +134,19 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await page.locator('#load-errors').scrollIntoViewIfNeeded();
   await expect(notices.filter({ hasText: 'Service/web' })).toBeInViewport();
   await page.screenshot({ path: shot('notices-light') });
+  // A notice's line shows the editor again, at that line; Edit YAML then
+  // hides the panel, and shows it again unfolded.
+  await notices.filter({ hasText: 'Service/web' }).locator('button').click();
+  await expect(content).toBeVisible();
+  await expect(page.locator('#unfold-btn')).toBeHidden();
+  await expect(page.locator('#edit-btn')).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.locator('#editor-host .cm-activeLine')).toHaveText('apiVersion: v1'); // line 19 starts the Service
+  await expect(page.locator('#editor-host .cm-activeLine + .cm-line')).toHaveText('kind: Service');
+  await page.locator('#edit-btn').click();
+  await expect(page.locator('#editor-panel')).toBeHidden();
+  await page.locator('#edit-btn').click();
+  await expect(content).toContainText('name: web-config');
+  await page.locator('#edit-btn').click();
   await page.locator('#settle-btn').click();
   await expect(page.locator('#step-what')).toContainText('idle');
 

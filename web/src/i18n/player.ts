@@ -24,6 +24,7 @@ const en: Record<string, string> = {
   'player.introHeading': 'What happens during a rollout?',
   'player.editorHeading': 'Scenario YAML',
   'player.load': 'Load (Ctrl+Enter)',
+  'player.showYaml': 'Show the YAML',
   'player.scenarioErrors': 'Scenario errors',
   'player.controls': 'Simulation controls',
   'player.back': '◀ Back',

@@ -205,7 +205,7 @@ export class Player {
       errList.replaceChildren(
         ...errs.map((e) => {
           const b = h('button', { type: 'button', class: 'err-line', text: `${e.line ? t('player.line', { line: e.line }) : t('player.file')}: ${e.field ? `${e.field}: ` : ''}${e.message}` });
-          b.addEventListener('click', () => this.editor?.gotoLine(e.line));
+          b.addEventListener('click', () => this.gotoLine(e.line));
           return h('li', { 'data-line': e.line }, b);
         }),
       );
@@ -214,7 +214,7 @@ export class Player {
       if (r.error.panic) this.showError(r.error, 'load');
       return false;
     }
-    errList.replaceChildren(...noticeItems(r.value.notices ?? [], (l) => this.editor?.gotoLine(l)));
+    errList.replaceChildren(...noticeItems(r.value.notices ?? [], (l) => this.gotoLine(l)));
     this.editor?.setErrors([]);
     setText($('load-status'), loadedStatus(r.value.view.scenario, r.value.notices ?? []));
     this.whatif?.reset();
@@ -571,6 +571,10 @@ export class Player {
     });
     on('edit-btn', 'click', () => void this.toggleEditor());
     on('load-btn', 'click', () => void this.loadFromEditor());
+    on('unfold-btn', 'click', () => {
+      this.foldEditor(false);
+      this.editor?.focus();
+    });
     document.addEventListener('keydown', (e) => {
       const t = e.target as HTMLElement | null;
       const cmd = commandFor({
@@ -596,9 +600,14 @@ export class Player {
 
   private async toggleEditor(): Promise<void> {
     const panel = $('editor-panel');
-    const btn = $('edit-btn');
+    if (!panel.hidden && panel.classList.contains('folded')) {
+      // Folded after a load: the button shows the editor again.
+      this.foldEditor(false);
+      this.editor?.focus();
+      return;
+    }
     panel.hidden = !panel.hidden;
-    btn.setAttribute('aria-expanded', String(!panel.hidden));
+    this.foldEditor(false);
     if (panel.hidden) return;
     if (!this.editor) {
       setText($('load-status'), t('player.loadingEditor'));
@@ -610,10 +619,33 @@ export class Player {
     this.editor.focus();
   }
 
+  /**
+   * Folds the editor away (folded) or shows it again. After a load from the
+   * editor succeeds the text has done its work and, at 1280x720, would keep
+   * the cluster below the fold; the load status and the notices stay, with
+   * a button that shows the editor again. A failed load keeps the editor
+   * open at its errors.
+   */
+  private foldEditor(folded: boolean): void {
+    const panel = $('editor-panel');
+    const hadFocus = folded && panel.contains(document.activeElement);
+    panel.classList.toggle('folded', folded);
+    $('unfold-btn').hidden = !folded;
+    $('edit-btn').setAttribute('aria-expanded', String(!panel.hidden && !folded));
+    if (hadFocus) $('unfold-btn').focus(); // focus was in the editor (Ctrl+Enter): keep it in the panel
+  }
+
+  /** Shows the editor at a line an error or notice names. */
+  private gotoLine(line: number): void {
+    this.foldEditor(false);
+    this.editor?.gotoLine(line);
+  }
+
   private async loadFromEditor(): Promise<void> {
     if (!this.editor) return;
     const text = this.editor.getText();
     if (!(await this.load(text, 'scenario.yaml')) || !this.view) return;
+    this.foldEditor(true);
     // The picker and the title follow what was loaded: the library entry
     // when the text is one, else the pasted scenario under its own name.
     const picker = $<HTMLSelectElement>('scenario-picker');

@@ -23,6 +23,7 @@ export const zh: Record<string, string> = {
   'player.introHeading': '滚动更新时发生了什么？',
   'player.editorHeading': '场景 YAML',
   'player.load': '加载 (Ctrl+Enter)',
+  'player.showYaml': '显示 YAML',
   'player.scenarioErrors': '场景错误',
   'player.controls': '模拟控制',
   'player.back': '◀ 后退',
