@@ -153,11 +153,17 @@ func (k *Kubelet) writable(p *podState) *podState {
 }
 
 // addPod makes p, a new state of the current epoch, the state of its pod.
+// The watch log deletes a pod before a pod of the same name is added, so
+// there is normally no state to replace; if there was one, a new epoch
+// makes every timer look its pod up (valid), as the replaced state cannot
+// be marked gone without a lookup of its own.
 func (k *Kubelet) addPod(p *podState) {
-	if old := k.pods[p.key]; old != nil && old.epoch == k.epoch {
-		old.gone = true
-	}
+	held := len(k.pods)
 	k.pods[p.key] = p
+	if len(k.pods) == held {
+		k.epoch = cow.NewToken()
+		p.epoch = k.epoch
+	}
 }
 
 // deletePod forgets p's pod; p is its current state.

@@ -100,5 +100,16 @@ func TestTimerValidityAcrossEpochsAndNames(t *testing.T) {
 	check("same name, same generation, same epoch", next, false, nil)
 	k.epoch = cow.NewToken()
 	check("same name, same generation, later epoch", next, false, nil)
-	check("the new pod's own timer", timer{key: "ns/a", gen: reborn.gen, act: actStart, pod: reborn}, true, reborn)
+	check("the new pod's own timer", scheduled(reborn), true, reborn)
+
+	// A state of the current epoch replaced without a delete (not seen from
+	// a watch log, which deletes first) does not leave its timers current.
+	first := &podState{key: "ns/b", uid: "uid-3", epoch: k.epoch}
+	k.addPod(first)
+	own := scheduled(first)
+	check("before the replacement", own, true, first)
+	second := &podState{key: "ns/b", uid: "uid-4", epoch: k.epoch, gen: own.gen}
+	k.addPod(second)
+	check("replaced without a delete", own, false, nil)
+	check("the replacing pod's own timer", scheduled(second), true, second)
 }
