@@ -59,6 +59,9 @@ for (const size of [
     await page.locator('#chart').screenshot({ path: shot(`overlay-${size.width}x${size.height}`) });
     // The page's own run did not move.
     await expect(page.locator('#step-label')).toHaveText(/^step 3 \//);
+    // The room grows with the comparison instead of scrolling inside itself.
+    const act = page.locator('#panel-act');
+    expect(await act.evaluate((el) => el.scrollHeight - el.clientHeight)).toBe(0);
     await compare.locator('.whatif-chart').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.screenshot({ path: shot(`fork-${size.width}x${size.height}`) });
     await page.screenshot({ path: shot(`fork-${size.width}x${size.height}-full`), fullPage: true });
