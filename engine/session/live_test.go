@@ -2,6 +2,7 @@ package session
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/rolloutlab/rolloutlab/engine/deployutil"
@@ -173,5 +174,117 @@ func TestLiveDeterministicReplay(t *testing.T) {
 	}
 	if got := a.Sim().Recorder().Text(); got != want {
 		t.Fatal("replay after a rewind differs from the first run")
+	}
+}
+
+// A settled Deployment pasted alone (`kubectl get deployment -o yaml`):
+// its status is taken as one ReplicaSet of its template with that many
+// running, ready pods, so the cluster starts as the status says, nothing
+// is created anew, and a change rolls out from it (revision 7 -> 8).
+func TestLiveDeploymentOnly(t *testing.T) {
+	s := loadLive(t, "deployment-only.yaml", false)
+	filled := 0
+	for _, n := range s.Scenario().Notices {
+		if n.Code == scenario.NoticeLive && strings.Contains(n.Message, "is taken as ReplicaSet checkout-") {
+			filled++
+		}
+	}
+	if filled != 1 {
+		t.Fatalf("%d notices say what was filled in, want 1: %+v", filled, s.Scenario().Notices)
+	}
+	v := s.View(ViewOptions{})
+	if len(v.ReplicaSets) != 1 || v.PodTotal != 6 {
+		t.Fatalf("step 0: %d replicasets, %d pods", len(v.ReplicaSets), v.PodTotal)
+	}
+	old := v.ReplicaSets[0]
+	if old.Owner != "checkout" || old.Revision != "7" || old.Namespace != "payments" || old.Desired != 6 || old.Current != 6 || old.Ready != 6 || old.Available != 6 {
+		t.Fatalf("step 0 replicaset %+v", old)
+	}
+	perNode := map[string]int{}
+	pods := map[string]bool{}
+	for _, p := range v.Pods {
+		if p.Phase != "Running" || !p.Ready || !p.Available || p.Owner != old.Name {
+			t.Errorf("step 0 pod %+v", p)
+		}
+		perNode[p.Node]++
+		pods[p.Name] = true
+	}
+	if perNode["node-1"] != 2 || perNode["node-2"] != 2 || perNode["node-3"] != 2 {
+		t.Errorf("pods per node %v, want 2 on each default node", perNode)
+	}
+	if d := v.Deployments[0]; d.Status != (StatusCount{Replicas: 6, Updated: 6, Ready: 6, Available: 6}) || d.Revision != "7" {
+		t.Fatalf("step 0 deployment %+v", d)
+	}
+
+	// Left alone, the controllers find it as they would in the cluster.
+	s.Advance(BySettle, 1)
+	v = s.View(ViewOptions{})
+	if len(v.ReplicaSets) != 1 || v.PodTotal != 6 {
+		t.Fatalf("settled: %d replicasets, %d pods", len(v.ReplicaSets), v.PodTotal)
+	}
+	for _, p := range v.Pods {
+		if !pods[p.Name] {
+			t.Errorf("settled: pod %s was created", p.Name)
+		}
+	}
+
+	// A new image rolls out from the six pods: maxSurge 25% of 6 rounds up
+	// to 2 (8 pods at most), maxUnavailable 25% rounds down to 1 (5 must
+	// stay available), so one old pod may go once the new ReplicaSet has 2.
+	if _, err := s.Apply(scenario.Action{Type: scenario.ActionSetImage, Namespace: "payments", Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "checkout"}, Image: "ghcr.io/acme/checkout:2.4.0"}); err != nil {
+		t.Fatal(err)
+	}
+	newRS, scaleDown := firstDecision(t, s)
+	if newRS.MaxSurge != 2 || newRS.MaxTotalPods != 8 || newRS.Result != 2 || scaleDown.MinAvailable != 5 || scaleDown.OldPods != 6 || scaleDown.MaxScaledDown != 1 {
+		t.Errorf("first decisions of the rollout: %+v, %+v", newRS, scaleDown)
+	}
+	s.Advance(BySettle, 1)
+	v = s.View(ViewOptions{})
+	for _, rs := range v.ReplicaSets {
+		switch {
+		case rs.Name == old.Name:
+			if rs.Desired != 0 {
+				t.Errorf("settled after the new image: old replicaset %+v", rs)
+			}
+		case rs.Revision != "8" || rs.Available != 6:
+			t.Errorf("settled after the new image: new replicaset %+v", rs)
+		}
+	}
+}
+
+// A Deployment pasted alone in the middle of a rollout, or whose status
+// describes an older generation, cannot be filled in: it starts without
+// pods, and a notice says so and what to paste instead.
+func TestLiveDeploymentOnlyNotSettled(t *testing.T) {
+	src, err := os.ReadFile("../scenario/testdata/live/deployment-only.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string][2]string{
+		"rollout in progress": {"  updatedReplicas: 6", "  updatedReplicas: 3"},
+		"older generation":    {"  generation: 12", "  generation: 13"},
+	} {
+		text := strings.Replace(string(src), edit[0], edit[1], 1)
+		if text == string(src) {
+			t.Fatalf("%s: %q not in the file", name, edit[0])
+		}
+		s, err := Load(name+".yaml", []byte(text), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(s.Scenario().Objects); n != 1 {
+			t.Errorf("%s: %d objects, want the Deployment alone", name, n)
+		}
+		said := false
+		for _, n := range s.Scenario().Notices {
+			said = said || n.Code == scenario.NoticeLive && strings.Contains(n.Message, "creates a ReplicaSet and its pods anew") &&
+				strings.Contains(n.Message, "kubectl get deployment,replicaset,pod -n payments -o yaml")
+		}
+		if !said {
+			t.Errorf("%s: no notice says the pods are created anew: %+v", name, s.Scenario().Notices)
+		}
+		if v := s.View(ViewOptions{}); v.PodTotal != 0 || len(v.ReplicaSets) != 0 {
+			t.Errorf("%s: step 0 has %d replicasets and %d pods", name, len(v.ReplicaSets), v.PodTotal)
+		}
 	}
 }

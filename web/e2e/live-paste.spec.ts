@@ -41,3 +41,48 @@ test('pasted kubectl get -o yaml List: step 0 shows the cluster as it was', asyn
   await expect(math).toContainText('13');
   await page.screenshot({ path: shot('live-decision'), fullPage: true });
 });
+
+const deploymentOnly = readFileSync(fileURLToPath(new URL('../../engine/scenario/testdata/live/deployment-only.yaml', import.meta.url)), 'utf8');
+
+// What an SRE pastes most: `kubectl get deployment -o yaml` alone. The
+// status is taken as the running ReplicaSet and its pods (a notice says
+// so), and "what if, instead?" with a new image rolls out from them.
+test('pasted kubectl get deployment -o yaml alone: the cluster runs as its status says, and a new image rolls out from it', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await page.locator('#edit-btn').click();
+  const content = page.locator('#editor-host .cm-content');
+  await expect(content).toBeVisible();
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(deploymentOnly);
+  await page.locator('#load-btn').click();
+
+  await expect(page.locator('#load-status')).toContainText('Loaded checkout');
+  await expect(page.locator('#load-errors li[data-code="live"]').filter({ hasText: 'is taken as ReplicaSet checkout-' })).toContainText('6 running, ready pods');
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);
+  const rs = page.locator('.deploy[data-name="checkout"] .rs');
+  await expect(rs).toHaveCount(1);
+  await expect(rs.locator('.rs-counts')).toContainText('desired 6 · current 6 · ready 6 · available 6');
+  await expect(rs.locator('.pod.available')).toHaveCount(6);
+  await expect(rs).toBeInViewport();
+  await page.screenshot({ path: shot('deployment-only-step0') });
+
+  const room = page.locator('#whatif-room');
+  await room.locator('.whatif-form-pick').selectOption('setImage');
+  const form = room.locator('form[data-form="setImage"]');
+  await form.locator('input[name="image"]').fill('ghcr.io/acme/checkout:2.4.0');
+  await form.locator('button[data-mode="fork"]').click();
+  const compare = room.locator('.whatif-compare');
+  await expect(compare).toBeVisible();
+  const row = (label: string) => compare.locator('table.whatif-summary tr', { has: page.locator(`th:text-is("${label}")`) });
+  // A keeps its six pods; B replaces them, 8 at most (6 + 25% rounded up)
+  // and 5 available at least (6 - 25% rounded down).
+  await expect(row('Pods created').locator('td')).toHaveText(['0', '6']);
+  await expect(row('Peak pods (surge over desired)').locator('td')).toHaveText(['6 (+0)', '8 (+2)']);
+  await expect(row('Minimum available').locator('td')).toHaveText(['6', '5']);
+  await compare.locator('.whatif-chart').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: shot('deployment-only-whatif') });
+});

@@ -31,6 +31,23 @@ describe('comparison chart', () => {
   });
 });
 
+describe('runs of different lengths', () => {
+  // A settled at 3s (nothing more was due); B ran to 6s. A's state holds:
+  // its lines run on to the right edge. A run stopped by a limit does not.
+  const a = [smp(0, 0, 20, 0), smp(1, 3, 15, 6)];
+  const b = [smp(0, 0, 20, 0), smp(1, 3, 15, 20), smp(2, 6, 0, 20)];
+  it('draws a settled run to the edge', () => {
+    const svg = comparisonSVG([{ label: 'A', samples: a, settled: true }, { label: 'B', samples: b, settled: true }], 't', 'x', 0);
+    // x: 0s at 40, 6s at 708, so 3s at 374; y: 20 at 12, 6 at 166, 0 at 232.
+    expect(svg).toContain('class="run-0" data-series="rs/web-new" d="M40.0,232.0H374.0V166.0H708.0"');
+  });
+  it('stops a run that did not settle at its last sample', () => {
+    const svg = comparisonSVG([{ label: 'A', samples: a }, { label: 'B', samples: b, settled: true }], 't', 'x', 0);
+    expect(svg).toContain('class="run-0" data-series="rs/web-new" d="M40.0,232.0H374.0V166.0"');
+    expect(svg).not.toContain('class="run-0" data-series="rs/web-new" d="M40.0,232.0H374.0V166.0H708.0"');
+  });
+});
+
 describe('cut time axis', () => {
   it('stops at untilNs and draws a line still running to the edge', () => {
     const a = [smp(0, 0, 20, 0), smp(1, 3, 15, 6), smp(2, 600, 0, 20)];

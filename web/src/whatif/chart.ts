@@ -19,6 +19,8 @@ export interface ChartRun {
   /** Legend text, e.g. "A: as recorded". */
   label: string;
   samples: readonly Sample[];
+  /** The run ended because nothing more was due: its lines hold their last value to the axis's end. */
+  settled?: boolean;
 }
 
 /** Line styles by run: A solid, B dashed, C dotted, D dash-dot. */
@@ -28,7 +30,8 @@ export const DASHES = ['', '6 4', '2 3', '8 3 2 3'] as const;
  * The chart as a standalone SVG document; a series has the same colour in
  * every run. untilNs cuts the time axis (a run that settled long before its
  * last timer would otherwise squeeze the rollout into the first pixels); a
- * line still running at the cut is drawn to the edge.
+ * line still running at the cut is drawn to the edge, and so are the lines
+ * of a settled run that ended before it.
  */
 export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: string, forkAtNs: number, untilNs?: number): string {
   const series = runs.map((r) => buildSeries(r.samples));
@@ -40,7 +43,7 @@ export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: st
   const yMax = niceMax(vMax);
   const x = linear(0, tEnd, PAD.l, WIDTH - PAD.r);
   const y = linear(0, yMax, HEIGHT - PAD.b, PAD.t);
-  const path = (pts: [number, number, number][]) => {
+  const path = (pts: [number, number, number][], settled: boolean) => {
     let d = '';
     let last: [number, number, number] | undefined;
     for (const p of thin(pts, 600)) {
@@ -50,13 +53,14 @@ export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: st
       d += d ? `H${px}V${py}` : `M${px},${py}`;
       last = p;
     }
-    if (last && last !== pts.at(-1)) d += `H${x(tEnd).toFixed(1)}`;
+    // Cut by the axis, or settled (its state holds): on to the edge.
+    if (last && (last !== pts.at(-1) || (settled && last[0] < tEnd))) d += `H${x(tEnd).toFixed(1)}`;
     return d;
   };
   const lines: string[] = [];
   series.forEach((ss, i) => {
     const dash = DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : '';
-    for (const s of ss) lines.push(`<path class="run-${i}" data-series="${esc(s.id)}" d="${path(s.points)}" fill="none" stroke="${color(s.id)}" stroke-width="2"${dash}/>`);
+    for (const s of ss) lines.push(`<path class="run-${i}" data-series="${esc(s.id)}" d="${path(s.points, runs[i]?.settled ?? false)}" fill="none" stroke="${color(s.id)}" stroke-width="2"${dash}/>`);
   });
   const fx = x(forkAtNs).toFixed(1);
   const ticks: string[] = [];

@@ -447,7 +447,7 @@ export class WhatIfRoom {
     if (!f) return '';
     const forkAt = f.runs[0]?.summary.forkAtNs ?? 0;
     return comparisonSVG(
-      f.runs.map((r) => ({ label: `${r.name}: ${r.label.length > 32 ? `${r.label.slice(0, 31)}…` : r.label}`, samples: r.samples })),
+      f.runs.map((r) => ({ label: `${r.name}: ${r.label.length > 32 ? `${r.label.slice(0, 31)}…` : r.label}`, samples: r.samples, settled: !r.summary.stopped })),
       t('whatif.chartTitle', { step: f.atStep }),
       t('whatif.axis'),
       forkAt,

@@ -1,0 +1,253 @@
+package scenario
+
+import (
+	"hash/fnv"
+	"strconv"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/rolloutlab/rolloutlab/engine/deployutil"
+)
+
+// This file fills in what a pasted Deployment's status describes when the
+// file holds none of its ReplicaSets or pods: `kubectl get deployment web
+// -o yaml` is what an SRE pastes most, and without its ReplicaSet the
+// simulated controller would create the ReplicaSet and every pod anew at
+// the first step, so every what-if would start from an empty namespace.
+//
+// Only a settled Deployment is filled in: its status counts spec.replicas
+// pods, all updated (of the current template), ready and available, so
+// its running state is exactly one ReplicaSet of the current template with
+// that many running, ready pods. For a Deployment in the middle of a
+// rollout the old templates are not in the file; it is left as it is, and
+// a notice says what that means and what to paste instead.
+
+// podNameAlphabet is the alphabet of the random suffix of a pod's name
+// (the API server's generateName uses the same one).
+const podNameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// fillRunning adds, for every live Deployment that settled and has no
+// ReplicaSet or pod in the file, the ReplicaSet and pods its status
+// describes, marked live. nodes are the pasted pods' nodes (the cluster's
+// nodes once liveNodes has run), else the cluster's; latest is the latest
+// timestamp of the pasted objects.
+func (p *parser) fillRunning(s *Scenario, nodes []string, latest time.Time) {
+	if len(nodes) == 0 {
+		nodes = s.Cluster.Nodes // never empty
+	}
+	n := len(s.Objects)
+	for i := 0; i < n; i++ {
+		o := s.Objects[i]
+		d, ok := o.Obj.(*appsv1.Deployment)
+		if !ok || !o.Live || d.Status.Replicas == 0 || hasManaged(s.Objects[:n], d) {
+			continue
+		}
+		replicas := int32(1)
+		if d.Spec.Replicas != nil {
+			replicas = *d.Spec.Replicas
+		}
+		if int(replicas) > s.Limits.MaxPods {
+			continue // CheckLimits refuses the Deployment itself
+		}
+		st := d.Status
+		why := ""
+		switch {
+		case d.Generation > 0 && st.ObservedGeneration < d.Generation:
+			why = "its status describes generation " + strconv.FormatInt(st.ObservedGeneration, 10) + ", not the spec of generation " +
+				strconv.FormatInt(d.Generation, 10) + " in the file"
+		case replicas == 0 || st.Replicas != replicas || st.UpdatedReplicas != replicas || st.ReadyReplicas != replicas || st.AvailableReplicas != replicas:
+			why = "its status (" + strconv.Itoa(int(st.Replicas)) + " pods, " + strconv.Itoa(int(st.UpdatedReplicas)) + " updated, " +
+				strconv.Itoa(int(st.AvailableReplicas)) + " available, of " + strconv.Itoa(int(replicas)) + " replicas) is a rollout or scaling in progress, " +
+				"whose older ReplicaSets the status does not describe"
+		}
+		if why != "" {
+			p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("status"), Kind: "Deployment", Name: d.Name, Code: NoticeLive,
+				Message: "cluster output: the file has none of its ReplicaSets or pods, and " + why + ": the simulation starts without them, " +
+					"so the controller creates a ReplicaSet and its pods anew at the first steps. Paste `kubectl get deployment,replicaset,pod -n " +
+					d.Namespace + " -o yaml` to start from the running state"})
+			continue
+		}
+		since := runningSince(d, latest)
+		rs := runningReplicaSet(d, replicas, since)
+		s.Objects = append(s.Objects, Object{Obj: rs, Doc: o.Doc, Line: o.Line, Live: true})
+		taken := map[string]bool{}
+		for k := range int(replicas) {
+			pod := runningPod(rs, podName(rs.Name, k, taken), nodes[k%len(nodes)], since)
+			s.Objects = append(s.Objects, Object{Obj: pod, Doc: o.Doc, Line: o.Line, Live: true})
+		}
+		p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("status"), Kind: "Deployment", Name: d.Name, Code: NoticeLive,
+			Message: "cluster output: the file has none of its ReplicaSets or pods; its status (" + strconv.Itoa(int(replicas)) +
+				" updated, ready and available) is taken as ReplicaSet " + rs.Name + " of its current template (revision " +
+				rs.Annotations[deployutil.RevisionAnnotation] + ") with " + strconv.Itoa(int(replicas)) + " running, ready pods, ready since " +
+				since.UTC().Format(time.RFC3339) + ", spread over the nodes " + joinNames(nodes) +
+				". An edit of the pasted template changes what runs; to roll a change out from this state, make it an action (the What if? room, "+
+				"a timeline action, compare --set). Paste its ReplicaSets and pods too (`kubectl get deployment,replicaset,pod -o yaml`) to start from them instead"})
+	}
+}
+
+// hasManaged reports whether objs hold a ReplicaSet or pod that d owns or
+// that its selector matches in its namespace: then the file gives (part
+// of) the running state and nothing is filled in.
+func hasManaged(objs []Object, d *appsv1.Deployment) bool {
+	sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
+	if err != nil {
+		sel = labels.Nothing()
+	}
+	for _, o := range objs {
+		if o.Kind() == KindDeployment {
+			continue
+		}
+		m := metaOf(o)
+		if m.Namespace != d.Namespace {
+			continue
+		}
+		if c := controllerOf(m); c != nil && c.Kind == "Deployment" && c.Name == d.Name || sel.Matches(labels.Set(m.Labels)) {
+			return true
+		}
+	}
+	return false
+}
+
+// runningSince is when the filled-in pods became ready: when the
+// Deployment last made progress (its Progressing condition's last update:
+// the rollout that made them finished then), else when it was created,
+// else latest; and at least minReadySeconds before latest, so that they
+// are available at the start as the status says.
+func runningSince(d *appsv1.Deployment, latest time.Time) time.Time {
+	since := d.CreationTimestamp.Time
+	for _, c := range d.Status.Conditions {
+		if c.Type == appsv1.DeploymentProgressing && !c.LastUpdateTime.IsZero() {
+			since = c.LastUpdateTime.Time
+		}
+	}
+	if since.IsZero() {
+		since = latest
+	}
+	if minReady := time.Duration(d.Spec.MinReadySeconds) * time.Second; !latest.IsZero() && latest.Sub(since) < minReady {
+		since = latest.Add(-minReady)
+	}
+	return since
+}
+
+// runningReplicaSet is the ReplicaSet of d's current template with replicas
+// ready pods, as the Deployment controller would have left it: named and
+// labelled by the template's hash, annotated with d's revision and counts.
+func runningReplicaSet(d *appsv1.Deployment, replicas int32, since time.Time) *appsv1.ReplicaSet {
+	template := d.Spec.Template.DeepCopy()
+	hash := deployutil.ComputeHash(template, d.Status.CollisionCount)
+	template.Labels = withLabel(template.Labels, deployutil.DefaultPodTemplateHashLabel, hash)
+	selector := d.Spec.Selector.DeepCopy()
+	if selector == nil {
+		selector = &metav1.LabelSelector{}
+	}
+	selector.MatchLabels = withLabel(selector.MatchLabels, deployutil.DefaultPodTemplateHashLabel, hash)
+	rs := &appsv1.ReplicaSet{
+		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:              deployutil.GenerateReplicaSetName(d.Name, hash),
+			Namespace:         d.Namespace,
+			Labels:            withLabel(d.Spec.Template.Labels, deployutil.DefaultPodTemplateHashLabel, hash),
+			CreationTimestamp: metav1.NewTime(since),
+			Generation:        1,
+			OwnerReferences:   []metav1.OwnerReference{controllerRef("apps/v1", "Deployment", d.Name)},
+		},
+		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: *template},
+		Status: appsv1.ReplicaSetStatus{Replicas: replicas, FullyLabeledReplicas: replicas, ReadyReplicas: replicas,
+			AvailableReplicas: replicas, ObservedGeneration: 1},
+	}
+	revision := d.Annotations[deployutil.RevisionAnnotation]
+	if _, err := strconv.ParseInt(revision, 10, 64); err != nil {
+		revision = "1"
+	}
+	deployutil.SetNewReplicaSetAnnotations(d, rs, revision, false, deployutil.RevisionHistoryLimitChars)
+	return rs
+}
+
+// runningPod is a pod of rs running on node, ready since since.
+func runningPod(rs *appsv1.ReplicaSet, name, node string, since time.Time) *corev1.Pod {
+	at := metav1.NewTime(since)
+	pod := &corev1.Pod{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:              name,
+			Namespace:         rs.Namespace,
+			Labels:            withLabel(rs.Spec.Template.Labels, "", ""),
+			Annotations:       withLabel(rs.Spec.Template.Annotations, "", ""),
+			CreationTimestamp: at,
+			OwnerReferences:   []metav1.OwnerReference{controllerRef("apps/v1", "ReplicaSet", rs.Name)},
+		},
+		Spec: *rs.Spec.Template.Spec.DeepCopy(),
+	}
+	pod.Spec.NodeName = node
+	pod.Status.Phase = corev1.PodRunning
+	pod.Status.StartTime = &at
+	for _, c := range []corev1.PodConditionType{corev1.PodScheduled, corev1.PodInitialized, corev1.ContainersReady, corev1.PodReady} {
+		pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{Type: c, Status: corev1.ConditionTrue, LastTransitionTime: at})
+	}
+	started := true
+	for _, c := range pod.Spec.Containers {
+		pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, corev1.ContainerStatus{Name: c.Name, Image: c.Image, Ready: true,
+			Started: &started, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: at}}})
+	}
+	return pod
+}
+
+// podName is "<rs>-<5 characters>", the characters drawn from a hash of
+// the ReplicaSet's name and k (the file is parsed without randomness),
+// different from the names in taken, which it joins.
+func podName(rs string, k int, taken map[string]bool) string {
+	for try := 0; ; try++ {
+		h := fnv.New64a()
+		_, _ = h.Write([]byte(rs + "/" + strconv.Itoa(k) + "/" + strconv.Itoa(try)))
+		v := h.Sum64()
+		suffix := make([]byte, 5)
+		for i := range suffix {
+			suffix[i] = podNameAlphabet[v%uint64(len(podNameAlphabet))]
+			v /= uint64(len(podNameAlphabet))
+		}
+		name := rs + "-" + string(suffix)
+		if !taken[name] {
+			taken[name] = true
+			return name
+		}
+	}
+}
+
+// controllerRef is a controller owner reference to the named owner; set-up
+// points it at the owner's simulated UID.
+func controllerRef(apiVersion, kind, name string) metav1.OwnerReference {
+	yes := true
+	return metav1.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, Controller: &yes, BlockOwnerDeletion: &yes}
+}
+
+// withLabel returns a copy of m with key set to value (no key: a plain
+// copy); nil stays nil when nothing is added.
+func withLabel(m map[string]string, key, value string) map[string]string {
+	if m == nil && key == "" {
+		return nil
+	}
+	out := make(map[string]string, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	if key != "" {
+		out[key] = value
+	}
+	return out
+}
+
+// joinNames joins names with commas.
+func joinNames(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
