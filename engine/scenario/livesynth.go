@@ -84,7 +84,7 @@ func (p *parser) fillRunning(s *Scenario, nodes []string, latest time.Time) {
 				" updated, ready and available) is taken as ReplicaSet " + rs.Name + " of its current template (revision " +
 				rs.Annotations[deployutil.RevisionAnnotation] + ") with " + strconv.Itoa(int(replicas)) + " running, ready pods, ready since " +
 				since.UTC().Format(time.RFC3339) + ", spread over the nodes " + joinNames(nodes) +
-				". An edit of the pasted template changes what runs; to roll a change out from this state, make it an action (the What if? room, "+
+				". An edit of the pasted template changes what runs; to roll a change out from this state, make it an action (the What if? room, " +
 				"a timeline action, compare --set). Paste its ReplicaSets and pods too (`kubectl get deployment,replicaset,pod -o yaml`) to start from them instead"})
 	}
 }
