@@ -62,8 +62,18 @@ func runCheck(e env, args []string) exitCode {
 			continue
 		}
 		scen := s.Scenario()
+		filled := 0
+		for _, o := range scen.Objects {
+			if o.Filled {
+				filled++
+			}
+		}
+		objects := plural(len(scen.Objects)-filled, "object")
+		if filled > 0 {
+			objects += " (and " + plural(filled, "object") + " filled in from a status)"
+		}
 		fmt.Fprintf(e.stdout, "%s: ok (scenario %s, seed %d, %s, %s)\n", src.name, scen.Name, scen.Seed,
-			plural(len(scen.Objects), "object"), plural(len(scen.Timeline), "timeline action"))
+			objects, plural(len(scen.Timeline), "timeline action"))
 		for _, l := range noticeLines(src.name, scen.Notices) {
 			fmt.Fprintln(e.stdout, l)
 		}

@@ -199,4 +199,15 @@ func TestEventNameTakenTwice(t *testing.T) {
 	if n := e.srv.EventCount(); n != 2 {
 		t.Errorf("%d events stored, want 2", n)
 	}
+	// A create refused for another reason does not take the name.
+	bad := &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "g", ResourceVersion: "5"}}
+	if _, err := e.srv.CreateEvent("kubectl", bad); err == nil || apierrors.IsAlreadyExists(err) {
+		t.Fatalf("create with a resourceVersion: %v, want an internal error", err)
+	}
+	if _, err := e.srv.CreateEvent("kubectl", &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: "g"}}); err != nil {
+		t.Fatalf("the name of a refused create is free: %v", err)
+	}
+	if n := e.srv.EventCount(); n != 3 {
+		t.Errorf("%d events stored, want 3", n)
+	}
 }

@@ -57,9 +57,10 @@ type podState struct {
 	// earlier one may be shared with a checkpoint and is copied before it
 	// is written (Kubelet.writable).
 	epoch *cow.Token
-	// gone is set when the pod is forgotten (deletePod, or a new state
-	// for its key) while this state is of the current epoch; a state of an
-	// earlier epoch is never written, so its timers look the pod up.
+	// gone is set when the pod is forgotten (deletePod) while this state
+	// is of the current epoch; a state of an earlier epoch is never
+	// written, so its timers look the pod up (and addPod, replacing a
+	// state, starts a new epoch instead).
 	gone bool
 }
 

@@ -69,7 +69,7 @@ type timer struct {
 // heap's shape): a 4-ary min-heap kept by push and pop. Four children per
 // node make it half as deep as a binary heap: at 10,000 pods a pop moves
 // a timer down 7 levels instead of 14, each a cache miss at that size,
-// comparing 4 adjacent siblings (224 bytes, 4 cache lines read in
+// comparing 4 adjacent siblings (224 bytes, 4 or 5 cache lines read in
 // order) instead of 2.
 type timerHeap []timer
 

@@ -3,6 +3,7 @@ package scenario
 import (
 	"hash/fnv"
 	"strconv"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -32,12 +33,21 @@ const podNameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
 // fillRunning adds, for every live Deployment that settled and has no
 // ReplicaSet or pod in the file, the ReplicaSet and pods its status
-// describes, marked live. nodes are the pasted pods' nodes (the cluster's
-// nodes once liveNodes has run), else the cluster's; latest is the latest
-// timestamp of the pasted objects.
-func (p *parser) fillRunning(s *Scenario, nodes []string, latest time.Time) {
-	if len(nodes) == 0 {
-		nodes = s.Cluster.Nodes // never empty
+// describes, marked live and filled. pasted are the pasted pods' nodes
+// (liveNodes makes them the cluster's, or adds them to the nodes the
+// Scenario names); latest is the latest timestamp of the pasted objects.
+// A status of no pods has nothing to fill in: the controller creates the
+// pods, as it will in the cluster.
+func (p *parser) fillRunning(s *Scenario, pasted []string, latest time.Time) {
+	nodes := s.Cluster.Nodes // never empty
+	if len(pasted) > 0 && !p.nodesGiven {
+		nodes = pasted
+	} else {
+		for _, n := range pasted {
+			if !contains(nodes, n) {
+				nodes = append(nodes[:len(nodes):len(nodes)], n)
+			}
+		}
 	}
 	n := len(s.Objects)
 	for i := 0; i < n; i++ {
@@ -59,10 +69,12 @@ func (p *parser) fillRunning(s *Scenario, nodes []string, latest time.Time) {
 		case d.Generation > 0 && st.ObservedGeneration < d.Generation:
 			why = "its status describes generation " + strconv.FormatInt(st.ObservedGeneration, 10) + ", not the spec of generation " +
 				strconv.FormatInt(d.Generation, 10) + " in the file"
-		case replicas == 0 || st.Replicas != replicas || st.UpdatedReplicas != replicas || st.ReadyReplicas != replicas || st.AvailableReplicas != replicas:
-			why = "its status (" + strconv.Itoa(int(st.Replicas)) + " pods, " + strconv.Itoa(int(st.UpdatedReplicas)) + " updated, " +
-				strconv.Itoa(int(st.AvailableReplicas)) + " available, of " + strconv.Itoa(int(replicas)) + " replicas) is a rollout or scaling in progress, " +
-				"whose older ReplicaSets the status does not describe"
+		case replicas == 0 || st.Replicas != replicas || st.UpdatedReplicas != replicas:
+			why = "its status (" + strconv.Itoa(int(st.Replicas)) + " pods, " + strconv.Itoa(int(st.UpdatedReplicas)) + " updated, of " +
+				strconv.Itoa(int(replicas)) + " replicas) is a rollout or scaling in progress, whose older ReplicaSets the status does not describe"
+		case st.ReadyReplicas != replicas || st.AvailableReplicas != replicas:
+			why = "not all of its pods are ready and available (" + strconv.Itoa(int(st.ReadyReplicas)) + " ready, " +
+				strconv.Itoa(int(st.AvailableReplicas)) + " available, of " + strconv.Itoa(int(replicas)) + ") and the status does not say which"
 		}
 		if why != "" {
 			p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("status"), Kind: "Deployment", Name: d.Name, Code: NoticeLive,
@@ -72,20 +84,29 @@ func (p *parser) fillRunning(s *Scenario, nodes []string, latest time.Time) {
 			continue
 		}
 		since := runningSince(d, latest)
-		rs := runningReplicaSet(d, replicas, since)
-		s.Objects = append(s.Objects, Object{Obj: rs, Doc: o.Doc, Line: o.Line, Live: true})
+		rs, named := runningReplicaSet(d, replicas, since)
+		s.Objects = append(s.Objects, Object{Obj: rs, Doc: o.Doc, Line: o.Line, Live: true, Filled: true})
 		taken := map[string]bool{}
 		for k := range int(replicas) {
 			pod := runningPod(rs, podName(rs.Name, k, taken), nodes[k%len(nodes)], since)
-			s.Objects = append(s.Objects, Object{Obj: pod, Doc: o.Doc, Line: o.Line, Live: true})
+			s.Objects = append(s.Objects, Object{Obj: pod, Doc: o.Doc, Line: o.Line, Live: true, Filled: true})
+		}
+		name := "ReplicaSet " + rs.Name + " (named in its Progressing condition)"
+		if !named {
+			name = "ReplicaSet " + rs.Name + " (named by the simulator's template hash)"
+		}
+		readySince := ""
+		if !since.IsZero() {
+			readySince = ", ready since " + since.UTC().Format(time.RFC3339)
 		}
 		p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("status"), Kind: "Deployment", Name: d.Name, Code: NoticeLive,
 			Message: "cluster output: the file has none of its ReplicaSets or pods; its status (" + strconv.Itoa(int(replicas)) +
-				" updated, ready and available) is taken as ReplicaSet " + rs.Name + " of its current template (revision " +
-				rs.Annotations[deployutil.RevisionAnnotation] + ") with " + strconv.Itoa(int(replicas)) + " running, ready pods, ready since " +
-				since.UTC().Format(time.RFC3339) + ", spread over the nodes " + joinNames(nodes) +
+				" updated, ready and available) is taken as " + name + " of its current template (revision " +
+				rs.Annotations[deployutil.RevisionAnnotation] + ") with " + strconv.Itoa(int(replicas)) + " running, ready pods" + readySince +
+				", spread over the nodes " + joinNames(nodes) +
 				". An edit of the pasted template changes what runs; to roll a change out from this state, make it an action (the What if? room, " +
-				"a timeline action, compare --set). Paste its ReplicaSets and pods too (`kubectl get deployment,replicaset,pod -o yaml`) to start from them instead"})
+				"a timeline action, compare --set). Paste its ReplicaSets and pods too (`kubectl get deployment,replicaset,pod -n " + d.Namespace +
+				" -o yaml`) to start from them instead"})
 	}
 }
 
@@ -136,16 +157,23 @@ func runningSince(d *appsv1.Deployment, latest time.Time) time.Time {
 // runningReplicaSet is the ReplicaSet of d's current template with replicas
 // ready pods, as the Deployment controller would have left it: named and
 // labelled by the template's hash, annotated with d's revision and counts.
-func runningReplicaSet(d *appsv1.Deployment, replicas int32, since time.Time) *appsv1.ReplicaSet {
+// The name is the one d's Progressing condition gives when it names a
+// ReplicaSet of d (the cluster's hash); named is false when the
+// simulator's hash of the template names it instead. The controller finds
+// it by its template either way.
+func runningReplicaSet(d *appsv1.Deployment, replicas int32, since time.Time) (rs *appsv1.ReplicaSet, named bool) {
 	template := d.Spec.Template.DeepCopy()
-	hash := deployutil.ComputeHash(template, d.Status.CollisionCount)
+	hash, named := progressedHash(d)
+	if !named {
+		hash = deployutil.ComputeHash(template, d.Status.CollisionCount)
+	}
 	template.Labels = withLabel(template.Labels, deployutil.DefaultPodTemplateHashLabel, hash)
 	selector := d.Spec.Selector.DeepCopy()
 	if selector == nil {
 		selector = &metav1.LabelSelector{}
 	}
 	selector.MatchLabels = withLabel(selector.MatchLabels, deployutil.DefaultPodTemplateHashLabel, hash)
-	rs := &appsv1.ReplicaSet{
+	rs = &appsv1.ReplicaSet{
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name:              deployutil.GenerateReplicaSetName(d.Name, hash),
@@ -164,7 +192,34 @@ func runningReplicaSet(d *appsv1.Deployment, replicas int32, since time.Time) *a
 		revision = "1"
 	}
 	deployutil.SetNewReplicaSetAnnotations(d, rs, revision, false, deployutil.RevisionHistoryLimitChars)
-	return rs
+	return rs, named
+}
+
+// progressedHash reads the pod-template hash from the ReplicaSet name in
+// d's Progressing condition (`ReplicaSet "web-5d4f8b" has successfully
+// progressed.`), when it is d's name, a dash and a hash of lower-case
+// letters and digits.
+func progressedHash(d *appsv1.Deployment) (string, bool) {
+	for _, c := range d.Status.Conditions {
+		if c.Type != appsv1.DeploymentProgressing {
+			continue
+		}
+		rest, ok := strings.CutPrefix(c.Message, `ReplicaSet "`+d.Name+"-")
+		if !ok {
+			return "", false
+		}
+		hash, _, ok := strings.Cut(rest, `"`)
+		if !ok || hash == "" || len(hash) > 10 {
+			return "", false
+		}
+		for _, r := range hash {
+			if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+				return "", false
+			}
+		}
+		return hash, true
+	}
+	return "", false
 }
 
 // runningPod is a pod of rs running on node, ready since since.

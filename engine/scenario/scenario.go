@@ -61,6 +61,10 @@ type Object struct {
 	// creation time, generation) is the initial state of the simulation;
 	// set-up restores it rather than applying it (see prepareLive).
 	Live bool `json:"live,omitempty"`
+	// Filled is set for a live object the file does not hold: the
+	// ReplicaSet and pods a pasted Deployment's status describes (see
+	// fillRunning); Doc and Line are the Deployment's.
+	Filled bool `json:"filled,omitempty"`
 }
 
 // FieldLine returns the line of the field at path, an API field path as the

@@ -4,8 +4,11 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/rolloutlab/rolloutlab/engine/clock"
 	"github.com/rolloutlab/rolloutlab/engine/deployutil"
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
 )
 
@@ -263,6 +266,7 @@ func TestLiveDeploymentOnlyNotSettled(t *testing.T) {
 	for name, edit := range map[string][2]string{
 		"rollout in progress": {"  updatedReplicas: 6", "  updatedReplicas: 3"},
 		"older generation":    {"  generation: 12", "  generation: 13"},
+		"not all available":   {"  availableReplicas: 6", "  availableReplicas: 5"},
 	} {
 		text := strings.Replace(string(src), edit[0], edit[1], 1)
 		if text == string(src) {
@@ -285,6 +289,76 @@ func TestLiveDeploymentOnlyNotSettled(t *testing.T) {
 		}
 		if v := s.View(ViewOptions{}); v.PodTotal != 0 || len(v.ReplicaSets) != 0 {
 			t.Errorf("%s: step 0 has %d replicasets and %d pods", name, len(v.ReplicaSets), v.PodTotal)
+		}
+	}
+}
+
+// The filled-in pods are as old as the Deployment's last progress, rebased
+// with everything else, and at least minReadySeconds older than the start
+// (so available at step 0, as the status says). The ReplicaSet takes the
+// name the Progressing condition gives it, and the pods go on the
+// Scenario's nodes when it names them.
+func TestLiveDeploymentOnlyTimesAndNames(t *testing.T) {
+	src, err := os.ReadFile("../scenario/testdata/live/deployment-only.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	for _, e := range [][2]string{
+		// The latest timestamp is now the Available condition's last update,
+		// 2026-11-21T00:00:00Z, about 14 hours after the last progress.
+		{"    lastUpdateTime: \"2026-09-14T08:13:40Z\"", "    lastUpdateTime: \"2026-11-21T00:00:00Z\""},
+		{"  progressDeadlineSeconds: 600", "  minReadySeconds: 30\n  progressDeadlineSeconds: 600"},
+	} {
+		if !strings.Contains(text, e[0]) {
+			t.Fatalf("%q not in the file", e[0])
+		}
+		text = strings.Replace(text, e[0], e[1], 1)
+	}
+	latest := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	progressed := time.Date(2026, 11, 20, 10, 2, 10, 0, time.UTC)
+	for _, c := range []struct {
+		name, edit string
+		since      time.Time // before rebasing
+		nodes      []string
+	}{
+		{"ready when it last progressed", "", progressed, []string{"node-1", "node-2", "node-3"}},
+		{"minReadySeconds longer ago", "  minReadySeconds: 100000\n  progressDeadlineSeconds: 200000", latest.Add(-100000 * time.Second), []string{"node-1", "node-2", "node-3"}},
+		{"the Scenario's nodes", "", progressed, []string{"a", "b"}},
+	} {
+		file := text
+		if c.edit != "" {
+			file = strings.Replace(file, "  minReadySeconds: 30\n  progressDeadlineSeconds: 600", c.edit, 1)
+		}
+		if c.nodes[0] == "a" {
+			file = "apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nmetadata: {name: checkout}\nspec:\n  cluster: {nodes: [a, b]}\n---\n" + file
+		}
+		s, err := Load(c.name+".yaml", []byte(file), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := clock.Epoch.Add(c.since.Sub(latest)) // latest is rebased to the start
+		pods := s.Sim().Server().ListPods("payments", nil)
+		if len(pods) != 6 {
+			t.Fatalf("%s: %d pods", c.name, len(pods))
+		}
+		perNode := map[string]int{}
+		for _, p := range pods {
+			ready := podutil.PodReadySince(p)
+			if !p.CreationTimestamp.Time.Equal(want) || !ready.Equal(want) || !strings.HasPrefix(p.Name, "checkout-6d9f7c8b5d-") {
+				t.Errorf("%s: pod %s created %v, ready since %v; want %v", c.name, p.Name, p.CreationTimestamp.Time, ready, want)
+			}
+			perNode[p.Spec.NodeName]++
+		}
+		for _, n := range c.nodes {
+			if perNode[n] != 6/len(c.nodes) {
+				t.Errorf("%s: pods per node %v, want %d on each of %v", c.name, perNode, 6/len(c.nodes), c.nodes)
+			}
+		}
+		for _, p := range s.View(ViewOptions{}).Pods {
+			if !p.Available {
+				t.Errorf("%s: pod %s not available at step 0", c.name, p.Name)
+			}
 		}
 	}
 }
