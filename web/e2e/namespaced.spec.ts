@@ -145,6 +145,8 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await page.locator('#edit-btn').click();
   await expect(page.locator('#editor-panel')).toBeHidden();
   await page.locator('#edit-btn').click();
+  await expect(content).toBeVisible();
+  await expect(page.locator('#unfold-btn')).toBeHidden();
   await expect(content).toContainText('name: web-config');
   await page.locator('#edit-btn').click();
   await page.locator('#settle-btn').click();
@@ -208,5 +210,17 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await page.screenshot({ path: shot('top-dark') });
   await form.scrollIntoViewIfNeeded();
   await page.screenshot({ path: shot('whatif-dark') });
+
+  // A reload restores the pasted text and loads it: folded again, the
+  // cluster in view, and the page's focus left alone (Space still plays).
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(page.locator('#load-status')).toContainText('Your edited YAML from last time is in the editor.');
+  await expect(page.locator('#load-status')).toContainText('Loaded web');
+  await expect(page.locator('#editor-host')).toBeHidden();
+  await expect(page.locator('#unfold-btn')).toBeVisible();
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+  await page.evaluate(() => window.scrollTo(0, 0)); // the reload kept the scroll position
+  await expect(page.locator('.deploy[data-name="web"]')).toBeInViewport({ ratio: 1 });
   expect(problems).toEqual([]);
 });

@@ -161,8 +161,9 @@ export class Player {
     }
     const draft = loadDraft(localStorage);
     if (loaded && draft && draft.text !== this.source) {
-      // The editor's text from last time: shown, and loaded if it loads.
-      await this.toggleEditor();
+      // The editor's text from last time: shown, and loaded if it loads
+      // (then folded away); the page's focus stays where it is.
+      await this.openEditor(false);
       await this.loadFromEditor();
       setText($('load-status'), `${$('load-status').textContent ?? ''} ${t('player.draftRestored')}`);
     }
@@ -598,26 +599,39 @@ export class Player {
     this.updatePlay();
   }
 
+  /** Edit YAML: shows the editor (unfolding it after a load), or hides the panel when the editor shows. */
   private async toggleEditor(): Promise<void> {
     const panel = $('editor-panel');
-    if (!panel.hidden && panel.classList.contains('folded')) {
-      // Folded after a load: the button shows the editor again.
+    if (!panel.hidden && !panel.classList.contains('folded')) {
+      panel.hidden = true;
       this.foldEditor(false);
-      this.editor?.focus();
       return;
     }
-    panel.hidden = !panel.hidden;
+    await this.openEditor(true);
+  }
+
+  /** Shows the editor panel unfolded, creating the editor the first time; focus moves to it when asked. */
+  private async openEditor(focus: boolean): Promise<void> {
+    const panel = $('editor-panel');
+    panel.hidden = false;
     this.foldEditor(false);
-    if (panel.hidden) return;
-    if (!this.editor) {
+    // One editor, however many calls arrive while its code loads.
+    this.editorMade ??= (async () => {
       setText($('load-status'), t('player.loadingEditor'));
       this.editor = await createEditor($('editor-host'), loadDraft(localStorage)?.text ?? this.source, () => void this.loadFromEditor());
       // The text survives a reload and a failed load (web/src/whatif/persist.ts).
       $('editor-host').addEventListener('input', () => this.editor && saveDraft(localStorage, this.editor.getText(), this.source));
       setText($('load-status'), '');
-    }
-    this.editor.focus();
+    })().catch((e: unknown) => {
+      this.editorMade = null; // a failed chunk load can be tried again
+      throw e;
+    });
+    await this.editorMade;
+    if (focus) this.editor?.focus();
   }
+
+  /** The editor's creation, started by the first openEditor. */
+  private editorMade: Promise<void> | null = null;
 
   /**
    * Folds the editor away (folded) or shows it again. After a load from the

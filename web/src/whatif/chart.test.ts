@@ -41,6 +41,14 @@ describe('runs of different lengths', () => {
     // x: 0s at 40, 6s at 708, so 3s at 374; y: 20 at 12, 6 at 166, 0 at 232.
     expect(svg).toContain('class="run-0" data-series="rs/web-new" d="M40.0,232.0H374.0V166.0H708.0"');
   });
+  it('ends a line whose object is gone by the end of a settled run', () => {
+    // A's old ReplicaSet is cleaned up after 3s: absent from A's last sample (at 5s).
+    const gone = [...a, { ...smp(2, 5, 0, 20), replicaSets: [{ name: 'web-new', desired: 20, current: 20, ready: 20, available: 20 }] }];
+    const svg = comparisonSVG([{ label: 'A', samples: gone, settled: true }, { label: 'B', samples: b, settled: true }], 't', 'x', 0);
+    // web-old: 20 at 0s, 15 at 3s (374 px), then nothing; web-new runs on to the edge (708).
+    expect(svg).toContain('class="run-0" data-series="rs/web-old" d="M40.0,12.0H374.0V67.0"');
+    expect(svg).toContain('class="run-0" data-series="rs/web-new" d="M40.0,232.0H374.0V166.0H596.7V12.0H708.0"');
+  });
   it('stops a run that did not settle at its last sample', () => {
     const svg = comparisonSVG([{ label: 'A', samples: a }, { label: 'B', samples: b, settled: true }], 't', 'x', 0);
     expect(svg).toContain('class="run-0" data-series="rs/web-new" d="M40.0,232.0H374.0V166.0"');

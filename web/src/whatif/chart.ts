@@ -43,7 +43,10 @@ export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: st
   const yMax = niceMax(vMax);
   const x = linear(0, tEnd, PAD.l, WIDTH - PAD.r);
   const y = linear(0, yMax, HEIGHT - PAD.b, PAD.t);
-  const path = (pts: [number, number, number][], settled: boolean) => {
+  // A settled run's line goes on to the edge only while its object is in
+  // the run's last sample (a ReplicaSet cleaned up, a Deployment deleted,
+  // ends where it went).
+  const path = (pts: [number, number, number][], settled: boolean, endStep: number) => {
     let d = '';
     let last: [number, number, number] | undefined;
     for (const p of thin(pts, 600)) {
@@ -54,13 +57,13 @@ export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: st
       last = p;
     }
     // Cut by the axis, or settled (its state holds): on to the edge.
-    if (last && (last !== pts.at(-1) || (settled && last[0] < tEnd))) d += `H${x(tEnd).toFixed(1)}`;
+    if (last && (last !== pts.at(-1) || (settled && last[2] === endStep && last[0] < tEnd))) d += `H${x(tEnd).toFixed(1)}`;
     return d;
   };
   const lines: string[] = [];
   series.forEach((ss, i) => {
     const dash = DASHES[i % DASHES.length] ? ` stroke-dasharray="${DASHES[i % DASHES.length]}"` : '';
-    for (const s of ss) lines.push(`<path class="run-${i}" data-series="${esc(s.id)}" d="${path(s.points, runs[i]?.settled ?? false)}" fill="none" stroke="${color(s.id)}" stroke-width="2"${dash}/>`);
+    for (const s of ss) lines.push(`<path class="run-${i}" data-series="${esc(s.id)}" d="${path(s.points, runs[i]?.settled ?? false, runs[i]?.samples.at(-1)?.step ?? -1)}" fill="none" stroke="${color(s.id)}" stroke-width="2"${dash}/>`);
   });
   const fx = x(forkAtNs).toFixed(1);
   const ticks: string[] = [];

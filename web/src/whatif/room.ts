@@ -493,7 +493,7 @@ export class WhatIfRoom {
       // No fork yet: the run as it stands.
       const r = await this.host.call<Sample[]>('samples');
       if (!r.ok) throw new Error(r.error.message);
-      svg = comparisonSVG([{ label: this.view?.scenario ?? '', samples: r.value }], t('whatif.chartTitleRun'), t('whatif.axis'), 0);
+      svg = comparisonSVG([{ label: this.view?.scenario ?? '', samples: r.value, settled: this.view?.idle ?? false }], t('whatif.chartTitleRun'), t('whatif.axis'), 0);
     }
     if (kind === 'svg') download(`${this.name()}-chart.svg`, new Blob([svg], { type: 'image/svg+xml' }));
     else download(`${this.name()}-chart.png`, await svgToPNG(svg, WIDTH, HEIGHT));
