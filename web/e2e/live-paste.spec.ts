@@ -6,6 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { pasteAndLoad } from './editor';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/input-${name}.png`, import.meta.url));
 const live = readFileSync(fileURLToPath(new URL('../../engine/scenario/testdata/live/stuck-rollout.yaml', import.meta.url)), 'utf8');
@@ -15,13 +16,7 @@ test('pasted kubectl get -o yaml List: step 0 shows the cluster as it was', asyn
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/');
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
-  await page.locator('#edit-btn').click();
-  const content = page.locator('#editor-host .cm-content');
-  await expect(content).toBeVisible();
-  await content.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText(live);
-  await page.locator('#load-btn').click();
+  await pasteAndLoad(page, live);
 
   await expect(page.locator('#load-status')).toContainText('Loaded web');
   await expect(page.locator('#load-errors li[data-code="live"]').first()).toContainText('cluster output is the initial state');
@@ -52,13 +47,7 @@ test('pasted kubectl get deployment -o yaml alone: the cluster runs as its statu
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/');
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
-  await page.locator('#edit-btn').click();
-  const content = page.locator('#editor-host .cm-content');
-  await expect(content).toBeVisible();
-  await content.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText(deploymentOnly);
-  await page.locator('#load-btn').click();
+  await pasteAndLoad(page, deploymentOnly);
 
   await expect(page.locator('#load-status')).toContainText('Loaded checkout');
   await expect(page.locator('#load-errors li[data-code="live"]').filter({ hasText: 'is taken as ReplicaSet checkout-' })).toContainText('6 running, ready pods');

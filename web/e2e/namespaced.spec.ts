@@ -6,6 +6,7 @@
 // to test-artifacts/.
 import { expect, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
+import { pasteAndLoad } from './editor';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/namespaced-${name}.png`, import.meta.url));
 
@@ -105,13 +106,7 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await expect(page.locator('#scenario-picker')).toBeEnabled();
 
   // Paste and load.
-  await page.locator('#edit-btn').click();
-  const content = page.locator('#editor-host .cm-content');
-  await expect(content).toBeVisible();
-  await content.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText(manifest);
-  await page.locator('#load-btn').click();
+  const content = await pasteAndLoad(page, manifest);
   await expect(page.locator('#load-status')).toContainText('Loaded web');
   // The editor folds away once the paste has loaded: at 1280x720 the
   // cluster is on screen with the load status and the notices above it.

@@ -3,6 +3,7 @@
 // invalid scenario, and a user action. Screenshots go to test-artifacts/.
 import { expect, type Page, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
+import { pasteAndLoad } from './editor';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/ui-${name}.png`, import.meta.url));
 
@@ -116,13 +117,7 @@ test('rolling update 10/3/2: panels show the controllers\' numbers, rewind, bad 
   await page.screenshot({ path: shot('5-rewound') });
 
   // Invalid YAML: errors at their line, and the simulation stays.
-  await page.locator('#edit-btn').click();
-  const content = page.locator('#editor-host .cm-content');
-  await expect(content).toBeVisible();
-  await content.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText('apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nspec:\n  seed: banana\n');
-  await page.locator('#load-btn').click();
+  await pasteAndLoad(page, 'apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nspec:\n  seed: banana\n');
   await expect(page.locator('#load-errors li').first()).toHaveAttribute('data-line', '4');
   await expect(page.locator('#load-errors li').first()).toContainText('line 4: spec.seed');
   await expect(page.locator('#editor-host .cm-lint-marker-error')).toHaveCount(1);

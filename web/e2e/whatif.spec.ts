@@ -4,6 +4,7 @@
 // a reload. Screenshots go to test-artifacts/ (1280x720 and 800x500).
 import { expect, type Page, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
+import { pasteAndLoad } from './editor';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/whatif-${name}.png`, import.meta.url));
 
@@ -117,13 +118,7 @@ test('an action error is shown next to its form and cleared when the form change
 test("the editor's text survives a reload and a failed load", async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
-  await page.locator('#edit-btn').click();
-  const content = page.locator('#editor-host .cm-content');
-  await expect(content).toBeVisible();
-  await content.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText('apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: mine\nspec:\n  replicas: banana\n');
-  await page.locator('#load-btn').click();
+  await pasteAndLoad(page, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: mine\nspec:\n  replicas: banana\n');
   await expect(page.locator('#load-status')).toContainText('previous simulation is kept');
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
