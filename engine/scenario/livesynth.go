@@ -103,7 +103,7 @@ func (p *parser) fillRunning(s *Scenario, pasted []string, latest time.Time) {
 			Message: "cluster output: the file has none of its ReplicaSets or pods; its status (" + strconv.Itoa(int(replicas)) +
 				" updated, ready and available) is taken as " + name + " of its current template (revision " +
 				rs.Annotations[deployutil.RevisionAnnotation] + ") with " + strconv.Itoa(int(replicas)) + " running, ready pods" + readySince +
-				", spread over the nodes " + joinNames(nodes) +
+				", spread over the nodes " + strings.Join(nodes, ", ") +
 				". An edit of the pasted template changes what runs; to roll a change out from this state, make it an action (the What if? room, " +
 				"a timeline action, compare --set). Paste its ReplicaSets and pods too (`kubectl get deployment,replicaset,pod -n " + d.Namespace +
 				" -o yaml`) to start from them instead"})
@@ -291,18 +291,6 @@ func withLabel(m map[string]string, key, value string) map[string]string {
 	}
 	if key != "" {
 		out[key] = value
-	}
-	return out
-}
-
-// joinNames joins names with commas.
-func joinNames(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package session
 import (
 	"flag"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -12,9 +14,18 @@ import (
 // so each seek of the rewind, fork and restore tests also proves that
 // replays need not compute samples. Benchmarks time the real cost and
 // leave it off.
+//
+// Under js/wasm it also sets a soft memory limit of 1 GB. The collector
+// there runs only when Go code allocates, so a heap can grow to several
+// times what is live before a cycle ends; a test process once reached the
+// 4 GB of wasm memory and died. Near the limit the collector works harder
+// instead.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	checkReplayedSamples = flag.Lookup("test.bench").Value.String() == ""
+	if runtime.GOOS == "js" {
+		debug.SetMemoryLimit(1 << 30)
+	}
 	os.Exit(m.Run())
 }
 
