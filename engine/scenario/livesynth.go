@@ -1,7 +1,7 @@
 package scenario
 
 import (
-	"hash/fnv"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/rolloutlab/rolloutlab/engine/deployutil"
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
 )
 
 // This file fills in what a pasted Deployment's status describes when the
@@ -26,10 +27,6 @@ import (
 // that many running, ready pods. For a Deployment in the middle of a
 // rollout the old templates are not in the file; it is left as it is, and
 // a notice says what that means and what to paste instead.
-
-// podNameAlphabet is the alphabet of the random suffix of a pod's name
-// (the API server's generateName uses the same one).
-const podNameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
 // fillRunning adds, for every live Deployment that settled and has no
 // ReplicaSet or pod in the file, the ReplicaSet and pods its status
@@ -86,9 +83,8 @@ func (p *parser) fillRunning(s *Scenario, pasted []string, latest time.Time) {
 		since := runningSince(d, latest)
 		rs, named := runningReplicaSet(d, replicas, since)
 		s.Objects = append(s.Objects, Object{Obj: rs, Doc: o.Doc, Line: o.Line, Live: true, Filled: true})
-		taken := map[string]bool{}
 		for k := range int(replicas) {
-			pod := runningPod(rs, podName(rs.Name, k, taken), nodes[k%len(nodes)], since)
+			pod := runningPod(rs, nodes[k%len(nodes)], since)
 			s.Objects = append(s.Objects, Object{Obj: pod, Doc: o.Doc, Line: o.Line, Live: true, Filled: true})
 		}
 		name := "ReplicaSet " + rs.Name + " (named in its Progressing condition)"
@@ -155,38 +151,24 @@ func runningSince(d *appsv1.Deployment, latest time.Time) time.Time {
 }
 
 // runningReplicaSet is the ReplicaSet of d's current template with replicas
-// ready pods, as the Deployment controller would have left it: named and
-// labelled by the template's hash, annotated with d's revision and counts.
-// The name is the one d's Progressing condition gives when it names a
-// ReplicaSet of d (the cluster's hash); named is false when the
-// simulator's hash of the template names it instead. The controller finds
-// it by its template either way.
+// ready pods, as the Deployment controller would have left it
+// (deployutil.NewReplicaSet, sized and annotated with d's revision and
+// counts). Its hash, and so its name, is the one d's Progressing condition
+// gives when it names a ReplicaSet of d (the cluster's); named is false
+// when the simulator's hash of the template is used instead. The
+// controller finds it by its template either way.
 func runningReplicaSet(d *appsv1.Deployment, replicas int32, since time.Time) (rs *appsv1.ReplicaSet, named bool) {
-	template := d.Spec.Template.DeepCopy()
 	hash, named := progressedHash(d)
 	if !named {
-		hash = deployutil.ComputeHash(template, d.Status.CollisionCount)
+		hash = deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount)
 	}
-	template.Labels = withLabel(template.Labels, deployutil.DefaultPodTemplateHashLabel, hash)
-	selector := d.Spec.Selector.DeepCopy()
-	if selector == nil {
-		selector = &metav1.LabelSelector{}
-	}
-	selector.MatchLabels = withLabel(selector.MatchLabels, deployutil.DefaultPodTemplateHashLabel, hash)
-	rs = &appsv1.ReplicaSet{
-		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:              deployutil.GenerateReplicaSetName(d.Name, hash),
-			Namespace:         d.Namespace,
-			Labels:            withLabel(d.Spec.Template.Labels, deployutil.DefaultPodTemplateHashLabel, hash),
-			CreationTimestamp: metav1.NewTime(since),
-			Generation:        1,
-			OwnerReferences:   []metav1.OwnerReference{controllerRef("apps/v1", "Deployment", d.Name)},
-		},
-		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: d.Spec.MinReadySeconds, Selector: selector, Template: *template},
-		Status: appsv1.ReplicaSetStatus{Replicas: replicas, FullyLabeledReplicas: replicas, ReadyReplicas: replicas,
-			AvailableReplicas: replicas, ObservedGeneration: 1},
-	}
+	rs = deployutil.NewReplicaSet(d, hash)
+	rs.TypeMeta = metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"}
+	rs.CreationTimestamp = metav1.NewTime(since)
+	rs.Generation = 1
+	rs.Spec.Replicas = &replicas
+	rs.Status = appsv1.ReplicaSetStatus{Replicas: replicas, FullyLabeledReplicas: replicas, ReadyReplicas: replicas,
+		AvailableReplicas: replicas, ObservedGeneration: 1}
 	revision := d.Annotations[deployutil.RevisionAnnotation]
 	if _, err := strconv.ParseInt(revision, 10, 64); err != nil {
 		revision = "1"
@@ -222,18 +204,19 @@ func progressedHash(d *appsv1.Deployment) (string, bool) {
 	return "", false
 }
 
-// runningPod is a pod of rs running on node, ready since since.
-func runningPod(rs *appsv1.ReplicaSet, name, node string, since time.Time) *corev1.Pod {
+// runningPod is a pod of rs running on node, ready since since. Its name
+// is generated when set-up restores it, as for any pod a ReplicaSet makes.
+func runningPod(rs *appsv1.ReplicaSet, node string, since time.Time) *corev1.Pod {
 	at := metav1.NewTime(since)
 	pod := &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:              name,
+			GenerateName:      rs.Name + "-",
 			Namespace:         rs.Namespace,
-			Labels:            withLabel(rs.Spec.Template.Labels, "", ""),
-			Annotations:       withLabel(rs.Spec.Template.Annotations, "", ""),
+			Labels:            maps.Clone(rs.Spec.Template.Labels),
+			Annotations:       maps.Clone(rs.Spec.Template.Annotations),
 			CreationTimestamp: at,
-			OwnerReferences:   []metav1.OwnerReference{controllerRef("apps/v1", "ReplicaSet", rs.Name)},
+			OwnerReferences:   []metav1.OwnerReference{*podutil.NewControllerRef(rs, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"))},
 		},
 		Spec: *rs.Spec.Template.Spec.DeepCopy(),
 	}
@@ -249,48 +232,4 @@ func runningPod(rs *appsv1.ReplicaSet, name, node string, since time.Time) *core
 			Started: &started, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: at}}})
 	}
 	return pod
-}
-
-// podName is "<rs>-<5 characters>", the characters drawn from a hash of
-// the ReplicaSet's name and k (the file is parsed without randomness),
-// different from the names in taken, which it joins.
-func podName(rs string, k int, taken map[string]bool) string {
-	for try := 0; ; try++ {
-		h := fnv.New64a()
-		_, _ = h.Write([]byte(rs + "/" + strconv.Itoa(k) + "/" + strconv.Itoa(try)))
-		v := h.Sum64()
-		suffix := make([]byte, 5)
-		for i := range suffix {
-			suffix[i] = podNameAlphabet[v%uint64(len(podNameAlphabet))]
-			v /= uint64(len(podNameAlphabet))
-		}
-		name := rs + "-" + string(suffix)
-		if !taken[name] {
-			taken[name] = true
-			return name
-		}
-	}
-}
-
-// controllerRef is a controller owner reference to the named owner; set-up
-// points it at the owner's simulated UID.
-func controllerRef(apiVersion, kind, name string) metav1.OwnerReference {
-	yes := true
-	return metav1.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, Controller: &yes, BlockOwnerDeletion: &yes}
-}
-
-// withLabel returns a copy of m with key set to value (no key: a plain
-// copy); nil stays nil when nothing is added.
-func withLabel(m map[string]string, key, value string) map[string]string {
-	if m == nil && key == "" {
-		return nil
-	}
-	out := make(map[string]string, len(m)+1)
-	for k, v := range m {
-		out[k] = v
-	}
-	if key != "" {
-		out[key] = value
-	}
-	return out
 }

@@ -130,12 +130,17 @@ func (s *Session) options() sim.Options {
 func objectRef(obj scenario.Object) string {
 	m, ok := obj.Obj.(interface {
 		GetName() string
+		GetGenerateName() string
 		GetNamespace() string
 	})
 	if !ok {
 		return obj.Kind().String() + "/"
 	}
-	ref := obj.Kind().String() + "/" + m.GetName()
+	name := m.GetName()
+	if name == "" {
+		name = m.GetGenerateName() // a filled-in pod's name is generated at set-up
+	}
+	ref := obj.Kind().String() + "/" + name
 	if ns := m.GetNamespace(); ns != "" && ns != "default" {
 		ref += " -n " + ns
 	}

@@ -53,10 +53,11 @@ func restore(sm *sim.Sim, obj scenario.Object) (string, error) {
 	}
 	o.SetOwnerReferences(refs)
 	res := resourceOf(obj.Kind())
-	if _, err := srv.RestoreObject(setupActor, res, o); err != nil {
+	out, err := srv.RestoreObject(setupActor, res, o)
+	if err != nil {
 		return "", err
 	}
-	return strings.ToLower(res.Kind()) + "/" + o.GetName() + " restored", nil
+	return strings.ToLower(res.Kind()) + "/" + out.GetName() + " restored", nil // a filled-in pod's name is generated
 }
 
 // setupProblems turns the API server's refusal of obj into one problem per

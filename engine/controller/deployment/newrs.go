@@ -7,7 +7,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rolloutlab/rolloutlab/engine/deployutil"
 	"github.com/rolloutlab/rolloutlab/engine/podutil"
@@ -153,29 +152,7 @@ func (dc *Controller) getNewReplicaSet(d *appsv1.Deployment, rsList, oldRSs []*a
 // and pod-template-hash from the template and collisionCount, the
 // controllerRef, size from NewRSNewReplicas and the creation annotations.
 func (dc *Controller) buildNewReplicaSet(d *appsv1.Deployment, oldRSs []*appsv1.ReplicaSet, newRevision string) (*appsv1.ReplicaSet, deployutil.NewRSMath, error) {
-	template := d.Spec.Template.DeepCopy()
-	hash := deployutil.ComputeHash(template, d.Status.CollisionCount)
-	template.Labels = withLabel(d.Spec.Template.Labels, deployutil.DefaultPodTemplateHashLabel, hash)
-	selector := d.Spec.Selector.DeepCopy()
-	if selector == nil {
-		selector = &metav1.LabelSelector{}
-	}
-	selector.MatchLabels = withLabel(selector.MatchLabels, deployutil.DefaultPodTemplateHashLabel, hash)
-	zero := int32(0)
-	rs := &appsv1.ReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:            deployutil.GenerateReplicaSetName(d.Name, hash),
-			Namespace:       d.Namespace,
-			OwnerReferences: []metav1.OwnerReference{*podutil.NewControllerRef(d, deploymentGVK)},
-			Labels:          template.Labels,
-		},
-		Spec: appsv1.ReplicaSetSpec{
-			Replicas:        &zero,
-			MinReadySeconds: d.Spec.MinReadySeconds,
-			Selector:        selector,
-			Template:        *template,
-		},
-	}
+	rs := deployutil.NewReplicaSet(d, deployutil.ComputeHash(&d.Spec.Template, d.Status.CollisionCount))
 	allRSs := append(append(make([]*appsv1.ReplicaSet, 0, len(oldRSs)+1), oldRSs...), rs)
 	sizing, err := deployutil.ExplainNewRSNewReplicas(d, allRSs, rs)
 	if err != nil {
@@ -185,16 +162,6 @@ func (dc *Controller) buildNewReplicaSet(d *appsv1.Deployment, oldRSs []*appsv1.
 	rs.Spec.Replicas = &n
 	deployutil.SetNewReplicaSetAnnotations(d, rs, newRevision, false, deployutil.RevisionHistoryLimitChars)
 	return rs, sizing, nil
-}
-
-// withLabel returns a copy of m with key=value added.
-func withLabel(m map[string]string, key, value string) map[string]string {
-	out := make(map[string]string, len(m)+1)
-	for k, v := range m {
-		out[k] = v
-	}
-	out[key] = value
-	return out
 }
 
 // setDeploymentRevision sets d's revision annotation and reports whether it
