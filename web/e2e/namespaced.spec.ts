@@ -115,6 +115,21 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await expect(page.locator('#edit-btn')).toHaveAttribute('aria-expanded', 'false');
   await expect(page.locator('.deploy[data-name="web"]')).toBeInViewport({ ratio: 1 });
   await page.screenshot({ path: shot('loaded-light') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: shot('loaded-dark') });
+  // The same in a docs page's 800x500 iframe: the controls and the
+  // Deployment's first lines still show without scrolling.
+  await page.setViewportSize({ width: 800, height: 500 });
+  await expect(page.locator('#step-btn')).toBeInViewport();
+  // Each notice takes one line there (its whole text is its title).
+  for (const li of await page.locator('#load-errors li').all()) expect((await li.boundingBox())!.height).toBeLessThan(30);
+  await expect(page.locator('#load-errors li button').first()).toHaveAttribute('title', /ConfigMap\/web-config: ignored/);
+  await expect(page.locator('.deploy[data-name="web"] .deploy-title')).toBeInViewport({ ratio: 1 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800); // nothing widens the page
+  await page.screenshot({ path: shot('loaded-800-dark') });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: shot('loaded-800-light') });
+  await page.setViewportSize({ width: 1280, height: 720 });
   const notices = page.locator('#load-errors li');
   await expect(notices.filter({ hasText: 'ConfigMap/web-config' })).toContainText('ignored (not simulated)');
   await expect(notices.filter({ hasText: 'Service/web' })).toContainText('ignored (not simulated)');

@@ -12,7 +12,9 @@ export function noticeItems(notices: readonly Notice[], gotoLine: (line: number)
   return notices.map((n) => {
     const where = n.line ? t('input.notice.line', { line: n.line }) : t('input.notice.file');
     const what = n.kind ? `${n.kind}${n.name ? `/${n.name}` : ''}: ` : '';
-    const b = h('button', { type: 'button', class: 'notice-line', text: `${where}: ${what}${n.message}` });
+    const text = `${where}: ${what}${n.message}`;
+    // The title keeps the whole text where a short window cuts the line (style.css).
+    const b = h('button', { type: 'button', class: 'notice-line', text, title: text });
     if (n.line) b.addEventListener('click', () => gotoLine(n.line ?? 0));
     return h('li', { 'data-line': n.line ?? 0, 'data-code': n.code }, b);
   });
