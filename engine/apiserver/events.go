@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"fmt"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -50,17 +49,8 @@ func (s *Server) storeNewEvent(actor string, e *corev1.Event) (*storedEvent, err
 		obj.Name = obj.InvolvedObject.Name + "." + strconv.FormatInt(s.clock.Now().UnixNano(), 16)
 	}
 	key := eventKey{obj.Namespace, obj.Name}
-	n := s.events.len() // the new event's index
-	if err == nil {
-		// One probe of the index (tens of thousands of events in a big
-		// run) both checks the name and claims it; a taken name gets its
-		// index back.
-		held := len(s.eventKeys)
-		s.eventKeys[key] = n
-		if len(s.eventKeys) == held {
-			s.eventKeys[key] = s.eventIndex(key)
-			err = apierrors.NewAlreadyExists(Events.GroupResource(), obj.Name)
-		}
+	if err == nil && !s.eventKeys.claim(&s.events, key) {
+		err = apierrors.NewAlreadyExists(Events.GroupResource(), obj.Name)
 	}
 	if err != nil {
 		s.recordRV(actor, "create", Events, "", obj.Namespace, obj.Name, 0, 0, err)
@@ -75,23 +65,13 @@ func (s *Server) storeNewEvent(actor string, e *corev1.Event) (*storedEvent, err
 		obj.UID, obj.ResourceVersion = formatUID(hi, lo), formatRV(rv)
 	}
 	var recent [involvedLookback]*storedEvent
+	n := s.events.len()
 	for i := range min(n, involvedLookback) {
 		recent[i] = s.events.at(n - 1 - i)
 	}
 	s.events.add(storeEvent(&obj, [2]uint64{hi, lo}, rv, recent[:]...))
 	s.recordRV(actor, "create", Events, "", obj.Namespace, obj.Name, rv, 201, nil)
 	return s.events.at(s.events.len() - 1), nil
-}
-
-// eventIndex finds the event named by key by scanning the log (for the
-// rare name taken twice: the index holds one entry per event).
-func (s *Server) eventIndex(key eventKey) int {
-	for i := range s.events.len() {
-		if s.events.at(i).key() == key {
-			return i
-		}
-	}
-	panic(fmt.Sprintf("event %s/%s is indexed but not stored", key.ns, key.name))
 }
 
 // ListEvents returns the events of ns ("" = all) in creation order, as

@@ -27,11 +27,13 @@ type Server struct {
 	rv uint64
 	// tables holds one table per watched resource (events excluded).
 	tables map[Resource]*table
-	// events are stored in creation order, compactly (storedEvent);
-	// eventKeys indexes them by namespace and name. Snapshot: yes (the
-	// chunk headers; eventKeys follows from them on restore).
-	events    eventLog
-	eventKeys map[eventKey]int
+	// events are stored in creation order, compactly (storedEvent).
+	// Snapshot: yes (the chunk headers).
+	events eventLog
+	// eventKeys indexes the events by namespace and name. Snapshot: no
+	// (see eventIndex; a restored server's may hold other stale entries
+	// than one that replayed, and finds the same events).
+	eventKeys eventIndex `statediff:"skip"`
 	owners    ownerIndex
 	// nodePods counts the stored pods by spec.nodeName (bound pods only;
 	// no zero entries). Snapshot: yes.
@@ -65,7 +67,7 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 		names:     names,
 		rec:       rec,
 		tables:    map[Resource]*table{},
-		eventKeys: map[eventKey]int{},
+		eventKeys: newEventIndex(),
 		nodePods:  map[string]int{},
 		owners:    ownerIndex{deps: map[types.UID]*dependentSet{}, epoch: cow.NewToken()},
 	}
@@ -160,7 +162,7 @@ func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 	t, ok := s.tables[res]
 	if !ok {
 		if res == Events {
-			if i, ok := s.eventKeys[eventKey{ns, name}]; ok {
+			if i, ok := s.eventKeys.find(&s.events, eventKey{ns, name}); ok {
 				return s.events.at(i).event(), true
 			}
 		}

@@ -15,8 +15,8 @@ import (
 // the owner index, the per-node pod counts, the events and the watch log.
 // Stored objects are never changed in place (a write stores a new object),
 // so a checkpoint copies the maps and shares the objects. The events are
-// append-only: a checkpoint keeps their chunk headers (eventLog.checkpoint),
-// and the index of their keys follows from them (restoreEvents). The
+// append-only: a checkpoint keeps their chunk headers (eventLog.checkpoint);
+// the index of their keys is not saved (eventIndex). The
 // watch log's retained tail is only appended to and is replaced, not
 // reused in place, when its head is forgotten after a checkpoint
 // (Server.logEpoch), so a checkpoint shares its slice header (with
@@ -78,9 +78,9 @@ func (s *Server) Checkpoint() *Checkpoint {
 // usable: it can be restored again. The checkpoint must come from the same
 // run as the server's state (the same scenario and the same user actions up
 // to the later of the two), possibly of another server (a fork, or a
-// rebuilt simulation): the event key index is brought along incrementally,
-// which relies on the events held and the checkpoint's agreeing up to the
-// shorter of the two. The watch log and the events are clipped (see
+// rebuilt simulation): the event key index is kept as it is, which relies
+// on the events held and the checkpoint's agreeing up to the shorter of
+// the two (eventIndex). The watch log and the events are clipped (see
 // eventLog.restore), so neither server ever writes into storage a
 // checkpoint shows.
 func (s *Server) Restore(cp *Checkpoint) {
@@ -104,19 +104,11 @@ func (s *Server) ObjectCount() int {
 	return n
 }
 
-// restoreEvents puts back the events of cp and brings their key index
-// along: the keys of the events cut are deleted, those of the events
-// brought back added. eventKeys always indexes exactly the events held,
-// each key once (a duplicate name is refused).
+// restoreEvents puts back the events of cp; the key index follows
+// without work (eventIndex.restore).
 func (s *Server) restoreEvents(cp eventLog) {
-	held := s.events.len()
-	for i := cp.n; i < held; i++ {
-		delete(s.eventKeys, s.events.at(i).key())
-	}
+	s.eventKeys.restore(&s.events, &cp)
 	s.events.restore(cp)
-	for i := held; i < cp.n; i++ {
-		s.eventKeys[s.events.at(i).key()] = i
-	}
 }
 
 // ObjectsChangedSince counts the objects cp holds in another version than
