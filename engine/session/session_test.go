@@ -204,3 +204,34 @@ func TestStepObserverSeesEveryStepIncludingReplays(t *testing.T) {
 		t.Fatalf("observer's last step %d, session at %d", last, s.Step())
 	}
 }
+
+// TestViewRolloutBudget checks the bounds the cluster view shows with a
+// Deployment: the fenceposts as the controller resolves them, and none for
+// a Recreate Deployment.
+func TestViewRolloutBudget(t *testing.T) {
+	for _, c := range []struct {
+		id            string
+		surge, unavai int32
+		none          bool
+	}{
+		{id: "rolling-update-10-3-2", surge: 3, unavai: 2},
+		{id: "max-surge-zero", surge: 0, unavai: 1},
+		// 20 replicas, maxSurge 1, maxUnavailable 25%: 5, rounded down.
+		{id: "compare-max-surge", surge: 1, unavai: 5},
+		{id: "recreate", none: true},
+	} {
+		s := load(t, c.id)
+		s.Advance(BySettle, 1)
+		ds := s.View(ViewOptions{}).Deployments
+		if len(ds) == 0 {
+			t.Fatalf("%s: no Deployment in the view", c.id)
+		}
+		b := ds[0].Budget
+		switch {
+		case c.none && b != nil:
+			t.Errorf("%s: budget %+v, want none", c.id, *b)
+		case !c.none && (b == nil || b.MaxSurge != c.surge || b.MaxUnavailable != c.unavai):
+			t.Errorf("%s: budget %+v, want surge %d unavailable %d", c.id, b, c.surge, c.unavai)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/rolloutlab/rolloutlab/engine/deployutil"
 	"github.com/rolloutlab/rolloutlab/engine/expectations"
 	"github.com/rolloutlab/rolloutlab/engine/podutil"
 	"github.com/rolloutlab/rolloutlab/engine/sim"
@@ -74,6 +75,21 @@ type DeploymentView struct {
 	Status             StatusCount `json:"status"`
 	Conditions         []Condition `json:"conditions"`
 	Deleting           bool        `json:"deleting,omitempty"`
+	// Budget is the rolling update's bounds as the controller resolves
+	// them (nil for another strategy, or when maxSurge or maxUnavailable
+	// does not resolve).
+	Budget *RolloutBudget `json:"budget,omitempty"`
+}
+
+// RolloutBudget is what a rolling update may do: the replicas of all the
+// Deployment's ReplicaSets together stay at most Replicas + MaxSurge, and
+// scaling old ones down keeps at least Replicas - MaxUnavailable available.
+// Both are resolved against spec.replicas as the controller resolves them
+// (maxSurge rounded up, maxUnavailable down, not both zero, unavailability
+// at most the replicas).
+type RolloutBudget struct {
+	MaxSurge       int32 `json:"maxSurge"`
+	MaxUnavailable int32 `json:"maxUnavailable"`
 }
 
 // StatusCount are a Deployment's status counters.
@@ -237,6 +253,11 @@ func deploymentView(d *appsv1.Deployment) DeploymentView {
 		}
 		if ru.MaxUnavailable != nil {
 			v.MaxUnavailable = ru.MaxUnavailable.String()
+		}
+	}
+	if deployutil.IsRollingUpdate(d) {
+		if m := deployutil.ExplainFenceposts(d); m.Resolved && m.Error == "" {
+			v.Budget = &RolloutBudget{MaxSurge: m.MaxSurge, MaxUnavailable: m.MaxUnavailable}
 		}
 	}
 	return v

@@ -120,6 +120,17 @@ test('presenter: notes, keyboard remote, panels in view, survives reload', async
   await expect(page.locator('html')).toHaveClass(/present/);
   await expect(page.locator('#annotation')).toBeVisible();
   await expect(page.locator('#panel-queue')).toBeHidden(); // only the chosen panels
+  // Before the first note the scenario's description is the caption.
+  await expect(page.locator('#annotation')).toHaveAttribute('data-at', 'intro');
+  await expect(page.locator('#ann-title')).toHaveText('rolling-update-10-3-2');
+  await expect(page.locator('#ann-text')).not.toBeEmpty();
+  // The help lists the presenter's remote first.
+  await page.locator('#present-btn').focus();
+  await page.evaluate(() => (document.getElementById('help') as HTMLDialogElement).showModal());
+  await expect(page.locator('#help-keys h3').first()).toContainText('Presenter mode');
+  await expect(page.locator('#help-keys dl').first()).toContainText('next / previous note');
+  await page.evaluate(() => (document.getElementById('help') as HTMLDialogElement).close());
+  await page.locator('body').click({ position: { x: 640, y: 5 } });
   await page.keyboard.press('PageDown');
   await expect(page.locator('#ann-title')).toHaveText('The first ReplicaSet gets all 10 replicas');
   await page.keyboard.press('PageDown');
@@ -134,10 +145,37 @@ test('presenter: notes, keyboard remote, panels in view, survives reload', async
   for (const [sel, what] of [['#panel-cluster', 'cluster view'], ['#controls', 'step controls'], ['#panel-math', 'math panel'], ['#annotation', 'note']] as const) {
     await inViewport(page, page.locator(sel), what);
   }
+  // The rolling update's budget, where the pods are: 10 + 3 and 10 - 2.
+  await expect(page.locator('#cluster .deploy-budget')).toHaveText('max replicas 10 + 3 = 13 (now 11) · min available 10 − 2 = 8 (now 10)');
+  await inViewport(page, page.locator('#cluster .rs').nth(1).locator('.pods'), 'the old ReplicaSet\'s pods');
   await page.screenshot({ path: shot('present-1280') });
   await page.keyboard.press('Space'); // next sync
   await expect.poll(() => step(page)).toBeGreaterThan(95);
   await page.keyboard.press('PageUp');
+  await expect(page.locator('#step-label')).toHaveText(/^step 95 \//);
+  // A clicker's PageDown after someone used the slider goes to the next
+  // note (the slider does not take it and move ten steps back).
+  await page.locator('#scrubber').focus();
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('#ann-count')).toHaveText(/^note 3 of 4/);
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('#ann-count')).toHaveText('note 4 of 4 · This is the last note.');
+  await expect(page.locator('#ann-next')).toBeDisabled();
+  const last = await step(page);
+  await page.keyboard.press('PageDown'); // nothing further: the view stays
+  await expect(page.locator('#ann-count')).toContainText('note 4 of 4');
+  expect(await step(page)).toBe(last);
+  // Space pauses a run that plays.
+  await page.locator('#play-btn').click();
+  await expect(page.locator('#play-btn')).toHaveAttribute('aria-pressed', 'true');
+  await page.locator('body').click({ position: { x: 640, y: 5 } });
+  await page.keyboard.press('Space');
+  await expect(page.locator('#play-btn')).toHaveAttribute('aria-pressed', 'false');
+  for (let i = 0; i < 4 && (await step(page)) > 95; i++) {
+    const before = await step(page);
+    await page.keyboard.press('PageUp');
+    await expect.poll(() => step(page)).toBeLessThan(before);
+  }
   await expect(page.locator('#step-label')).toHaveText(/^step 95 \//);
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
@@ -168,6 +206,27 @@ test('predict: the guess is asked before the math and then marked', async ({ pag
   await page.locator('#predict-reveal').click();
   await expect(page.locator('#predict .verdict')).toHaveAttribute('data-ok', 'true');
   await expect(page.locator('#math .math-block[data-type="NewRSMath"]')).toBeVisible();
+  await expect(page.locator('#predict')).toContainText('Score: 1 of 1');
+  // The next question blurs the pods: the step shown holds the answer.
+  await page.keyboard.press('s');
+  await expect(page.locator('#predict .predict-q')).toBeVisible();
+  await expect.poll(() => page.locator('#cluster .pods').first().evaluate((e) => getComputedStyle(e).filter)).toContain('blur');
+  // A reset starts a new round: the score too.
+  await page.locator('#reset-btn').click();
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);
+  await expect(page.locator('#predict')).toContainText('Score: 0 of 0');
+});
+
+test('math after a seek: the latest decision before the step, not none', async ({ page }) => {
+  test.setTimeout(90_000);
+  await ready(page);
+  await page.locator('#settle-btn').click();
+  await expect.poll(() => step(page)).toBeGreaterThan(120);
+  await page.locator('#scrubber').fill('120');
+  await page.locator('#scrubber').dispatchEvent('change');
+  await expect(page.locator('#step-label')).toHaveText(/^step 120 \//);
+  await expect(page.locator('#math .math-block').first()).toBeVisible();
+  await expect(page.locator('#math')).not.toContainText('No controller decision yet');
 });
 
 test('zh-CN: no English UI string stays visible, and the choice is remembered', async ({ page }) => {

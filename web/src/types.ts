@@ -66,6 +66,8 @@ export interface DeploymentView {
   status: StatusCount;
   conditions: Condition[] | null;
   deleting?: boolean;
+  /** A rolling update's resolved bounds (maxSurge rounded up, maxUnavailable down); absent for Recreate. */
+  budget?: { maxSurge: number; maxUnavailable: number };
 }
 
 export interface ReplicaSetView {

@@ -98,6 +98,8 @@ const en: Record<string, string> = {
   'player.noDeployment': 'Without a Deployment',
   'player.objectsWithout': 'Objects without a Deployment',
   'player.deployMeta': 'replicas {replicas} · {strategy} · revision {revision} · {images}',
+  'player.budget': 'max replicas {replicas} + {surge} = {max} (now {desired}) · min available {replicas} − {unavail} = {min} (now {available})',
+  'player.budgetTitle': 'What the rolling update may do: all its ReplicaSets together want at most replicas + maxSurge (rounded up) pods, and old ones are scaled down only while at least replicas − maxUnavailable (rounded down) stay available. "now" is the sum over its ReplicaSets.',
   'player.deployStatus': 'status: total {total}, updated {updated}, ready {ready}, available {available}',
   'player.rsHead': 'ReplicaSet {name} · rev {rev} · {images}',
   'player.rsCounts': 'desired {desired} · current {current} · ready {ready} · available {available}',

@@ -19,6 +19,12 @@ const en: Record<string, string> = {
   'keys.reset': 'reset (reload the scenario)',
   'keys.help': 'show this help',
   'keys.close': 'close the help',
+  'keys.everywhere': 'Outside presenter mode',
+  'keys.presenterHeading': 'Presenter mode (a clicker sends PageDown / PageUp)',
+  'keys.presentNext': 'next controller sync (Space pauses while playing)',
+  'keys.presentBack': 'back to the previous sync',
+  'keys.presentNote': 'next / previous note',
+  'keys.presentExit': 'leave presenter mode',
   'keys.present': 'presenter: Space / → next sync, ← back, PageDown / PageUp next / previous note, Esc exit',
 };
 

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { countedSquares, countedTotal } from './panels';
+import type { DeploymentView } from '../types';
+import { countedSquares, countedTotal, renderBudget } from './panels';
 
 it('countedSquares builds only the squares drawn; countedTotal counts them all', () => {
   const rs = { namespace: 'default', name: 'web-a', desired: 10000, current: 9000, ready: 7000, available: 5000, terminating: 2000, images: null };
@@ -8,4 +9,32 @@ it('countedSquares builds only the squares drawn; countedTotal counts them all',
   expect(sq.every((p) => p.available)).toBe(true);
   expect(countedTotal(rs)).toBe(11000);
   expect(countedSquares(rs).length).toBe(11000);
+});
+
+it('renderBudget shows the bounds beside the sums of the ReplicaSets, flagging the ones outside', () => {
+  // No DOM in these tests: just what renderBudget touches.
+  const attrs = new Map<string, string>();
+  const el = {
+    firstChild: null,
+    lastChild: null,
+    textContent: '',
+    hidden: false,
+    hasAttribute: (n: string) => attrs.has(n),
+    getAttribute: (n: string) => attrs.get(n) ?? null,
+    setAttribute: (n: string, v: string) => void attrs.set(n, v),
+    removeAttribute: (n: string) => void attrs.delete(n),
+  } as unknown as HTMLElement;
+  const rs = (desired: number, available: number) => ({ rs: { namespace: 'default', name: `r${desired}`, desired, current: desired, ready: available, available, images: null } });
+  const d = { namespace: 'default', name: 'web', replicas: 10, strategy: 'RollingUpdate', status: { replicas: 11, updated: 3, ready: 8, available: 7, unavailable: 3 }, budget: { maxSurge: 3, maxUnavailable: 2 } } as unknown as DeploymentView;
+  renderBudget(el, d, [rs(3, 0), rs(8, 7)]);
+  expect(el.textContent).toBe('max replicas 10 + 3 = 13 (now 11) · min available 10 − 2 = 8 (now 7)');
+  expect(el.hasAttribute('data-under')).toBe(true);
+  expect(el.hasAttribute('data-over')).toBe(false);
+  renderBudget(el, d, [rs(6, 0), rs(8, 8)]);
+  expect(el.hasAttribute('data-over')).toBe(true);
+  expect(el.hasAttribute('data-under')).toBe(false);
+  // Recreate: no budget, nothing shown.
+  renderBudget(el, { ...d, strategy: 'Recreate', budget: undefined } as unknown as DeploymentView, [rs(3, 0)]);
+  expect(el.hidden).toBe(true);
+  expect(el.textContent).toBe('');
 });

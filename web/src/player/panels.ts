@@ -98,16 +98,18 @@ export class ClusterPanel {
   private createDeploy(g: DeployGroup): HTMLElement {
     const title = h('h3', { class: 'deploy-title' });
     const meta = h('p', { class: 'deploy-meta' });
+    const budget = h('p', { class: 'deploy-budget' });
     const rsBox = h('div', { class: 'rs-list' });
-    const el = h('article', { class: 'deploy', 'data-name': g.name, 'aria-label': g.d ? t('player.deployment', { name: g.name }) : t('player.objectsWithout') }, title, meta, rsBox);
+    const el = h('article', { class: 'deploy', 'data-name': g.name, 'aria-label': g.d ? t('player.deployment', { name: g.name }) : t('player.objectsWithout') }, title, meta, budget, rsBox);
     const rsList = new KeyedList<RSGroup>(rsBox, (x) => x.name, (x) => this.createRS(x), (e, x) => this.updateRS(e, x));
     (el as unknown as { rsList: KeyedList<RSGroup> }).rsList = rsList;
     return el;
   }
 
   private updateDeploy(el: HTMLElement, g: DeployGroup): void {
-    const [title, meta] = [el.children[0]!, el.children[1]!];
+    const [title, meta, budget] = [el.children[0]!, el.children[1]!, el.children[2] as HTMLElement];
     const d = g.d;
+    renderBudget(budget, d, g.groups);
     if (d) {
       setText(title, `${t('player.deployment', { name: d.name })}${d.paused ? ` ${t('player.paused')}` : ''}${d.deleting ? ` ${t('player.deleting')}` : ''}`);
       const strat = d.strategy === 'RollingUpdate' ? `RollingUpdate maxSurge ${d.maxSurge ?? '?'} maxUnavailable ${d.maxUnavailable ?? '?'}` : d.strategy;
@@ -158,6 +160,7 @@ export class ClusterPanel {
       setText(counts!, `${t('player.rsCounts', { desired: rs.desired, current: rs.current, ready: rs.ready, available: rs.available })}${rs.terminating ? t('player.rsTerminating', { n: rs.terminating }) : ''}`);
       counts!.dataset.desired = String(rs.desired);
       counts!.dataset.current = String(rs.current);
+      setAttr(el, 'data-empty', rs.desired === 0 && rs.current === 0 && x.pods.length === 0 ? '' : null);
     } else {
       setText(head!, x.name);
       setText(counts!, t('player.podCount', { count: x.pods.length }));
@@ -205,6 +208,35 @@ export class ClusterPanel {
     );
     body.replaceChildren(h('table', {}, h('thead', {}, h('tr', {}, ...t('player.podsHead').split('|').map((c) => h('th', { text: c })))), h('tbody', {}, ...rows)));
   }
+}
+
+/**
+ * The rolling update's bounds beside what its ReplicaSets add up to now:
+ * the replicas they want together against replicas + maxSurge, and those
+ * available against replicas − maxUnavailable (the numbers the Deployment
+ * controller compares; the math panel shows each decision's). Empty for a
+ * Deployment without a budget (Recreate) or without one.
+ */
+export function renderBudget(el: HTMLElement, d: DeploymentView | null, groups: readonly { rs: ReplicaSetView | null }[]): void {
+  const b = d?.budget;
+  if (!d || !b) {
+    setText(el, '');
+    el.hidden = true;
+    return;
+  }
+  let desired = 0;
+  let available = 0;
+  for (const g of groups) {
+    desired += g.rs?.desired ?? 0;
+    available += g.rs?.available ?? 0;
+  }
+  const max = d.replicas + b.maxSurge;
+  const min = d.replicas - b.maxUnavailable;
+  el.hidden = false;
+  setText(el, t('player.budget', { replicas: d.replicas, surge: b.maxSurge, max, desired, unavail: b.maxUnavailable, min, available }));
+  setAttr(el, 'title', t('player.budgetTitle'));
+  setAttr(el, 'data-over', desired > max ? '' : null);
+  setAttr(el, 'data-under', available < min ? '' : null);
 }
 
 /**

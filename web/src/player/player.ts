@@ -39,6 +39,9 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   return el as T;
 };
 
+/** The most steps backfillMath reads back in one call. */
+const MATH_BACKFILL = 64;
+
 /** The app once the engine is ready. */
 export class Player {
   private view: View | null = null;
@@ -52,6 +55,14 @@ export class Player {
   private mathShown: { records: TraceRecord[]; blocks: MathBlock[] } | null = null;
   /** The keys of mathByStep, sorted (the math panel finds the latest at or before the step shown). */
   private readonly mathSteps = new SortedSteps();
+  /**
+   * The steps whose records were looked at for math (in a view, or read
+   * back by backfillMath): the panel's fallback to an earlier step's math is
+   * right only once every step after it was. A seek or a settle jumps over
+   * steps never shown.
+   */
+  private readonly mathChecked = new Set<number>();
+  private backfilling = false;
   /** The components of history, for the step filter (read incrementally). */
   private readonly components = new HistoryComponents();
   /** The components the step filter's options were built from (HistoryComponents gives a new array when they change). */
@@ -225,6 +236,7 @@ export class Player {
     this.historyCuts++;
     this.mathByStep.clear();
     this.mathSteps.clear();
+    this.mathChecked.clear();
     this.samples = r.value.samples ?? [];
     this.view = null;
     this.scenarioId = name.endsWith('.yaml') && this.library.some((e) => `${e.id}.yaml` === name) ? name.slice(0, -5) : name === 'scenario.yaml' ? '' : name.replace(/\.yaml$/, '');
@@ -254,6 +266,7 @@ export class Player {
       this.mathByStep.set(v.step, math);
       this.mathSteps.add(v.step);
     }
+    this.mathChecked.add(v.step);
     this.schedule();
     if (this.history.length < v.maxStep) void this.fetchSteps();
     if (this.samplesStale) this.fetchSamplesSoon();
@@ -274,6 +287,48 @@ export class Player {
       this.historyCuts++;
     }
     for (const s of this.mathSteps.cutAbove(n)) this.mathByStep.delete(s);
+    for (const s of this.mathChecked) if (s > n) this.mathChecked.delete(s);
+  }
+
+  /**
+   * Reads the math records of the steps before v's that were never looked
+   * at, back to the latest step with math known (at most mathBackfill steps
+   * a call), and renders again: after a seek or a settle the panel then
+   * shows the latest decision, not an older one or none. A step not
+   * fetched yet stops it (the fetch renders again).
+   */
+  private backfillMath(v: View): void {
+    if (this.backfilling) return;
+    const known = this.mathSteps.atOrBefore(v.step);
+    let lo = 0;
+    let hi = 0;
+    for (let st = v.step; st > Math.max(known, 0) && v.step - st < MATH_BACKFILL; st--) {
+      if (this.mathChecked.has(st)) continue;
+      if (!this.history[st - 1]) return;
+      hi ||= st;
+      lo = st;
+    }
+    if (!hi) return;
+    const from = this.history[lo - 1]!.firstSeq;
+    const to = this.history[hi - 1]!.lastSeq;
+    const cuts = this.historyCuts;
+    this.backfilling = true;
+    void this.call<{ records: TraceRecord[] | null }>('records', { from, to, kinds: ['decision'], limit: 10000 })
+      .then((r) => {
+        if (!r || cuts !== this.historyCuts) return;
+        for (const rec of list(r.records)) {
+          if (!MATH_TYPES.includes(rec.type) || rec.step < lo || rec.step > hi || this.mathChecked.has(rec.step)) continue;
+          const at = this.mathByStep.get(rec.step);
+          if (at) at.push(rec);
+          else {
+            this.mathByStep.set(rec.step, [rec]);
+            this.mathSteps.add(rec.step);
+          }
+        }
+        for (let st = lo; st <= hi; st++) this.mathChecked.add(st);
+        this.schedule();
+      })
+      .finally(() => (this.backfilling = false));
   }
 
   private async fetchSteps(): Promise<void> {
@@ -352,6 +407,17 @@ export class Player {
     this.updatePlay();
     this.fetchSamplesSoon();
   }
+
+  /** True while the run plays. */
+  isPlaying(): boolean {
+    return this.playing;
+  }
+
+  /**
+   * Extra key groups listed first in the help overlay (presenter mode's
+   * remote); null for none. Set it, then call renderHelp.
+   */
+  helpFirst: { heading: string; keys: { keys: string[]; label: string }[] } | null = null;
 
   private updatePlay(): void {
     const b = $('play-btn');
@@ -462,6 +528,7 @@ export class Player {
     this.cluster.render(v, claimsOf(records), MAX_PODS);
     renderQueues($('queues'), v);
     renderExpectations($('expectations'), v);
+    this.backfillMath(v);
     const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
     const blocks = this.holdMath(v) ? null : this.mathBlocks(this.mathByStep.get(from) ?? NO_RECORDS);
     // Held (predict mode), or math.ts still loading: nothing rather than another step's math.
@@ -724,11 +791,14 @@ export class Player {
     this.render();
   }
 
-  private renderHelp(): void {
+  /** Fills the help overlay: helpFirst's keys (presenter mode) before the player's. */
+  renderHelp(): void {
+    const row = (keys: string[], label: string) => [h('dt', {}, ...keys.map((k) => h('kbd', { text: keyLabel(k) }))), h('dd', { text: label })];
+    const first = this.helpFirst;
+    const player = h('dl', {}, ...SHORTCUTS.flatMap((s) => row(s.keys, t(s.label))), ...(first ? [] : row(['PageDown', 'PageUp'], t('keys.present'))));
     $('help-keys').replaceChildren(
-      ...SHORTCUTS.flatMap((s) => [h('dt', {}, ...s.keys.map((k) => h('kbd', { text: keyLabel(k) }))), h('dd', { text: t(s.label) })]),
-      h('dt', {}, ...['PageDown', 'PageUp'].map((k) => h('kbd', { text: k }))),
-      h('dd', { text: t('keys.present') }),
+      ...(first ? [h('h3', { text: first.heading }), h('dl', {}, ...first.keys.flatMap((k) => row(k.keys, k.label))), h('h3', { text: t('keys.everywhere') })] : []),
+      player,
     );
   }
 

@@ -54,7 +54,12 @@ export class Predictor {
   constructor(private readonly player: Player, private readonly box: HTMLElement, private readonly button: HTMLElement) {
     player.holdMath = (v) => this.hold(v);
     player.onRender.push((v) => this.show(v));
-    player.onLoad.push(() => this.answered.clear());
+    player.onLoad.push(() => {
+      // A new run (a reset too): a new round of questions and a new score.
+      this.answered.clear();
+      this.right = 0;
+      this.pending = null;
+    });
     button.addEventListener('click', () => this.toggle());
   }
 

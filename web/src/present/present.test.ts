@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TraceRecord, View } from '../types';
 import { addRecords, noteAt, type RecordSteps, stepsOf } from './annotations';
 import { questionFor } from './predict';
-import { readState } from './presenter';
+import { readState, typingTarget } from './presenter';
 
 const { view } = JSON.parse(readFileSync(new URL('../testdata/step95.json', import.meta.url), 'utf8')) as { view: View };
 const rec = (type: string, data: unknown): TraceRecord => ({ seq: 1, step: 1, atNs: 0, source: 's', kind: 'decision', type, text: '', data });
@@ -42,5 +42,22 @@ describe('predict', () => {
     expect(questionFor([rec('ManageDecision', { key: 'default/a', action: 'delete', count: 2 })])?.answer).toBe(-2);
     expect(questionFor([rec('ManageDecision', { key: 'default/a', action: 'skipped' })])).toBeNull();
     expect(questionFor([rec('QueueOp', {})])).toBeNull();
+  });
+});
+
+describe('presenter keys', () => {
+  it('leave text fields, selects and the editor alone, not the slider or buttons', () => {
+    // No DOM in these tests: what typingTarget reads.
+    const el = (tagName: string, type = '', isContentEditable = false) => ({ tagName, type, isContentEditable }) as unknown as HTMLElement;
+    const input = (type: string) => el('INPUT', type);
+    expect(typingTarget(input('text'))).toBe(true);
+    expect(typingTarget(input('number'))).toBe(true);
+    expect(typingTarget(el('TEXTAREA'))).toBe(true);
+    expect(typingTarget(el('SELECT'))).toBe(true);
+    expect(typingTarget(el('DIV', '', true))).toBe(true);
+    expect(typingTarget(input('range'))).toBe(false);
+    expect(typingTarget(input('checkbox'))).toBe(false);
+    expect(typingTarget(el('BUTTON'))).toBe(false);
+    expect(typingTarget(null)).toBe(false);
   });
 });

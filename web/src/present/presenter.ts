@@ -39,6 +39,8 @@ export class Presenter {
   private seen: RecordSteps = new Map();
   private scannedSeq = 0;
   private busy = false;
+  /** A message about a note move that found nothing, shown while the step it was asked at is. */
+  private flash: { step: number; text: string } | null = null;
   private readonly layout = new Layout('rolloutlab-present-panels', document.getElementById('panels-list'));
 
   constructor(private readonly player: Player, private readonly normal: Layout) {
@@ -65,6 +67,16 @@ export class Presenter {
     this.on = true;
     document.documentElement.classList.add('present');
     document.getElementById('present-btn')?.setAttribute('aria-pressed', 'true');
+    this.player.helpFirst = {
+      heading: t('keys.presenterHeading'),
+      keys: [
+        { keys: [' ', 'ArrowRight'], label: t('keys.presentNext') },
+        { keys: ['ArrowLeft'], label: t('keys.presentBack') },
+        { keys: ['PageDown', 'PageUp'], label: t('keys.presentNote') },
+        { keys: ['Escape'], label: t('keys.presentExit') },
+      ],
+    };
+    this.player.renderHelp();
     this.layout.apply();
     this.player.render();
   }
@@ -75,6 +87,8 @@ export class Presenter {
     document.getElementById('present-btn')?.setAttribute('aria-pressed', 'false');
     document.getElementById('annotation')!.hidden = true;
     sessionStorage.removeItem(STATE);
+    this.player.helpFirst = null;
+    this.player.renderHelp();
     this.normal.apply();
   }
 
@@ -95,10 +109,12 @@ export class Presenter {
   private key(e: KeyboardEvent): void {
     if (!this.on || e.ctrlKey || e.metaKey || e.altKey) return;
     const tgt = e.target as HTMLElement | null;
-    if (tgt && (/^(INPUT|TEXTAREA|SELECT)$/.test(tgt.tagName) || tgt.isContentEditable)) return;
+    // A select keeps its own keys but not a clicker's page keys.
+    if (typingTarget(tgt) && !(tgt?.tagName === 'SELECT' && (e.key === 'PageDown' || e.key === 'PageUp'))) return;
     let act: (() => Promise<void>) | null = null;
     if (e.key === 'PageDown') act = () => this.note(1);
     else if (e.key === 'PageUp') act = () => this.note(-1);
+    else if (e.key === ' ' && this.player.isPlaying()) act = async () => this.player.pause();
     else if (e.key === ' ' || e.key === 'ArrowRight') act = async () => void (await this.player.advance('sync'));
     else if (e.key === 'ArrowLeft') act = () => this.backSync();
     else if (e.key === 'Escape' && !(document.getElementById('help') as HTMLDialogElement).open) act = async () => this.exit();
@@ -136,11 +152,16 @@ export class Presenter {
     }
   }
 
-  /** Goes to the next (dir 1) or previous (−1) note, computing the run further when needed. */
+  /**
+   * Goes to the next (dir 1) or previous (−1) note, computing the run
+   * further when a note is not found yet (one whose step depends on a
+   * record). When none is found, the view stays where it was and says so.
+   */
   async note(dir: 1 | -1): Promise<void> {
     if (this.anns.length === 0) return;
     const v = this.player.current();
     if (!v) return;
+    this.flash = null;
     await this.scan();
     const pick = () => {
       const steps = stepsOf(this.anns, this.seen);
@@ -149,16 +170,24 @@ export class Presenter {
     };
     let to = pick();
     if (to === null && dir > 0) {
-      setText(document.getElementById('ann-count')!, t('present.searching'));
-      for (let i = 0; i < SEARCH_SYNCS && to === null; i++) {
-        const before = this.player.current()?.maxStep ?? 0;
-        await this.player.seek(before);
-        if ((await this.player.advance('sync', 5)) === 0) break;
-        await this.scan();
-        to = pick();
+      // Only a note not placed yet can lie ahead; with every note placed
+      // there is nothing to look for.
+      if (stepsOf(this.anns, this.seen).some((s) => s === null)) {
+        setText(document.getElementById('ann-count')!, t('present.searching'));
+        for (let i = 0; i < SEARCH_SYNCS && to === null; i++) {
+          const before = this.player.current()?.maxStep ?? 0;
+          await this.player.seek(before);
+          if ((await this.player.advance('sync', 5)) === 0) break;
+          await this.scan();
+          to = pick();
+        }
       }
       if (to === null) {
-        setText(document.getElementById('ann-count')!, t('present.notFound'));
+        // Back where the presenter was: the search only computed the run.
+        if (this.player.current()?.step !== v.step) await this.player.seek(v.step);
+        this.flash = { step: v.step, text: t('present.notFound') };
+        const now = this.player.current();
+        if (now) this.paint(now);
         return;
       }
     }
@@ -195,13 +224,39 @@ export class Presenter {
     const box = document.getElementById('annotation')!;
     box.dataset.at = i >= 0 && steps[i] === v.step ? 'here' : 'before';
     const a = i >= 0 ? this.anns[i] : undefined;
-    setText(document.getElementById('ann-title')!, a ? a.title : '');
-    setText(document.getElementById('ann-text')!, a ? (a.text ?? '') : '');
-    setText(
-      document.getElementById('ann-count')!,
-      this.anns.length === 0 ? t('present.noNotes') : i < 0 ? t('present.beforeFirst', { total: this.anns.length }) : t('present.noteCount', { n: i + 1, total: this.anns.length }),
-    );
+    if (a) {
+      setText(document.getElementById('ann-title')!, a.title);
+      setText(document.getElementById('ann-text')!, a.text ?? '');
+    } else {
+      // Before the first note, or in a scenario without notes: what the
+      // scenario is about and what to watch (its description, cut to a few
+      // lines by style.css), so the room is never without a caption.
+      box.dataset.at = 'intro';
+      setText(document.getElementById('ann-title')!, (document.getElementById('scenario-name')?.textContent ?? '').replace(/^—\s*/, ''));
+      setText(document.getElementById('ann-text')!, document.getElementById('scenario-desc')?.textContent?.trim() ?? '');
+    }
+    const total = this.anns.length;
+    // With every note placed, none after the last one reached.
+    const last = steps.every((s) => s !== null) && !steps.some((s) => s !== null && s > v.step);
+    if (this.flash && this.flash.step !== v.step) this.flash = null;
+    let count = total === 0 ? t('present.noNotes') : i < 0 ? (total === 1 ? t('present.beforeFirstOne') : t('present.beforeFirst', { total })) : t('present.noteCount', { n: i + 1, total });
+    if (this.flash) count = `${count} · ${this.flash.text}`;
+    else if (total > 0 && last && i >= 0) count = `${count} · ${t('present.lastNote')}`;
+    setText(document.getElementById('ann-count')!, count);
     (document.getElementById('ann-prev') as HTMLButtonElement).disabled = i < 0;
-    (document.getElementById('ann-next') as HTMLButtonElement).disabled = this.anns.length === 0;
+    (document.getElementById('ann-next') as HTMLButtonElement).disabled = total === 0 || last;
   }
+}
+
+/**
+ * Whether a key press goes to a field being typed in (text, number, the
+ * editor, a select's own keys), which keeps its keys. The step slider and
+ * buttons do not: a clicker's PageDown after someone touched the slider
+ * still goes to the next note, not ten steps back.
+ */
+export function typingTarget(el: HTMLElement | null): boolean {
+  if (!el) return false;
+  if (el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;
+  if (el.tagName !== 'INPUT') return false;
+  return !['range', 'checkbox', 'radio', 'button', 'submit', 'reset'].includes((el as HTMLInputElement).type);
 }

@@ -97,6 +97,8 @@ export const zh: Record<string, string> = {
   'player.noDeployment': '不属于任何 Deployment',
   'player.objectsWithout': '不属于 Deployment 的对象',
   'player.deployMeta': '副本 {replicas} · {strategy} · 修订版本 {revision} · {images}',
+  'player.budget': '最多副本 {replicas} + {surge} = {max}（当前 {desired}）· 最少可用 {replicas} − {unavail} = {min}（当前 {available}）',
+  'player.budgetTitle': '滚动更新的界限：所有 ReplicaSet 合计期望的 Pod 数至多为 replicas + maxSurge（向上取整），只有在至少 replicas − maxUnavailable（向下取整）个 Pod 可用时才缩容旧的 ReplicaSet。“当前”是其所有 ReplicaSet 的合计。',
   'player.deployStatus': '状态：总数 {total}，已更新 {updated}，就绪 {ready}，可用 {available}',
   'player.rsHead': 'ReplicaSet {name} · 修订 {rev} · {images}',
   'player.rsCounts': '期望 {desired} · 当前 {current} · 就绪 {ready} · 可用 {available}',

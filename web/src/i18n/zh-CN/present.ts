@@ -11,6 +11,8 @@ export const zh: Record<string, string> = {
   'present.noteCount': '第 {n} 条注释，共 {total} 条',
   'present.noNotes': '此场景没有注释；按空格前进到下一次同步。',
   'present.beforeFirst': '共 {total} 条注释；按 PageDown 前往下一条。',
+  'present.beforeFirstOne': '共 1 条注释；按 PageDown 前往。',
+  'present.lastNote': '这是最后一条注释。',
   'present.searching': '正在查找下一条注释…',
   'present.notFound': '本次运行中没有更多注释。',
   'predict.questionNewRS': 'Deployment 控制器即将确定新 ReplicaSet {name} 的大小（当前 {now} 个副本）。本次同步之后它会有多少个副本？',
@@ -32,6 +34,12 @@ export const zh: Record<string, string> = {
   'keys.reset': '重置（重新加载场景）',
   'keys.help': '显示此帮助',
   'keys.close': '关闭帮助',
+  'keys.everywhere': '演示模式之外',
+  'keys.presenterHeading': '演示模式（翻页笔发送 PageDown / PageUp）',
+  'keys.presentNext': '下一次控制器同步（播放时空格暂停）',
+  'keys.presentBack': '回到上一次同步',
+  'keys.presentNote': '下一条 / 上一条注释',
+  'keys.presentExit': '退出演示模式',
   'keys.present': '演示模式：空格 / → 下一次同步，← 后退，PageDown / PageUp 下一条 / 上一条注释，Esc 退出',
 };
 
