@@ -17,11 +17,15 @@ type comparison struct {
 }
 
 // fork compares the page's run (A) with the run forked at atStep in which
-// the given actions are done instead (B). The page's session is not moved.
+// the given actions are done instead (B, or the label given). The page's
+// session is not moved.
 func (b *bridge) fork(args json.RawMessage) (any, error) {
 	var a struct {
-		AtStep  int               `json:"atStep"`
-		Action  json.RawMessage   `json:"action"`
+		AtStep int             `json:"atStep"`
+		Action json.RawMessage `json:"action"`
+		// Label names the forked run in the result's sentences ("B" when
+		// empty; a page comparing several alternatives passes C, D...).
+		Label   string            `json:"label"`
 		Actions []json.RawMessage `json:"actions"`
 	}
 	if err := decodeArgs(args, &a); err != nil {
@@ -39,7 +43,7 @@ func (b *bridge) fork(args json.RawMessage) (any, error) {
 			}
 			alt = append(alt, act)
 		}
-		r, ra, rb, err := compare.Fork(s, a.AtStep, alt)
+		r, ra, rb, err := compare.Fork(s, a.AtStep, a.Label, alt)
 		if err != nil {
 			return nil, err
 		}

@@ -363,7 +363,7 @@ func TestRunRefusesLimitsAboveTheCommandLinesCeiling(t *testing.T) {
 	for _, want := range []string{
 		"testdata/absurd.yaml:5: spec.limits.maxPods: 100000 is more than the command line allows: at most 50000 pods at once (lower spec.limits.maxPods in the Scenario document)\n",
 		"testdata/absurd.yaml:5: spec.limits.maxSteps: 10000000 is more than the command line allows: at most 5000000 steps (lower spec.limits.maxSteps in the Scenario document)\n",
-		"testdata/absurd.yaml:7: spec.replicas: 100000 replicas need more pods than the command line allows (at most 50000 pods at once); ask for fewer replicas\n",
+		"testdata/absurd.yaml:11: spec.replicas: 100000 replicas need more pods than the command line allows (at most 50000 pods at once); ask for fewer replicas\n",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

@@ -73,9 +73,14 @@ func play(side Side) (*meter, error) {
 
 // Fork compares the run of s as recorded (A: its user actions kept, later
 // ones included) with the run forked at step n in which alt is done instead
-// of the user actions made at or after n (B). s itself is not moved; the
-// two runs are new sessions, returned with the result for their samples.
-func Fork(s *session.Session, n int, alt []scenario.Action) (*Result, *session.Session, *session.Session, error) {
+// of the user actions made at or after n, named label (B, or C, D... when a
+// page compares several alternatives with A; "B" when empty). s itself is
+// not moved; the two runs are new sessions, returned with the result for
+// their samples.
+func Fork(s *session.Session, n int, label string, alt []scenario.Action) (*Result, *session.Session, *session.Session, error) {
+	if label == "" {
+		label = "B"
+	}
 	a, err := s.ForkAt(n, true)
 	if err != nil {
 		return nil, nil, nil, err
@@ -84,7 +89,7 @@ func Fork(s *session.Session, n int, alt []scenario.Action) (*Result, *session.S
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	r, err := Compare(Side{Label: "A", Session: a}, Side{Label: "B", Session: b, Actions: alt})
+	r, err := Compare(Side{Label: "A", Session: a}, Side{Label: label, Session: b, Actions: alt})
 	if err != nil {
 		return nil, nil, nil, err
 	}

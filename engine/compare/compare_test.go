@@ -157,7 +157,7 @@ func TestForkInstead(t *testing.T) {
 	}
 	s.Advance(session.ByEvent, 5)
 	scale := scenario.Action{Type: scenario.ActionScale, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 30}
-	r, a, b, err := Fork(s, n, []scenario.Action{scale})
+	r, a, b, err := Fork(s, n, "", []scenario.Action{scale})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestForkKeepsFewCheckpoints(t *testing.T) {
 		t.Fatalf("the run keeps %d checkpoints; the test needs a longer one", before)
 	}
 	scale := scenario.Action{Type: scenario.ActionScale, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 90}
-	_, a, b, err := Fork(s, 1, []scenario.Action{scale})
+	_, a, b, err := Fork(s, 1, "", []scenario.Action{scale})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,5 +268,21 @@ func TestForkKeepsFewCheckpoints(t *testing.T) {
 	}
 	if got := s.CheckpointStats().Count; got != before {
 		t.Errorf("the forked session keeps %d checkpoints, had %d", got, before)
+	}
+}
+
+// TestMeterKeepsItsCountsRight runs every library scenario against itself
+// with the meter recounting all pods after every step (checkMeter): the
+// counts it keeps from the pods each step wrote, and from the times their
+// minReadySeconds run out, must equal a count of every pod (a mismatch
+// panics, naming the step).
+func TestMeterKeepsItsCountsRight(t *testing.T) {
+	checkMeter = true
+	defer func() { checkMeter = false }()
+	for _, id := range scenarios.IDs() {
+		src, _ := scenarios.Source(id)
+		if _, err := Files(id+".yaml", src, id+".yaml", src, nil); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
 	}
 }

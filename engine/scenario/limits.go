@@ -60,7 +60,7 @@ func (s *Scenario) CheckLimits(file string, c Ceilings) error {
 			replicas = o.Spec.Replicas
 		}
 		if replicas != nil && *replicas > maxPods {
-			errs = append(errs, &Error{File: file, Doc: obj.Doc, Line: obj.Line, Field: "spec.replicas", Message: tooMany(*replicas)})
+			errs = append(errs, &Error{File: file, Doc: obj.Doc, Line: obj.FieldLine("spec.replicas"), Field: "spec.replicas", Message: tooMany(*replicas)})
 		}
 	}
 	for i, a := range s.Timeline {

@@ -155,7 +155,7 @@ func TestCheckLimitsNamesEachLimitItsValueTheCeilingAndTheLine(t *testing.T) {
 		"absurd.yaml: document 1, line 5: spec.limits.maxPods: 100000 is more than the browser allows: at most 15000 pods at once (lower spec.limits.maxPods in the Scenario document)",
 		"absurd.yaml: document 1, line 5: spec.limits.maxSteps: 10000000 is more than the browser allows: at most 500000 steps (lower spec.limits.maxSteps in the Scenario document)",
 		"absurd.yaml: document 1, line 5: spec.limits.maxTraceRecords: 100000000 is more than the browser allows: at most 2000000 trace records (lower spec.limits.maxTraceRecords in the Scenario document)",
-		"absurd.yaml: document 2, line 9: spec.replicas: 100000 replicas need more pods than the browser allows (at most 15000 pods at once); ask for fewer replicas",
+		"absurd.yaml: document 2, line 13: spec.replicas: 100000 replicas need more pods than the browser allows (at most 15000 pods at once); ask for fewer replicas",
 		"absurd.yaml: document 1, line 7: spec.timeline[0].replicas: 20000 replicas need more pods than the browser allows (at most 15000 pods at once); ask for fewer replicas",
 	}
 	got := Errors(s.CheckLimits("absurd.yaml", BrowserCeilings))
@@ -181,7 +181,7 @@ func TestCheckLimitsReplicasAboveTheFilesPodLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := Errors(s.CheckLimits("small.yaml", BrowserCeilings))
-	want := "small.yaml: document 2, line 9: spec.replicas: 100000 replicas need more pods than the pod limit, 50 (spec.limits.maxPods); raise spec.limits.maxPods in the Scenario document (the browser allows up to 15000) or ask for fewer replicas"
+	want := "small.yaml: document 2, line 13: spec.replicas: 100000 replicas need more pods than the pod limit, 50 (spec.limits.maxPods); raise spec.limits.maxPods in the Scenario document (the browser allows up to 15000) or ask for fewer replicas"
 	if len(got) != 1 || got[0].Error() != want {
 		t.Fatalf("got %v\nwant %s", got, want)
 	}
@@ -195,5 +195,53 @@ func TestCheckLimitsReplicasAboveTheFilesPodLimit(t *testing.T) {
 		if err := s.CheckLimits("fits.yaml", c); err != nil {
 			t.Fatalf("%s: %v", c.Where, err)
 		}
+	}
+}
+
+// TestRolloutPeakOverThePodLimit: replicas within the pod limit load, but a
+// rolling update that may want more pods than it (replicas + maxSurge,
+// rounded up, 25% by default) gets a notice at the replicas' line; a
+// Recreate Deployment, or a surge that fits, gets none. An error over the
+// ceiling names the replicas' line too.
+func TestRolloutPeakOverThePodLimit(t *testing.T) {
+	dep := func(replicas int, strategy string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: " + strconv.Itoa(replicas) +
+			"\n  selector: {matchLabels: {app: web}}\n" + strategy +
+			"  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx}]\n"
+	}
+	peaks := func(src string) []Notice {
+		t.Helper()
+		s, err := Parse("web.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Notice
+		for _, n := range s.Notices {
+			if n.Code == NoticeLimit {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	got := peaks(dep(9000, ""))
+	if len(got) != 1 || got[0].Line != 6 || !strings.Contains(got[0].Message, "may want 11250 pods at once (9000 replicas + maxSurge 2250), more than the pod limit, 10000") {
+		t.Fatalf("9000 replicas, default strategy: %+v", got)
+	}
+	if got := peaks(dep(9000, "  strategy: {type: Recreate}\n")); len(got) != 0 {
+		t.Fatalf("Recreate: %+v", got)
+	}
+	if got := peaks(dep(9000, "  strategy: {rollingUpdate: {maxSurge: 1000}}\n")); len(got) != 0 {
+		t.Fatalf("maxSurge 1000 fits 10000: %+v", got)
+	}
+	if got := peaks(dep(8001, "  strategy: {rollingUpdate: {maxSurge: 25%}}\n")); len(got) != 1 || !strings.Contains(got[0].Message, "10002 pods") {
+		t.Fatalf("8001 + 25%% rounded up = 10002: %+v", got)
+	}
+	s, err := Parse("web.yaml", []byte(dep(20000, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.CheckLimits("web.yaml", BrowserCeilings)
+	if err == nil || !strings.Contains(err.Error(), "web.yaml: document 1, line 6: spec.replicas: 20000 replicas") {
+		t.Fatalf("over the ceiling: %v", err)
 	}
 }

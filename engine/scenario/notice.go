@@ -39,6 +39,9 @@ const (
 	// NoticeStripped: server-written fields were dropped (spec-only mode,
 	// or fields the simulation never keeps such as managedFields).
 	NoticeStripped = "stripped"
+	// NoticeLimit: a rolling update of a Deployment may need more pods at
+	// once than the pod limit allows; such a rollout stops at the limit.
+	NoticeLimit = "limit"
 )
 
 // NoticeText renders `document 2, line 14: Service/web: message`, leaving

@@ -6,6 +6,9 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // scenarioAPIVersion and scenarioKind identify the Scenario document.
@@ -135,6 +138,38 @@ func (p *parser) finish(s *Scenario, hasScenario bool, ignored int, specOnly boo
 	}
 	p.noteReplaced(s.Objects)
 	p.prepareLive(s, specOnly)
+	p.notePeaks(s)
+}
+
+// notePeaks warns about each Deployment whose rolling update may need
+// more pods at once than the pod limit: replicas + maxSurge (resolved as
+// the controller resolves it, with the API server's defaults) above
+// spec.limits.maxPods. Such a run stops with an error half-way through a
+// rollout; its replicas alone within the limit, the file loads.
+func (p *parser) notePeaks(s *Scenario) {
+	for _, o := range s.Objects {
+		d, ok := o.Obj.(*appsv1.Deployment)
+		if !ok || d.Spec.Replicas == nil || int(*d.Spec.Replicas) > s.Limits.MaxPods {
+			continue
+		}
+		st := d.Spec.Strategy
+		if st.Type != "" && st.Type != appsv1.RollingUpdateDeploymentStrategyType {
+			continue
+		}
+		quarter := intstr.FromString("25%")
+		surge := &quarter
+		if st.RollingUpdate != nil && st.RollingUpdate.MaxSurge != nil {
+			surge = st.RollingUpdate.MaxSurge
+		}
+		n, err := intstr.GetScaledValueFromIntOrPercent(surge, int(*d.Spec.Replicas), true)
+		if err != nil || int(*d.Spec.Replicas)+n <= s.Limits.MaxPods {
+			continue
+		}
+		p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("spec.replicas"), Kind: "Deployment", Name: d.Name, Code: NoticeLimit,
+			Message: "a rolling update may want " + strconv.Itoa(int(*d.Spec.Replicas)+n) + " pods at once (" + strconv.Itoa(int(*d.Spec.Replicas)) +
+				" replicas + maxSurge " + strconv.Itoa(n) + "), more than the pod limit, " + strconv.Itoa(s.Limits.MaxPods) +
+				" (spec.limits.maxPods): a rollout would stop there; raise spec.limits.maxPods in a Scenario document or lower maxSurge"})
+	}
 }
 
 // defaultScenario names a file without a Scenario document after its first

@@ -349,10 +349,12 @@ export class WhatIfRoom {
     this.ok(formId, t('whatif.forking', { step }));
     // Let "playing both futures" paint before the engine is busy.
     await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    const r = await this.host.call<Comparison>('fork', { atStep: step, action });
+    const add = this.addNext && this.forks !== null && this.forks.atStep === step && this.forks.runs.length - 1 < MAX_ALTERNATIVES;
+    // The name the new run will get (B, or C, D... when added), for the engine's sentences.
+    const label = RUN_NAMES[add && this.forks ? this.forks.runs.length : 1] ?? 'B';
+    const r = await this.host.call<Comparison>('fork', { atStep: step, action, label });
     if (!r.ok) return this.fail(formId, this.errorText(r.error));
     const c = r.value;
-    const add = this.addNext && this.forks !== null && this.forks.atStep === step && this.forks.runs.length - 1 < MAX_ALTERNATIVES;
     this.addNext = false;
     if (!add || !this.forks) {
       this.forks = { atStep: step, runs: [{ name: 'A', label: t('whatif.run.recorded'), summary: c.a, samples: c.samplesA }], pairs: [] };
