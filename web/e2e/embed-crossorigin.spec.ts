@@ -41,3 +41,22 @@ test('on another site, /embed.js falls back to iframes of /embed', async ({ page
   await expect(frame.locator('.pl-label')).toContainText('step 3 /');
   expect(await page.evaluate(() => document.activeElement === document.body && window.scrollY === 0)).toBe(true);
 });
+
+test('on another site, an iframe player follows the page\'s language and the size its CSS gives it', async ({ page, baseURL }) => {
+  const other = baseURL!.replace('127.0.0.1', 'localhost');
+  await page.route(`${other}zh-site.html`, (r) =>
+    r.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="zh-CN"><title>Other site</title><style>#p { display: block; height: 360px }</style>
+        <rollout-lab id="p" scenario="rolling-update-10-3-2" panels="cluster"></rollout-lab>
+        <script type="module" src="${baseURL}embed.js"></script></html>`,
+    }),
+  );
+  await page.goto(`${other}zh-site.html`);
+  const frame = page.frameLocator('#p iframe');
+  await expect(frame.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  expect(await page.locator('#p iframe').getAttribute('src')).toContain('lang=zh-CN');
+  await expect(frame.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  const box = (await page.locator('#p').boundingBox())!;
+  expect(Math.round(box.height)).toBe(360);
+});

@@ -115,3 +115,44 @@ test('"Open in Rollout Lab" carries an editable player to the full app at its st
   await expect(app.locator('#banner')).toContainText('Opened a shared simulation at step 5.');
   expect(await app.evaluate(() => window.__rolloutlabApp!.current()!.scenario)).toBe('inline-scale-up');
 });
+
+test('/embed: a step past the run\'s end shows the end', async ({ page }) => {
+  await page.goto('/embed?scenario=recreate&panels=cluster&step=999999');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  const label = (await page.locator('.pl-label').textContent()) ?? '';
+  const m = /step (\d+) \/ (\d+)/.exec(label);
+  expect(m, label).not.toBeNull();
+  expect(Number(m![1])).toBeGreaterThan(0);
+  expect(m![1]).toBe(m![2]);
+  await expect(page.locator('.pl-status')).toBeHidden();
+});
+
+test('the wheel over an embedded player\'s panel scrolls the docs page', async ({ page }) => {
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await page.goto('/docs/embed.html');
+  await expect(page.locator('#first .player')).toHaveAttribute('data-ready', 'true');
+  const panel = page.locator('#first .pl-panel').first();
+  await panel.scrollIntoViewIfNeeded();
+  const box = (await panel.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const before = await page.evaluate(() => window.scrollY);
+  for (let i = 0; i < 6; i++) await page.mouse.wheel(0, 400);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before);
+});
+
+test('"Open in Rollout Lab" of a library scenario names it in the app', async ({ page, context }) => {
+  await page.route('**/named-embed.html', (r) =>
+    r.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><title>Docs</title><rollout-lab id="p" scenario="rollback" readonly="false" panels="cluster"></rollout-lab><script type="module" src="/embed.js"></script>',
+    }),
+  );
+  await page.goto('/named-embed.html');
+  await expect(page.locator('#p .player')).toHaveAttribute('data-ready', 'true');
+  const [app] = await Promise.all([context.waitForEvent('page'), page.locator('#p .pl-open').click()]);
+  await expect(app.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(app.locator('#scenario-picker')).toHaveValue('rollback');
+  await expect(app.locator('#scenario-name')).toHaveText('— rollback');
+  // The docs page's own language mark is left alone.
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('');
+});

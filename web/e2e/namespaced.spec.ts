@@ -234,3 +234,54 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await expect(page.locator('.deploy[data-name="web"]')).toBeInViewport({ ratio: 1 });
   expect(problems).toEqual([]);
 });
+
+test('a long pasted manifest that fails to load keeps the reason in view, at its line', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  // 300 lines of ConfigMap data, then a StatefulSet and nothing Rollout Lab simulates.
+  const data = Array.from({ length: 300 }, (_, i) => `  key${i}: value${i}`).join('\n');
+  const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n${data}\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  replicas: 3\n`;
+  await pasteAndLoad(page, text);
+  await expect(page.locator('#load-status')).toContainText('Not loaded');
+  const err = page.locator('#load-errors li').first();
+  await expect(err).toContainText('nothing to simulate');
+  const box = (await err.boundingBox())!;
+  expect(box.y + box.height, 'the reason is on screen without scrolling').toBeLessThanOrEqual(720);
+  const panel = page.locator('#editor-panel');
+  expect(await panel.evaluate((e) => e.scrollHeight <= e.clientHeight + 1), 'the editor panel does not scroll inside').toBe(true);
+});
+
+test('a rollout that wants more pods than the limit: a notice at load, a banner when it stops', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await pasteAndLoad(
+    page,
+    `apiVersion: rolloutlab.dev/v1alpha1
+kind: Scenario
+metadata: {name: tight}
+spec:
+  limits: {maxPods: 5}
+  timeline:
+    - when: {rolloutComplete: deployment/web}
+      action: setImage
+      target: deployment/web
+      image: nginx:1.26
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 4
+  strategy: {rollingUpdate: {maxSurge: 2, maxUnavailable: 0}}
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx:1.25}]}
+`,
+  );
+  await expect(page.locator('#load-errors li[data-code="limit"]')).toContainText('may want 6 pods at once (4 replicas + maxSurge 2)');
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('#banner')).toBeVisible();
+  await expect(page.locator('#banner-text')).toContainText(/^The run stopped at step \d+: /);
+});

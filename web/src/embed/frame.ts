@@ -5,6 +5,6 @@ import { parseOptions, queryOptions } from './options';
 
 const host = document.getElementById('player');
 if (host) {
-  const player = mountPlayer(host, parseOptions(queryOptions(location.search)));
+  const player = mountPlayer(host, parseOptions(queryOptions(location.search)), true);
   (window as unknown as { __rolloutlabPlayer: unknown }).__rolloutlabPlayer = player;
 }

@@ -28,14 +28,20 @@ function styles(): CSSStyleSheet {
 /** The app's origin: where this code was loaded from. */
 const appBase = new URL(/* @vite-ignore */ '/', import.meta.url);
 
-export function mountPlayer(host: HTMLElement, opts: EmbedOptions): Player {
-  const lang = parseLocale(opts.lang ?? document.documentElement.lang);
-  if (lang) setLocale(lang);
+/**
+ * Mounts a player in host. ownPage is set on the /embed page, whose
+ * document is the player's own: it takes the player's language as its lang.
+ */
+export function mountPlayer(host: HTMLElement, opts: EmbedOptions, ownPage = false): Player {
+  // The player's own lang, else the nearest around it on the page. One
+  // language per page: players of the same origin share their strings.
+  const lang = parseLocale(opts.lang ?? host.closest<HTMLElement>('[lang]')?.lang ?? document.documentElement.lang);
+  if (lang) setLocale(lang, ownPage);
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   shadow.adoptedStyleSheets = [styles()];
   const module = compileEngine({ wasmURL: new URL(__WASM_URL__, import.meta.url).href, buildBytes: __WASM_BYTES__ });
-  const player = new Player(startEngine(module), opts, async (source, step) => {
-    const hash = await encodeShare({ source, actions: [], step, ...(lang ? { lang } : {}) });
+  const player = new Player(startEngine(module), opts, async (source, step, name) => {
+    const hash = await encodeShare({ source, name, actions: [], step, ...(lang ? { lang } : {}) });
     return new URL(hash, appBase).href;
   });
   shadow.replaceChildren(player.root);

@@ -22,7 +22,8 @@ import { type EmbedOptions, isLibraryID, type PanelName } from './options';
 const MAX_PODS = 150;
 
 /** Where to send "Open in Rollout Lab" (the app at the player's origin). */
-export type OpenLink = (source: string, step: number) => Promise<string>;
+/** Builds the app's link to a scenario (source, the file name it was loaded as) at a step. */
+export type OpenLink = (source: string, step: number, name: string) => Promise<string>;
 
 export class Player {
   readonly root: HTMLElement;
@@ -30,6 +31,8 @@ export class Player {
   private samples: Sample[] = [];
   private mathByStep = new Map<number, MathBlock[]>();
   private source = '';
+  /** The file name the scenario was loaded as (a library id's "rollback.yaml"), for the app's link. */
+  private sourceName = 'scenario.yaml';
   private playing = false;
   private playTimer = 0;
   private frame = 0;
@@ -130,12 +133,21 @@ export class Player {
       const r = await engine.call<Snapshot>('load', { source, name, maxPods: MAX_PODS });
       if (!r.ok) throw new Error(t('embed.invalid', { message: r.error.message }));
       this.source = source;
+      this.sourceName = name;
       setText(this.els.title!, r.value.view.scenario);
       this.root.setAttribute('aria-label', t('embed.player', { name: r.value.view.scenario }));
       this.samples = r.value.samples ?? [];
       this.apply(r.value);
       if (this.opts.step > 0) {
-        await this.seek(this.opts.step);
+        const at = await engine.call<Snapshot>('seek', { step: this.opts.step, maxPods: MAX_PODS });
+        if (at.ok) this.apply(at.value);
+        else {
+          // A step past the run's end (a scenario shorter than the page
+          // expected, or a large number meaning "the end"): the seek ran
+          // to the end; show it.
+          const end = await engine.call<Snapshot>('view', { maxPods: MAX_PODS });
+          if (end.ok) await this.seek(end.value.view.maxStep);
+        }
         await this.recallMath();
       }
       this.els.status!.hidden = true;
@@ -275,9 +287,12 @@ export class Player {
     const perTick = Math.max(1, Math.round(this.opts.speed / 30));
     const tick = async () => {
       if (!this.playing) return;
+      const t0 = performance.now();
       const taken = await this.advance(perTick);
       if (taken === 0) return this.pause();
-      this.playTimer = window.setTimeout(tick, (1000 * perTick) / this.opts.speed);
+      // The engine's and the drawing's time counts in the interval, so the
+      // speed asked for is the speed played (240/s played 69/s).
+      this.playTimer = window.setTimeout(tick, Math.max(0, (1000 * perTick) / this.opts.speed - (performance.now() - t0)));
     };
     void tick();
   }
@@ -323,7 +338,7 @@ export class Player {
     const a = this.els.open as HTMLAnchorElement;
     if (a.getAttribute('href') !== '#') return; // already resolved: let the click through
     e.preventDefault();
-    a.href = await this.openLink(this.source, this.view.step);
+    a.href = await this.openLink(this.source, this.view.step, this.sourceName);
     window.open(a.href, '_blank', 'noopener');
   }
 

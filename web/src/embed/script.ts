@@ -45,6 +45,10 @@ async function upgrade(el: HTMLElement): Promise<void> {
     const v = attrs(name);
     if (v !== null) q.set(name, v);
   }
+  // Without a lang of its own the player follows the page's (the iframe
+  // cannot read it): the nearest lang attribute, as CSS :lang() would.
+  const pageLang = el.closest<HTMLElement>('[lang]')?.lang;
+  if (!q.has('lang') && pageLang) q.set('lang', pageLang);
   if (source) q.set('source', source);
   const frame = document.createElement('iframe');
   frame.src = new URL(`/embed?${q}`, scriptURL).href;
@@ -52,7 +56,8 @@ async function upgrade(el: HTMLElement): Promise<void> {
   frame.loading = 'lazy';
   frame.style.cssText = 'width:100%;height:100%;border:0;display:block';
   el.style.display ||= 'block';
-  el.style.height ||= '500px';
+  // 500px unless the page sized the element (its CSS or an inline style).
+  if (!el.style.height && el.getBoundingClientRect().height < 1) el.style.height = '500px';
   el.replaceChildren(frame);
 }
 

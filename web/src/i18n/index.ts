@@ -73,10 +73,15 @@ export function loadZh(): Promise<void> {
 /** setLocale switches the language and tells every listener (which re-render).
  *  The first switch to zh-CN also loads its strings and tells the listeners
  *  again once they are there. */
-export function setLocale(l: Locale): void {
+/**
+ * setLocale switches the UI language. The app marks its page with it (the
+ * html element's lang); an embedded player passes markPage false, so the
+ * documentation page around it keeps its own.
+ */
+export function setLocale(l: Locale, markPage = true): void {
   if (l === current) return;
   current = l;
-  if (typeof document !== 'undefined') document.documentElement.lang = l;
+  if (markPage && typeof document !== 'undefined') document.documentElement.lang = l;
   for (const fn of listeners) fn(l);
   if (l === 'zh-CN' && zhLoad === null) {
     void loadZh().then(

@@ -76,6 +76,8 @@ export class Player {
   private library: LibraryEntry[] = [];
   private editor: EditorHandle | null = null;
   private playing = false;
+  /** The stop reason last put in the banner ('' when the run has not stopped). */
+  private stopShown = '';
   private playTimer = 0;
   private frame = 0;
   private samplesStale = false;
@@ -390,12 +392,14 @@ export class Player {
       if (!this.playing) return;
       const speed = Number($<HTMLSelectElement>('speed').value) || 5;
       const perTick = Math.max(1, Math.round(speed / 30));
+      const t0 = performance.now();
       const taken = await this.advance('event', perTick);
       if (taken === 0) {
         this.pause();
         return;
       }
-      this.playTimer = window.setTimeout(tick, Math.max(0, (1000 * perTick) / speed));
+      // The engine's time counts in the interval: the speed chosen is the speed played.
+      this.playTimer = window.setTimeout(tick, Math.max(0, (1000 * perTick) / speed - (performance.now() - t0)));
     };
     void tick();
   }
@@ -561,6 +565,10 @@ export class Player {
     const what = `${last ? `${last.kind} ${last.component}${last.key ? ` ${last.key}` : ''}` : ''}${v.idle ? ` · ${t('player.idle')}` : ''}${v.stopped ? ` · ${t('player.stopped', { why: v.stopped })}` : ''}`;
     setText($('step-what'), what);
     setAttr($('step-what'), 'title', what);
+    // A run that stopped (a limit) says why in a banner, once: the controls
+    // cut the reason short.
+    if (v.stopped && v.stopped !== this.stopShown) this.banner(t('player.stoppedBanner', { step: v.maxStep, why: v.stopped }), 'error');
+    this.stopShown = v.stopped ?? '';
     $<HTMLButtonElement>('back-btn').disabled = v.step === 0;
     // component filter options and action targets follow the run
     const comp = $<HTMLSelectElement>('filter-component');
@@ -727,8 +735,17 @@ export class Player {
     const text = this.editor.getText();
     if (!(await this.load(text, 'scenario.yaml')) || !this.view) return;
     this.foldEditor(true);
-    // The picker and the title follow what was loaded: the library entry
-    // when the text is one, else the pasted scenario under its own name.
+    this.showLoaded(text);
+  }
+
+  /**
+   * Makes the picker and the title follow what was loaded (from the editor,
+   * or a shared link, such as an embedded player's "Open in Rollout Lab"):
+   * the library entry when the text is one, else the scenario under its own
+   * name.
+   */
+  showLoaded(text: string): void {
+    if (!this.view) return;
     const picker = $<HTMLSelectElement>('scenario-picker');
     const entry = this.library.find((e) => e.source === text);
     if (entry) {

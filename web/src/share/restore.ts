@@ -17,6 +17,8 @@ export interface ShareableApp {
   act(action: UserAction): Promise<void>;
   current(): { step: number } | null;
   banner(text: string, kind: 'panic' | 'error' | 'info'): void;
+  /** Makes the scenario picker and title name what was loaded. */
+  showLoaded(source: string): void;
 }
 
 /** Restores the shared simulation; resolves to whether it fully succeeded. */
@@ -56,6 +58,7 @@ export async function restoreShare(app: ShareableApp, recorder: ShareRecorder, l
     app.banner(t('share.restoreFailed', { message: 'the scenario did not load' }), 'error');
     return false;
   }
+  app.showLoaded(source);
   for (const a of state.actions) {
     await app.seek(a.step);
     await app.act(a.action);

@@ -98,7 +98,7 @@ export function summaryRows(runs: readonly Summary[]): Row[] {
 
 /** "web 20/20 nginx:1.26" per Deployment. */
 export function finalText(s: Summary): string {
-  return (s.final ?? []).map((d) => `${d.name} ${d.available}/${d.replicas} ${(d.images ?? []).join(',')}${d.complete ? '' : ` (${t('whatif.sum.rolling')})`}`).join('; ');
+  return (s.final ?? []).map((d) => `${d.name} ${d.available}/${d.replicas} ${(d.images ?? []).join(', ')}${d.complete ? '' : ` (${t('whatif.sum.rolling')})`}`).join('; ');
 }
 
 /** Run names: A for the run as recorded, then B, C, D for the alternatives. */

@@ -41,6 +41,7 @@ export const zh: Record<string, string> = {
   'player.stepLabel': '第 {step} / {max} 步',
   'player.idle': '空闲',
   'player.stopped': '已停止：{why}',
+  'player.stoppedBanner': '运行在第 {step} 步停止：{why}',
   'player.cluster': '集群',
   'player.math': '本步的计算',
   'player.chart': '各 ReplicaSet 的副本数与可用 Pod',
