@@ -58,8 +58,11 @@ func (r *docReader) decodeObjects(body, kindNode, apiNode *node, itemPath string
 			name = resolve(n).Value
 		}
 	}
-	r.p.notify(Notice{Doc: r.doc, Line: resolve(body).Line + r.lineOffset, Kind: kindNode.Value, Name: name, Code: NoticeIgnored,
-		Message: "ignored (not simulated): Rollout Lab simulates Deployments, ReplicaSets and Pods"})
+	msg := "ignored (not simulated): Rollout Lab simulates Deployments, ReplicaSets and Pods"
+	if kindNode.Value == "HorizontalPodAutoscaler" {
+		msg = "ignored (not simulated): nothing scales the Deployments here but their spec.replicas and the timeline's scale actions"
+	}
+	r.p.notify(Notice{Doc: r.doc, Line: resolve(body).Line + r.lineOffset, Kind: kindNode.Value, Name: name, Code: NoticeIgnored, Message: msg})
 	return 1
 }
 

@@ -42,6 +42,8 @@ const (
 	// NoticeLimit: a rolling update of a Deployment may need more pods at
 	// once than the pod limit allows; such a rollout stops at the limit.
 	NoticeLimit = "limit"
+	// NoticePaused: a Deployment starts paused.
+	NoticePaused = "paused"
 )
 
 // NoticeText renders `document 2, line 14: Service/web: message`, leaving

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -125,7 +126,7 @@ func (p *parser) finish(s *Scenario, hasScenario bool, ignored int, specOnly boo
 		// (A Scenario document alone is a valid, if idle, scenario.)
 		msg := "nothing to simulate: the file holds no Deployment, ReplicaSet or Pod"
 		if ignored > 0 {
-			msg += " (ignored: " + strconv.Itoa(ignored) + " object(s) of kinds it does not simulate)"
+			msg += " (ignored, of kinds it does not simulate: " + p.ignoredList() + ")"
 		}
 		p.add(&Error{File: p.file, Message: msg})
 		return
@@ -139,6 +140,47 @@ func (p *parser) finish(s *Scenario, hasScenario bool, ignored int, specOnly boo
 	p.noteReplaced(s.Objects)
 	p.prepareLive(s, specOnly)
 	p.notePeaks(s)
+	p.notePaused(s)
+}
+
+// ignoredList names the objects of kinds not simulated, from their
+// notices: "StatefulSet db (line 7), DaemonSet agent (line 19)", the first
+// five and how many more.
+func (p *parser) ignoredList() string {
+	var names []string
+	more := 0
+	for _, n := range p.notices {
+		if n.Code != NoticeIgnored {
+			continue
+		}
+		if len(names) == 5 {
+			more++
+			continue
+		}
+		name := n.Kind
+		if n.Name != "" {
+			name += " " + n.Name
+		}
+		if n.Line > 0 {
+			name += " (line " + strconv.Itoa(n.Line) + ")"
+		}
+		names = append(names, name)
+	}
+	if more > 0 {
+		names = append(names, strconv.Itoa(more)+" more")
+	}
+	return strings.Join(names, ", ")
+}
+
+// notePaused says which Deployments start paused: the controller rolls
+// out no change of their template until they are resumed.
+func (p *parser) notePaused(s *Scenario) {
+	for _, o := range s.Objects {
+		if d, ok := o.Obj.(*appsv1.Deployment); ok && d.Spec.Paused {
+			p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("spec.paused"), Kind: "Deployment", Name: d.Name, Code: NoticePaused,
+				Message: "paused: a change to its pod template is not rolled out until it is resumed (a timeline resume action, or kubectl rollout resume)"})
+		}
+	}
 }
 
 // notePeaks warns about each Deployment whose rolling update may need

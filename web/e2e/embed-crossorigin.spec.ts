@@ -60,3 +60,28 @@ test('on another site, an iframe player follows the page\'s language and the siz
   const box = (await page.locator('#p').boundingBox())!;
   expect(Math.round(box.height)).toBe(360);
 });
+
+test('on another site, a scenario file of that site is fetched by the page for the iframe', async ({ page, baseURL }) => {
+  const other = baseURL!.replace('127.0.0.1', 'localhost');
+  await page.route(`${other}docs/page.html`, (r) =>
+    r.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>Docs</title>
+        <rollout-lab id="p" scenario="files/mine.yaml" panels="cluster"></rollout-lab>
+        <rollout-lab id="q" scenario="files/missing.yaml" panels="cluster"></rollout-lab>
+        <script type="module" src="${baseURL}embed.js"></script>`,
+    }),
+  );
+  await page.route(`${other}docs/files/mine.yaml`, (r) =>
+    r.fulfill({
+      contentType: 'text/yaml',
+      body: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: mine}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: mine}}\n  template:\n    metadata: {labels: {app: mine}}\n    spec: {containers: [{name: c, image: nginx}]}\n',
+    }),
+  );
+  await page.route(`${other}docs/files/missing.yaml`, (r) => r.fulfill({ status: 404, body: 'no' }));
+  await page.goto(`${other}docs/page.html`);
+  const frame = page.frameLocator('#p iframe');
+  await expect(frame.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(frame.locator('.pl-title')).toHaveText('mine');
+  await expect(page.frameLocator('#q iframe').locator('.pl-status')).toContainText('files/missing.yaml: HTTP 404');
+});

@@ -156,3 +156,35 @@ test('"Open in Rollout Lab" of a library scenario names it in the app', async ({
   // The docs page's own language mark is left alone.
   expect(await page.evaluate(() => document.documentElement.lang)).toBe('');
 });
+
+test('a player follows attributes set after it was inserted, and autoplay waits until it is in view', async ({ page }) => {
+  await page.route('**/dynamic-embed.html', (r) =>
+    r.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>Docs</title><div style="height: 3000px">Long intro</div>
+        <script type="module" src="/embed.js"></script>`,
+    }),
+  );
+  await page.goto('/dynamic-embed.html');
+  // A framework inserts the element first and sets its attributes after.
+  await page.evaluate(() => {
+    const el = document.createElement('rollout-lab');
+    el.id = 'p';
+    document.body.append(el);
+    el.setAttribute('panels', 'cluster');
+    el.setAttribute('scenario', 'rollback');
+    el.setAttribute('autoplay', 'true');
+    el.setAttribute('speed', '60');
+  });
+  const player = page.locator('#p .player');
+  await expect(player).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('#p .pl-title')).toHaveText('rollback');
+  // Below the fold: autoplay has not started.
+  await page.waitForTimeout(1000);
+  await expect(page.locator('#p .pl-label')).toContainText(/^step 0 \//);
+  await page.locator('#p').scrollIntoViewIfNeeded();
+  await expect(page.locator('#p .pl-label')).not.toContainText(/^step 0 \//);
+  // A later change of the scenario makes a new player.
+  await page.evaluate(() => document.getElementById('p')!.setAttribute('scenario', 'recreate'));
+  await expect(page.locator('#p .pl-title')).toHaveText('recreate');
+});

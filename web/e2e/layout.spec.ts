@@ -294,3 +294,19 @@ test('tab order: the action form is three key presses away; lists are one tab st
   await expect(page.locator('#steps [tabindex="0"]')).toHaveCount(1);
   await expect(page.locator('#steps [tabindex="0"]')).toBeFocused();
 });
+
+test('dragging the step slider shows the steps it passes before it is let go', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page);
+  await page.locator('#settle-btn').click();
+  await expect.poll(() => step(page)).toBeGreaterThan(120);
+  const end = await step(page);
+  const box = (await page.locator('#scrubber').boundingBox())!;
+  await page.mouse.move(box.x + box.width - 4, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+  // Still held: the view has moved with the thumb.
+  await expect.poll(() => step(page)).toBeLessThan(end * 0.75);
+  await page.mouse.up();
+  await expect.poll(() => step(page)).toBeLessThan(end * 0.75);
+});

@@ -4,7 +4,7 @@ import { DEFAULT_PANELS, isLibraryID, parseOptions, queryOptions } from './optio
 describe('parseOptions', () => {
   it('reads every option from a query string', () => {
     const o = parseOptions(queryOptions('?scenario=rollback&panels=math,%20chart,bogus,math&step=7&autoplay=1&readonly=false&speed=15&lang=zh-CN'));
-    expect(o).toEqual({ source: null, scenario: 'rollback', panels: ['math', 'chart'], step: 7, autoplay: true, readonly: false, speed: 15, lang: 'zh-CN' });
+    expect(o).toEqual({ source: null, scenario: 'rollback', panels: ['math', 'chart'], step: 7, autoplay: true, readonly: false, speed: 15, lang: 'zh-CN', error: null });
   });
   it('has read-only, paused defaults at step 0', () => {
     const o = parseOptions(queryOptions(''));

@@ -25,6 +25,12 @@ export interface EmbedOptions {
   speed: number;
   /** UI language tag, e.g. "zh-CN"; null follows the host page. */
   lang: string | null;
+  /**
+   * Why the scenario could not be had, when /embed.js on another site
+   * fetched the scenario file for the iframe and failed (the `error`
+   * parameter); the player says so instead of starting.
+   */
+  error: string | null;
 }
 
 /** A lookup of option names: attribute or query parameter values, null when absent. */
@@ -62,6 +68,7 @@ export function parseOptions(get: OptionSource): EmbedOptions {
     readonly: flag(get('readonly'), true),
     speed: whole(get('speed'), 5, 1, 240),
     lang: get('lang')?.trim() || null,
+    error: get('error') || null,
   };
 }
 

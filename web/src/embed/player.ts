@@ -82,7 +82,7 @@ export class Player {
       label,
     );
     const panels = h('div', { class: `pl-panels n${this.opts.panels.length}` }, ...this.opts.panels.map((p) => this.panel(p)));
-    const root = h('div', { class: 'player', tabindex: 0, 'aria-label': 'Rollout Lab' }, h('div', { class: 'pl-head' }, title, open), controls, status, panels);
+    const root = h('div', { class: 'player', role: 'region', tabindex: 0, 'aria-label': 'Rollout Lab' }, h('div', { class: 'pl-head' }, title, open), controls, status, panels);
     root.addEventListener('keydown', (e) => this.onKey(e));
     return root;
   }
@@ -129,6 +129,7 @@ export class Player {
     try {
       const engine = await this.engine;
       setText(this.els.status!, t('embed.loadingScenario'));
+      if (this.opts.error) throw new Error(this.opts.error);
       const { source, name } = await this.resolveSource(engine);
       const r = await engine.call<Snapshot>('load', { source, name, maxPods: MAX_PODS });
       if (!r.ok) throw new Error(t('embed.invalid', { message: r.error.message }));
@@ -154,8 +155,10 @@ export class Player {
       for (const id of ['back', 'step', 'play', 'reset', 'scrub']) (this.els[id] as HTMLButtonElement).disabled = false;
       this.els.open!.hidden = this.opts.readonly || !this.openLink;
       this.root.dataset.ready = 'true';
-      // Autoplay, unless the reader asked for less motion.
-      if (this.opts.autoplay && !matchMedia('(prefers-reduced-motion: reduce)').matches) this.play();
+      // Autoplay, unless the reader asked for less motion: while the
+      // player is in view (a player far down the page waits for the reader,
+      // and one scrolled away stops), until the reader takes the controls.
+      if (this.opts.autoplay && !matchMedia('(prefers-reduced-motion: reduce)').matches) this.autoplayInView();
     } catch (e) {
       this.fail(e instanceof Error ? e.message : String(e));
     }
@@ -305,14 +308,36 @@ export class Player {
   }
 
   private togglePlay(): void {
+    // The reader decides from now on: autoplay no longer follows the view.
+    this.inView?.disconnect();
+    this.inView = null;
     if (this.playing) this.pause();
     else this.play();
+  }
+
+  /** Watches the player's visibility for autoplay (null once the reader took over). */
+  private inView: IntersectionObserver | null = null;
+
+  private autoplayInView(): void {
+    if (typeof IntersectionObserver === 'undefined') return this.play();
+    this.inView = new IntersectionObserver(
+      (entries) => {
+        const visible = entries[entries.length - 1]!.isIntersecting;
+        if (visible) this.play();
+        else this.pause();
+      },
+      { threshold: 0.3 },
+    );
+    this.inView.observe(this.root);
   }
 
   private updatePlay(): void {
     const b = this.els.play!;
     setText(b, this.playing ? t('embed.pause') : t('embed.play'));
     b.setAttribute('aria-pressed', String(this.playing));
+    // The step label changes many times a second while playing: a screen
+    // reader hears it when the run stops, not at every step.
+    this.els.label?.setAttribute('aria-live', this.playing ? 'off' : 'polite');
   }
 
   /** Keys act only while focus is inside the player; handled keys never scroll the host. */
@@ -377,6 +402,7 @@ export class Player {
 
   /** Stops playing and the engine's Worker (the player left the page). */
   dispose(): void {
+    this.inView?.disconnect();
     this.pause();
     clearTimeout(this.samplesTimer);
     void this.engine.then((e) => e.close?.()).catch(() => {});

@@ -6,7 +6,7 @@
 // On the app's own origin the players are mounted in the page (one wasm
 // download and compile for all of them). From another origin a Worker cannot
 // be started from our script, so each element gets an iframe of /embed.
-import { elementOptions, parseOptions } from './options';
+import { elementOptions, isLibraryID, parseOptions } from './options';
 
 const scriptURL = new URL(import.meta.url);
 const sameOrigin = scriptURL.origin === location.origin;
@@ -28,22 +28,45 @@ function dedent(text: string): string {
 
 /** Mounted players by host element, so a removed element's engine is stopped. */
 const players = new Map<HTMLElement, { dispose(): void }>();
+/** Counts the mounts of each element: a mount that a later one overtook while it loaded gives up. */
+const mounts = new WeakMap<HTMLElement, number>();
+/** The options an element is read for (attributes, or data- attributes). */
+const OPTION_NAMES = ['scenario', 'panels', 'step', 'autoplay', 'readonly', 'speed', 'lang'];
 
 async function upgrade(el: HTMLElement): Promise<void> {
   if (el.dataset.rolloutLabMounted) return;
   el.dataset.rolloutLabMounted = 'true';
+  const mount = (mounts.get(el) ?? 0) + 1;
+  mounts.set(el, mount);
   const attrs = elementOptions(el);
   const source = inlineSource(el);
   const opts = parseOptions((name) => (name === 'source' && source ? source : attrs(name)));
   if (sameOrigin) {
     const { mountPlayer } = await import('./mount');
+    if (mounts.get(el) !== mount) return;
     players.set(el, mountPlayer(el, opts));
     return;
   }
   const q = new URLSearchParams();
-  for (const name of ['scenario', 'panels', 'step', 'autoplay', 'readonly', 'speed', 'lang']) {
+  for (const name of OPTION_NAMES) {
     const v = attrs(name);
     if (v !== null) q.set(name, v);
+  }
+  // A scenario file of the docs site: the iframe, on our origin, may not
+  // read it, so this page fetches it (relative to itself) and hands over
+  // its text.
+  const ref = q.get('scenario');
+  if (!source && ref && !isLibraryID(ref)) {
+    const url = new URL(ref, document.baseURI);
+    try {
+      const res = await fetch(url, { credentials: 'same-origin' });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      q.set('source', await res.text());
+      q.delete('scenario');
+    } catch (e) {
+      q.set('error', `Cannot fetch ${url.href}: ${(e as Error).message}`);
+    }
+    if (mounts.get(el) !== mount) return;
   }
   // Without a lang of its own the player follows the page's (the iframe
   // cannot read it): the nearest lang attribute, as CSS :lang() would.
@@ -52,7 +75,7 @@ async function upgrade(el: HTMLElement): Promise<void> {
   if (source) q.set('source', source);
   const frame = document.createElement('iframe');
   frame.src = new URL(`/embed?${q}`, scriptURL).href;
-  frame.title = 'Rollout Lab';
+  frame.title = `Rollout Lab: ${ref ?? 'scenario'}`;
   frame.loading = 'lazy';
   frame.style.cssText = 'width:100%;height:100%;border:0;display:block';
   el.style.display ||= 'block';
@@ -61,9 +84,33 @@ async function upgrade(el: HTMLElement): Promise<void> {
   el.replaceChildren(frame);
 }
 
+/** Mounts el again with its options as they are now (an attribute changed after it was mounted). */
+function remount(el: HTMLElement): void {
+  if (!el.dataset.rolloutLabMounted) return;
+  players.get(el)?.dispose();
+  players.delete(el);
+  delete el.dataset.rolloutLabMounted;
+  mounts.set(el, (mounts.get(el) ?? 0) + 1);
+  void upgrade(el);
+}
+
 class RolloutLabElement extends HTMLElement {
+  static readonly observedAttributes = OPTION_NAMES;
+  private remountDue = false;
+
   connectedCallback(): void {
     void upgrade(this);
+  }
+
+  /** A framework that sets the attributes after inserting the element, or changes them later: the player follows. */
+  attributeChangedCallback(_name: string, old: string | null, now: string | null): void {
+    if (old === now || !this.isConnected || !this.dataset.rolloutLabMounted || this.remountDue) return;
+    // Several attributes set in a row make one new player.
+    this.remountDue = true;
+    queueMicrotask(() => {
+      this.remountDue = false;
+      remount(this);
+    });
   }
 }
 

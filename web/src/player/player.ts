@@ -378,6 +378,30 @@ export class Player {
     if (s) this.apply(s);
   }
 
+  /** True while the pointer holds the slider: the view does not move its thumb. */
+  private dragging = false;
+  /** The step the slider asks for and not yet sought (-1: none); scrubbing while a seek runs. */
+  private scrubTarget = -1;
+  private scrubbing = false;
+
+  /** Seeks to the slider's step, one seek at a time: while one runs, only the latest position asked for is kept. */
+  private scrubTo(n: number): void {
+    this.scrubTarget = n;
+    if (this.scrubbing) return;
+    this.scrubbing = true;
+    void (async () => {
+      try {
+        while (this.scrubTarget >= 0) {
+          const to = this.scrubTarget;
+          this.scrubTarget = -1;
+          if (to !== this.view?.step) await this.seek(to);
+        }
+      } finally {
+        this.scrubbing = false;
+      }
+    })();
+  }
+
   /** Performs a user action now (scripts/bench-browser.mjs; the page's forms are in the what-if room). */
   async act(action: { type: string } & Record<string, unknown>): Promise<void> {
     const s = await this.call<Snapshot>('act', { action, maxPods: MAX_PODS });
@@ -556,7 +580,7 @@ export class Player {
   private renderControls(v: View): void {
     const scrub = $<HTMLInputElement>('scrubber');
     scrub.max = String(v.maxStep);
-    scrub.value = String(v.step);
+    if (!this.dragging) scrub.value = String(v.step);
     scrub.setAttribute('aria-valuetext', t('player.scrubberValue', { step: v.step, max: v.maxStep }));
     const last = v.lastStep;
     // Two outputs: the step counter (fixed width, never wraps) and what the
@@ -613,7 +637,15 @@ export class Player {
     on('back-btn', 'click', () => void this.run('back'));
     on('play-btn', 'click', () => void this.run('togglePlay'));
     on('reset-btn', 'click', () => void this.run('reset'));
-    on('scrubber', 'change', (e) => void this.seek(Number((e.target as HTMLInputElement).value)));
+    // Dragging the slider shows the steps it passes (one seek at a time,
+    // to the latest position); letting go seeks to where it stopped.
+    on('scrubber', 'input', (e) => this.scrubTo(Number((e.target as HTMLInputElement).value)));
+    on('scrubber', 'pointerdown', () => (this.dragging = true));
+    for (const ev of ['pointerup', 'pointercancel']) window.addEventListener(ev, () => (this.dragging = false));
+    on('scrubber', 'change', (e) => {
+      this.dragging = false;
+      this.scrubTo(Number((e.target as HTMLInputElement).value));
+    });
     on('filter-component', 'change', () => this.schedule());
     on('filter-kind', 'change', () => this.schedule());
     on('chart-axis', 'change', (e) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import '../i18n/all';
 import '../i18n/whatif';
-import { type Built, describeAction, FORMS, intOrPercent, manifestOf, parseEnv, type Target } from './actions';
+import { type Built, FORMS, intOrPercent, manifestOf, parseEnv, runLabel, type Target } from './actions';
 
 const web: Target = {
   namespace: 'default', name: 'web', target: 'deployment/web', replicas: 3, paused: false, strategy: 'RollingUpdate',
@@ -51,8 +51,8 @@ describe('action forms', () => {
     expect(manifestOf(src)).toBe('apiVersion: apps/v1\nkind: Deployment\n---\nkind: Service\n');
   });
   it('describes an action in one line', () => {
-    expect(describeAction({ type: 'setRollingUpdate', target: 'deployment/web', maxSurge: '100%' })).toBe('setRollingUpdate deployment/web maxSurge=100%');
-    expect(describeAction({ type: 'setImage', target: 'deployment/web', namespace: 'shop', container: 'app', image: 'a:2' })).toBe('setImage shop/deployment/web container=app image=a:2');
+    expect(runLabel({ type: 'setRollingUpdate', target: 'deployment/web', namespace: 'payments', maxSurge: '100%' })).toBe('maxSurge=100% · setRollingUpdate payments/deployment/web');
+    expect(runLabel({ type: 'apply', manifest: 'x' })).toBe('(YAML) · apply');
   });
 });
 

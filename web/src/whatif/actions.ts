@@ -258,14 +258,21 @@ export function manifestOf(source: string): string {
     .concat('\n');
 }
 
-/** A short description of an action for headings ("setRollingUpdate deployment/web maxSurge=100%"). */
-export function describeAction(a: Action): string {
-  const parts = [a.type];
-  if (typeof a.target === 'string') parts.push(a.namespace ? `${a.namespace}/${a.target}` : a.target);
+/**
+ * A run's name in the comparison's legends: the values the action sets
+ * first, then the action and its target, since a chart legend cuts a long
+ * name (with the values last, "B: setRollingUpdate payments/deplo…"
+ * never showed them).
+ *
+ *   runLabel({ type: 'setRollingUpdate', target: 'deployment/web', maxSurge: '100%' })
+ *     → 'maxSurge=100% · setRollingUpdate deployment/web'
+ */
+export function runLabel(a: Action): string {
+  const values: string[] = [];
   for (const [k, val] of Object.entries(a)) {
     if (k === 'type' || k === 'target' || k === 'namespace') continue;
-    if (k === 'manifest') parts.push('(YAML)');
-    else parts.push(`${k}=${typeof val === 'object' ? JSON.stringify(val) : String(val)}`);
+    values.push(k === 'manifest' ? '(YAML)' : `${k}=${typeof val === 'object' ? JSON.stringify(val) : String(val)}`);
   }
-  return parts.join(' ');
+  const what = typeof a.target === 'string' ? `${a.type} ${a.namespace ? `${a.namespace}/${a.target}` : a.target}` : a.type;
+  return values.length ? `${values.join(' ')} · ${what}` : what;
 }

@@ -9,7 +9,7 @@ import '../i18n/all';
 import '../i18n/whatif';
 import { onLocaleChange, t } from '../i18n';
 import { list, type Sample, type Snapshot, type StepInfo, type View } from '../types';
-import { type Action, type Built, describeAction, FORMS, type FormSpec, manifestOf, type Target, type Values } from './actions';
+import { type Action, type Built, FORMS, type FormSpec, manifestOf, runLabel, type Target, type Values } from './actions';
 import { comparisonSVG, DASHES, HEIGHT, seriesColors, WIDTH } from './chart';
 import { chartEnd, type Comparison, RUN_NAMES, seconds, summaryRows, type Summary } from './comparison';
 import { baseName, download, svgToPNG, timelineText } from './export';
@@ -360,7 +360,7 @@ export class WhatIfRoom {
       this.forks = { atStep: step, runs: [{ name: 'A', label: t('whatif.run.recorded'), summary: c.a, samples: c.samplesA }], pairs: [] };
     }
     const name = RUN_NAMES[this.forks.runs.length] ?? '?';
-    this.forks.runs.push({ name, label: describeAction(action), summary: c.b, samples: c.samplesB });
+    this.forks.runs.push({ name, label: runLabel(action), summary: c.b, samples: c.samplesB });
     this.forks.pairs.push(c);
     this.ok(formId, t('whatif.forked', { name, step }));
     this.host.overlay(c.samplesB);
