@@ -182,7 +182,7 @@ func (p *parser) restoreLive(s *Scenario) {
 	}
 	o := s.Objects[first]
 	p.notify(Notice{Doc: o.Doc, Line: o.Line, Code: NoticeLive,
-		Message: "cluster output is the initial state of the cluster (" + strconv.Itoa(count) + " objects): status, generation and revisions kept " +
+		Message: "cluster output is the initial state of the cluster (" + countObjects(count) + "): status, generation and revisions kept " +
 			"(pods keep their phase and readiness); owner references resolved by kind and name; uid replaced by a simulated one; " +
 			"resourceVersion reset; managedFields dropped. Use spec-only to start from the specs instead"})
 	p.fillRunning(s, nodes, latest)
@@ -314,4 +314,12 @@ func eachTime(v reflect.Value, fn func(*metav1.Time)) {
 			eachTime(v.Index(i), fn)
 		}
 	}
+}
+
+// countObjects says "1 object" or "n objects".
+func countObjects(n int) string {
+	if n == 1 {
+		return "1 object"
+	}
+	return strconv.Itoa(n) + " objects"
 }

@@ -133,6 +133,23 @@ test("the editor's text survives a reload and a failed load", async ({ page }) =
   await expect(page.locator('#editor-host .cm-content')).toContainText('kind: Scenario');
 });
 
+test('after a reload, a draft that does not load leaves the scenario that last loaded running', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  const good = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: mine\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: mine}}\n  template:\n    metadata: {labels: {app: mine}}\n    spec: {containers: [{name: c, image: nginx}]}\n';
+  await pasteAndLoad(page, good);
+  await expect(page.locator('#load-status')).toContainText('Loaded mine');
+  await pasteAndLoad(page, good.replace('replicas: 2', 'replicas: banana'));
+  await expect(page.locator('#load-status')).toContainText('previous simulation is kept');
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(page.locator('#editor-host .cm-content')).toContainText('replicas: banana');
+  await expect(page.locator('#load-errors li').first()).toContainText('spec.replicas');
+  // The run is mine's, the last that loaded, not the built-in one.
+  await expect(page.locator('#scenario-name')).toHaveText('— mine');
+  await expect(page.locator('.deploy[data-name="mine"]')).toBeVisible();
+});
+
 test('export: the scenario with my action in its timeline, the timeline, the chart as SVG and PNG', async ({ page }) => {
   await openLibrary(page, 'compare-max-surge');
   await stepTo(page, 2);

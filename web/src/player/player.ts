@@ -174,6 +174,10 @@ export class Player {
     }
     const draft = loadDraft(localStorage);
     if (loaded && draft && draft.text !== this.source) {
+      // The scenario that last loaded runs again (the draft was edited from
+      // it), so that a draft that does not load leaves that run, not the
+      // built-in one, as "the previous simulation".
+      if (draft.base && draft.base !== this.source && (await this.load(draft.base, 'scenario.yaml'))) this.showLoaded(draft.base);
       // The editor's text from last time: shown, and loaded if it loads
       // (then folded away); the page's focus stays where it is.
       await this.openEditor(false);

@@ -64,3 +64,16 @@ describe('cut time axis', () => {
     expect(svg).toContain('data-series="rs/web-new" d="M40.0,232.0H374.0V166.0H708.0"');
   });
 });
+
+describe('a late fork', () => {
+  it('starts the time axis shortly before the fork, the lines entering at their values there', () => {
+    const a = [smp(0, 0, 20, 0), smp(1, 300, 20, 0), smp(2, 303, 15, 6), smp(3, 320, 0, 20)];
+    const svg = comparisonSVG([{ label: 'A', samples: a }], 't', 'x', 300e9);
+    // The axis runs from 300 - 0.15 × 20 = 297s (40 px) to 320s (708 px): web-new enters at 0,
+    // holds it at the fork (300s: 127.1), steps to 6 at 303s (40 + 668 × 6/23 = 214.3) and to 20 at 320s.
+    expect(svg).toContain('data-series="rs/web-new" d="M40.0,232.0H127.1V232.0H214.3V166.0H708.0V12.0"');
+    expect(svg).toContain('class="fork" x1="127.1"');
+    // Quarter lines of the value axis: 5, 10, 15 of 20.
+    expect(svg).toContain('>10</text>');
+  });
+});

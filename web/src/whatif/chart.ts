@@ -23,6 +23,10 @@ export interface ChartRun {
   settled?: boolean;
 }
 
+/** A fork after this share of the time axis starts the axis near it, FORK_CONTEXT of what follows before it. */
+const LATE_FORK = 0.5;
+const FORK_CONTEXT = 0.15;
+
 /** Line styles by run: A solid, B dashed, C dotted, D dash-dot. */
 export const DASHES = ['', '6 4', '2 3', '8 3 2 3'] as const;
 
@@ -41,7 +45,11 @@ export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: st
   let vMax = 1;
   for (const ss of series) for (const s of ss) for (const p of s.points) if (p[0] <= tEnd) vMax = Math.max(vMax, p[1]);
   const yMax = niceMax(vMax);
-  const x = linear(0, tEnd, PAD.l, WIDTH - PAD.r);
+  // A fork late in a long run (at 301 s of 320) would leave the two futures
+  // the right sixth of the chart: the axis then starts a little before the
+  // fork, the lines entering at the values they had there.
+  const tStart = forkAtNs > LATE_FORK * tEnd ? Math.max(0, forkAtNs - FORK_CONTEXT * (tEnd - forkAtNs)) : 0;
+  const x = linear(tStart, tEnd, PAD.l, WIDTH - PAD.r);
   const y = linear(0, yMax, HEIGHT - PAD.b, PAD.t);
   // A settled run's line goes on to the edge only while its object is in
   // the run's last sample (a ReplicaSet cleaned up, a Deployment deleted,
@@ -49,8 +57,14 @@ export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: st
   const path = (pts: [number, number, number][], settled: boolean, endStep: number) => {
     let d = '';
     let last: [number, number, number] | undefined;
+    let before: [number, number, number] | undefined;
     for (const p of thin(pts, 600)) {
       if (p[0] > tEnd) break;
+      if (p[0] < tStart) {
+        before = p;
+        continue;
+      }
+      if (!d && before) d = `M${x(tStart).toFixed(1)},${y(before[1]).toFixed(1)}`;
       const px = x(p[0]).toFixed(1);
       const py = y(p[1]).toFixed(1);
       d += d ? `H${px}V${py}` : `M${px},${py}`;
@@ -67,10 +81,16 @@ export function comparisonSVG(runs: readonly ChartRun[], title: string, axis: st
   });
   const fx = x(forkAtNs).toFixed(1);
   const ticks: string[] = [];
-  const step = niceMax(tEnd / 1e9 / 6);
-  for (let s = 0; s * 1e9 <= tEnd; s += step) {
+  const step = niceMax((tEnd - tStart) / 1e9 / 6);
+  for (let s = Math.ceil(tStart / 1e9 / step) * step; s * 1e9 <= tEnd; s += step) {
     const px = x(s * 1e9).toFixed(1);
     ticks.push(`<text x="${px}" y="${HEIGHT - PAD.b + 14}" text-anchor="middle">${Number(s.toFixed(3))}</text>`);
+  }
+  // The value axis: a grid line and a label at every quarter.
+  for (let i = 1; i < 4; i++) {
+    const v = (yMax * i) / 4;
+    const py = y(v).toFixed(1);
+    ticks.push(`<line x1="${PAD.l}" x2="${WIDTH - PAD.r}" y1="${py}" y2="${py}" stroke="#e5e7eb"/><text x="4" y="${(Number(py) + 4).toFixed(1)}">${Number(v.toFixed(2))}</text>`);
   }
   const legend = runs.map((r, i) => {
     const ly = PAD.t + 6 + 16 * i;
