@@ -224,17 +224,27 @@ func TestRolloutPeakOverThePodLimit(t *testing.T) {
 		return out
 	}
 	got := peaks(dep(9000, ""))
-	if len(got) != 1 || got[0].Line != 6 || !strings.Contains(got[0].Message, "may want 11250 pods at once (9000 replicas + maxSurge 2250), more than the pod limit, 10000") {
+	if len(got) != 1 || got[0].Line != 6 || !strings.Contains(got[0].Message, "may want about 13500 pods at once (9000 replicas + maxSurge 2250 new ones + up to maxUnavailable 2250 old ones still terminating), more than the pod limit, 10000") {
 		t.Fatalf("9000 replicas, default strategy: %+v", got)
+	}
+	// 80 replicas at 25%/25% within 100 pods: 80 + 20 + 20 = 120 (a run of
+	// it stopped at "120 pods exist").
+	if got := peaks("apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nmetadata: {name: s}\nspec:\n  limits: {maxPods: 100}\n---\n" + dep(80, "")); len(got) != 1 || !strings.Contains(got[0].Message, "about 120 pods") {
+		t.Fatalf("80 replicas, pod limit 100: %+v", got)
 	}
 	if got := peaks(dep(9000, "  strategy: {type: Recreate}\n")); len(got) != 0 {
 		t.Fatalf("Recreate: %+v", got)
 	}
-	if got := peaks(dep(9000, "  strategy: {rollingUpdate: {maxSurge: 1000}}\n")); len(got) != 0 {
-		t.Fatalf("maxSurge 1000 fits 10000: %+v", got)
+	if got := peaks(dep(9000, "  strategy: {rollingUpdate: {maxSurge: 500, maxUnavailable: 500}}\n")); len(got) != 0 {
+		t.Fatalf("9000 + 500 + 500 fits 10000: %+v", got)
 	}
-	if got := peaks(dep(8001, "  strategy: {rollingUpdate: {maxSurge: 25%}}\n")); len(got) != 1 || !strings.Contains(got[0].Message, "10002 pods") {
-		t.Fatalf("8001 + 25%% rounded up = 10002: %+v", got)
+	// 25% of 8001 rounds up for the surge (2001) and down for unavailability (2000).
+	if got := peaks(dep(8001, "  strategy: {rollingUpdate: {maxSurge: 25%, maxUnavailable: 25%}}\n")); len(got) != 1 || !strings.Contains(got[0].Message, "about 12002 pods") {
+		t.Fatalf("8001 + 2001 + 2000: %+v", got)
+	}
+	// Both zero after rounding: the fencepost rule makes unavailability 1.
+	if got := peaks(dep(9999, "  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0%}}\n")); len(got) != 0 {
+		t.Fatalf("9999 + 0 + 1 fits 10000: %+v", got)
 	}
 	s, err := Parse("web.yaml", []byte(dep(20000, "")))
 	if err != nil {

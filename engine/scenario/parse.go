@@ -183,11 +183,14 @@ func (p *parser) notePaused(s *Scenario) {
 	}
 }
 
-// notePeaks warns about each Deployment whose rolling update may need
-// more pods at once than the pod limit: replicas + maxSurge (resolved as
-// the controller resolves it, with the API server's defaults) above
-// spec.limits.maxPods. Such a run stops with an error half-way through a
-// rollout; its replicas alone within the limit, the file loads.
+// notePeaks warns about each Deployment whose rolling update may want
+// more pods at once than the pod limit: its replicas, the maxSurge new ones
+// on top, and about maxUnavailable old ones still terminating (they count
+// until they are gone), resolved as the controller resolves them (surge
+// rounded up, unavailability down, not both zero) with the API server's
+// defaults. Such a run stops with an error half-way through a rollout; its
+// replicas alone within the limit, the file loads. (Timeline actions that
+// scale or change the strategy later are not weighed.)
 func (p *parser) notePeaks(s *Scenario) {
 	for _, o := range s.Objects {
 		d, ok := o.Obj.(*appsv1.Deployment)
@@ -199,17 +202,32 @@ func (p *parser) notePeaks(s *Scenario) {
 			continue
 		}
 		quarter := intstr.FromString("25%")
-		surge := &quarter
-		if st.RollingUpdate != nil && st.RollingUpdate.MaxSurge != nil {
-			surge = st.RollingUpdate.MaxSurge
+		surge, unavail := &quarter, &quarter
+		if ru := st.RollingUpdate; ru != nil {
+			if ru.MaxSurge != nil {
+				surge = ru.MaxSurge
+			}
+			if ru.MaxUnavailable != nil {
+				unavail = ru.MaxUnavailable
+			}
 		}
-		n, err := intstr.GetScaledValueFromIntOrPercent(surge, int(*d.Spec.Replicas), true)
-		if err != nil || int(*d.Spec.Replicas)+n <= s.Limits.MaxPods {
+		replicas := int(*d.Spec.Replicas)
+		up, err1 := intstr.GetScaledValueFromIntOrPercent(surge, replicas, true)
+		down, err2 := intstr.GetScaledValueFromIntOrPercent(unavail, replicas, false)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if up == 0 && down == 0 {
+			down = 1
+		}
+		down = min(down, replicas)
+		if replicas+up+down <= s.Limits.MaxPods {
 			continue
 		}
 		p.notify(Notice{Doc: o.Doc, Line: o.FieldLine("spec.replicas"), Kind: "Deployment", Name: d.Name, Code: NoticeLimit,
-			Message: "a rolling update may want " + strconv.Itoa(int(*d.Spec.Replicas)+n) + " pods at once (" + strconv.Itoa(int(*d.Spec.Replicas)) +
-				" replicas + maxSurge " + strconv.Itoa(n) + "), more than the pod limit, " + strconv.Itoa(s.Limits.MaxPods) +
+			Message: "a rolling update may want about " + strconv.Itoa(replicas+up+down) + " pods at once (" + strconv.Itoa(replicas) +
+				" replicas + maxSurge " + strconv.Itoa(up) + " new ones + up to maxUnavailable " + strconv.Itoa(down) +
+				" old ones still terminating), more than the pod limit, " + strconv.Itoa(s.Limits.MaxPods) +
 				" (spec.limits.maxPods): a rollout would stop there; raise spec.limits.maxPods in a Scenario document or lower maxSurge"})
 	}
 }

@@ -85,3 +85,34 @@ test('on another site, a scenario file of that site is fetched by the page for t
   await expect(frame.locator('.pl-title')).toHaveText('mine');
   await expect(page.frameLocator('#q iframe').locator('.pl-status')).toContainText('files/missing.yaml: HTTP 404');
 });
+
+test('on another site, an inline-YAML player changed after mounting keeps its YAML', async ({ page, baseURL }) => {
+  const other = baseURL!.replace('127.0.0.1', 'localhost');
+  await page.route(`${other}inline.html`, (r) =>
+    r.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>Docs</title>
+        <rollout-lab id="p" panels="cluster"><script type="text/yaml">
+          apiVersion: apps/v1
+          kind: Deployment
+          metadata: {name: inline-web}
+          spec:
+            replicas: 2
+            selector: {matchLabels: {app: w}}
+            template:
+              metadata: {labels: {app: w}}
+              spec: {containers: [{name: c, image: nginx}]}
+        </script></rollout-lab>
+        <script type="module" src="${baseURL}embed.js"></script>`,
+    }),
+  );
+  await page.goto(`${other}inline.html`);
+  await expect(page.frameLocator('#p iframe').locator('.pl-title')).toHaveText('inline-web');
+  // The scenario's text travels in the fragment, not the query.
+  const src = (await page.locator('#p iframe').getAttribute('src')) ?? '';
+  expect(src.split('#')[0]).not.toContain('source=');
+  await page.evaluate(() => document.getElementById('p')!.setAttribute('panels', 'cluster,math'));
+  const frame = page.frameLocator('#p iframe');
+  await expect(frame.locator('.pl-panel')).toHaveCount(2);
+  await expect(frame.locator('.pl-title')).toHaveText('inline-web');
+});

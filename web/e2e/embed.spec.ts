@@ -184,6 +184,15 @@ test('a player follows attributes set after it was inserted, and autoplay waits 
   await expect(page.locator('#p .pl-label')).toContainText(/^step 0 \//);
   await page.locator('#p').scrollIntoViewIfNeeded();
   await expect(page.locator('#p .pl-label')).not.toContainText(/^step 0 \//);
+  // The reader steps back: autoplay no longer follows the view.
+  await page.locator('#p .pl-back').click();
+  await expect(page.locator('#p .pl-play')).toHaveAttribute('aria-pressed', 'false');
+  const at = await page.locator('#p .pl-label').textContent();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(300);
+  await page.locator('#p').scrollIntoViewIfNeeded();
+  await page.waitForTimeout(800);
+  await expect(page.locator('#p .pl-label')).toHaveText(at ?? '');
   // A later change of the scenario makes a new player.
   await page.evaluate(() => document.getElementById('p')!.setAttribute('scenario', 'recreate'));
   await expect(page.locator('#p .pl-title')).toHaveText('recreate');

@@ -211,6 +211,7 @@ test('predict: the guess is asked before the math and then marked', async ({ pag
   await page.keyboard.press('s');
   await expect(page.locator('#predict .predict-q')).toBeVisible();
   await expect.poll(() => page.locator('#cluster .pods').first().evaluate((e) => getComputedStyle(e).filter)).toContain('blur');
+  await expect.poll(() => page.locator('#cluster .deploy-budget').first().evaluate((e) => getComputedStyle(e).filter)).toContain('blur');
   // A reset starts a new round: the score too.
   await page.locator('#reset-btn').click();
   await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);

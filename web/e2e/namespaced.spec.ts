@@ -280,7 +280,7 @@ spec:
     spec: {containers: [{name: web, image: nginx:1.25}]}
 `,
   );
-  await expect(page.locator('#load-errors li[data-code="limit"]')).toContainText('may want 6 pods at once (4 replicas + maxSurge 2)');
+  await expect(page.locator('#load-errors li[data-code="limit"]')).toContainText('may want about 6 pods at once (4 replicas + maxSurge 2 new ones');
   await page.locator('#settle-btn').click();
   await expect(page.locator('#banner')).toBeVisible();
   await expect(page.locator('#banner-text')).toContainText(/^The run stopped at step \d+: /);

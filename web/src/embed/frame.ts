@@ -5,6 +5,10 @@ import { parseOptions, queryOptions } from './options';
 
 const host = document.getElementById('player');
 if (host) {
-  const player = mountPlayer(host, parseOptions(queryOptions(location.search)), true);
+  // Options in the query; the scenario's text (source) in the fragment,
+  // or in the query as older links have it.
+  const query = queryOptions(location.search);
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const player = mountPlayer(host, parseOptions((name) => (name === 'source' ? fragment.get('source') : null) ?? query(name)), true);
   (window as unknown as { __rolloutlabPlayer: unknown }).__rolloutlabPlayer = player;
 }

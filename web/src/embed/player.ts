@@ -210,6 +210,8 @@ export class Player {
 
   /** Runs one engine operation at a time (held keys and clicks do not pile up). */
   private async exclusive(fn: () => Promise<unknown>): Promise<void> {
+    // Only the reader's controls come here: autoplay stops following the view.
+    this.takeOver();
     if (this.busy) return;
     this.busy = true;
     try {
@@ -308,11 +310,15 @@ export class Player {
   }
 
   private togglePlay(): void {
-    // The reader decides from now on: autoplay no longer follows the view.
-    this.inView?.disconnect();
-    this.inView = null;
+    this.takeOver();
     if (this.playing) this.pause();
     else this.play();
+  }
+
+  /** The reader uses a control: from now on autoplay no longer follows the view. */
+  private takeOver(): void {
+    this.inView?.disconnect();
+    this.inView = null;
   }
 
   /** Watches the player's visibility for autoplay (null once the reader took over). */

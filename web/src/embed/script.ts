@@ -28,6 +28,8 @@ function dedent(text: string): string {
 
 /** Mounted players by host element, so a removed element's engine is stopped. */
 const players = new Map<HTMLElement, { dispose(): void }>();
+/** The inline YAML of each element, as first read. */
+const inlineSources = new WeakMap<HTMLElement, string>();
 /** Counts the mounts of each element: a mount that a later one overtook while it loaded gives up. */
 const mounts = new WeakMap<HTMLElement, number>();
 /** The options an element is read for (attributes, or data- attributes). */
@@ -39,7 +41,10 @@ async function upgrade(el: HTMLElement): Promise<void> {
   const mount = (mounts.get(el) ?? 0) + 1;
   mounts.set(el, mount);
   const attrs = elementOptions(el);
-  const source = inlineSource(el);
+  // Read once: an iframe player replaces the element's children, the inline
+  // YAML with them, and a remount (an attribute changed) needs it again.
+  const source = inlineSources.get(el) ?? inlineSource(el);
+  if (source !== null) inlineSources.set(el, source);
   const opts = parseOptions((name) => (name === 'source' && source ? source : attrs(name)));
   if (sameOrigin) {
     const { mountPlayer } = await import('./mount');
@@ -72,16 +77,21 @@ async function upgrade(el: HTMLElement): Promise<void> {
   // cannot read it): the nearest lang attribute, as CSS :lang() would.
   const pageLang = el.closest<HTMLElement>('[lang]')?.lang;
   if (!q.has('lang') && pageLang) q.set('lang', pageLang);
-  if (source) q.set('source', source);
+  // The scenario's text goes in the fragment: it is never sent to a server
+  // (no URL length limit, no logs).
+  const text = source ?? q.get('source');
+  q.delete('source');
   const frame = document.createElement('iframe');
-  frame.src = new URL(`/embed?${q}`, scriptURL).href;
+  frame.src = new URL(`/embed?${q}${text ? `#${new URLSearchParams({ source: text })}` : ''}`, scriptURL).href;
   frame.title = `Rollout Lab: ${ref ?? 'scenario'}`;
   frame.loading = 'lazy';
   frame.style.cssText = 'width:100%;height:100%;border:0;display:block';
   el.style.display ||= 'block';
-  // 500px unless the page sized the element (its CSS or an inline style).
+  // 500px unless the page sized the element (its CSS or an inline style):
+  // measured empty, as fallback text would give it a height of its own.
+  el.replaceChildren();
   if (!el.style.height && el.getBoundingClientRect().height < 1) el.style.height = '500px';
-  el.replaceChildren(frame);
+  el.append(frame);
 }
 
 /** Mounts el again with its options as they are now (an attribute changed after it was mounted). */

@@ -76,7 +76,7 @@ export class Player {
   private library: LibraryEntry[] = [];
   private editor: EditorHandle | null = null;
   private playing = false;
-  /** The stop reason last put in the banner ('' when the run has not stopped). */
+  /** The run and stop reason last put in the banner ('' when none). */
   private stopShown = '';
   private playTimer = 0;
   private frame = 0;
@@ -308,11 +308,14 @@ export class Player {
     const known = this.mathSteps.atOrBefore(v.step);
     let lo = 0;
     let hi = 0;
-    for (let st = v.step; st > Math.max(known, 0) && v.step - st < MATH_BACKFILL; st--) {
+    // The latest steps not looked at yet, at most MATH_BACKFILL of them
+    // (steps looked at in between are passed over, however many).
+    for (let st = v.step, found = 0; st > Math.max(known, 0) && found < MATH_BACKFILL; st--) {
       if (this.mathChecked.has(st)) continue;
       if (!this.history[st - 1]) return;
       hi ||= st;
       lo = st;
+      found++;
     }
     if (!hi) return;
     const from = this.history[lo - 1]!.firstSeq;
@@ -449,7 +452,7 @@ export class Player {
    * Extra key groups listed first in the help overlay (presenter mode's
    * remote); null for none. Set it, then call renderHelp.
    */
-  helpFirst: { heading: string; keys: { keys: string[]; label: string }[] } | null = null;
+  helpFirst: (() => { heading: string; keys: { keys: string[]; label: string }[] }) | null = null;
 
   private updatePlay(): void {
     const b = $('play-btn');
@@ -595,8 +598,12 @@ export class Player {
     setAttr($('step-what'), 'title', what);
     // A run that stopped (a limit) says why in a banner, once: the controls
     // cut the reason short.
-    if (v.stopped && v.stopped !== this.stopShown) this.banner(t('player.stoppedBanner', { step: v.maxStep, why: v.stopped }), 'error');
-    this.stopShown = v.stopped ?? '';
+    // Once per run: stepping back and forth over the stop does not show it again.
+    const stop = v.stopped ? `${this.historyCuts}|${v.stopped}` : '';
+    if (stop && stop !== this.stopShown) {
+      this.banner(t('player.stoppedBanner', { step: v.maxStep, why: v.stopped! }), 'error');
+      this.stopShown = stop;
+    }
     $<HTMLButtonElement>('back-btn').disabled = v.step === 0;
     // component filter options and action targets follow the run
     const comp = $<HTMLSelectElement>('filter-component');
@@ -847,7 +854,8 @@ export class Player {
   /** Fills the help overlay: helpFirst's keys (presenter mode) before the player's. */
   renderHelp(): void {
     const row = (keys: string[], label: string) => [h('dt', {}, ...keys.map((k) => h('kbd', { text: keyLabel(k) }))), h('dd', { text: label })];
-    const first = this.helpFirst;
+    // Built at each rendering: a language switch renders the help again.
+    const first = this.helpFirst?.();
     const player = h('dl', {}, ...SHORTCUTS.flatMap((s) => row(s.keys, t(s.label))), ...(first ? [] : row(['PageDown', 'PageUp'], t('keys.present'))));
     $('help-keys').replaceChildren(
       ...(first ? [h('h3', { text: first.heading }), h('dl', {}, ...first.keys.flatMap((k) => row(k.keys, k.label))), h('h3', { text: t('keys.everywhere') })] : []),

@@ -67,7 +67,7 @@ export class Presenter {
     this.on = true;
     document.documentElement.classList.add('present');
     document.getElementById('present-btn')?.setAttribute('aria-pressed', 'true');
-    this.player.helpFirst = {
+    this.player.helpFirst = () => ({
       heading: t('keys.presenterHeading'),
       keys: [
         { keys: [' ', 'ArrowRight'], label: t('keys.presentNext') },
@@ -75,7 +75,7 @@ export class Presenter {
         { keys: ['PageDown', 'PageUp'], label: t('keys.presentNote') },
         { keys: ['Escape'], label: t('keys.presentExit') },
       ],
-    };
+    });
     this.player.renderHelp();
     this.layout.apply();
     this.player.render();
@@ -109,8 +109,11 @@ export class Presenter {
   private key(e: KeyboardEvent): void {
     if (!this.on || e.ctrlKey || e.metaKey || e.altKey) return;
     const tgt = e.target as HTMLElement | null;
-    // A select keeps its own keys but not a clicker's page keys.
-    if (typingTarget(tgt) && !(tgt?.tagName === 'SELECT' && (e.key === 'PageDown' || e.key === 'PageUp'))) return;
+    // A field keeps its keys; a select, the slider or a checkbox keeps all
+    // but a clicker's page keys, which go to the notes wherever the focus is.
+    const page = e.key === 'PageDown' || e.key === 'PageUp';
+    if (typingTarget(tgt) && !(page && tgt?.tagName === 'SELECT')) return;
+    if (!page && tgt?.tagName === 'INPUT') return;
     let act: (() => Promise<void>) | null = null;
     if (e.key === 'PageDown') act = () => this.note(1);
     else if (e.key === 'PageUp') act = () => this.note(-1);

@@ -223,6 +223,7 @@ export class WhatIfRoom {
 
   /** Forgets forks and messages (a new scenario was loaded). */
   reset(): void {
+    this.resets++;
     if (this.forks) this.host.overlay(null);
     this.forks = null;
     this.compareEl.hidden = true;
@@ -345,21 +346,38 @@ export class WhatIfRoom {
 
   /** Forks at the current step with action instead; after "add another", the alternatives shown so far stay. */
   private async fork(formId: string, action: Action): Promise<void> {
+    // One fork at a time (a double click would name two runs C).
+    if (this.forking) return;
+    this.forking = true;
+    try {
+      await this.forkNow(formId, action);
+    } finally {
+      this.forking = false;
+    }
+  }
+
+  private forking = false;
+  /** Counts resets (a new scenario): a fork that a reset overtook is dropped. */
+  private resets = 0;
+
+  private async forkNow(formId: string, action: Action): Promise<void> {
     const step = this.view?.step ?? 0;
+    const resets = this.resets;
     this.ok(formId, t('whatif.forking', { step }));
     // Let "playing both futures" paint before the engine is busy.
     await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     const add = this.addNext && this.forks !== null && this.forks.atStep === step && this.forks.runs.length - 1 < MAX_ALTERNATIVES;
-    // The name the new run will get (B, or C, D... when added), for the engine's sentences.
-    const label = RUN_NAMES[add && this.forks ? this.forks.runs.length : 1] ?? 'B';
-    const r = await this.host.call<Comparison>('fork', { atStep: step, action, label });
+    // The name the new run gets (B, or C, D... when added): the engine's
+    // sentences use it too.
+    const name = RUN_NAMES[add && this.forks ? this.forks.runs.length : 1] ?? '?';
+    const r = await this.host.call<Comparison>('fork', { atStep: step, action, label: name });
+    if (resets !== this.resets) return;
     if (!r.ok) return this.fail(formId, this.errorText(r.error));
     const c = r.value;
     this.addNext = false;
     if (!add || !this.forks) {
       this.forks = { atStep: step, runs: [{ name: 'A', label: t('whatif.run.recorded'), summary: c.a, samples: c.samplesA }], pairs: [] };
     }
-    const name = RUN_NAMES[this.forks.runs.length] ?? '?';
     this.forks.runs.push({ name, label: runLabel(action), summary: c.b, samples: c.samplesB });
     this.forks.pairs.push(c);
     this.ok(formId, t('whatif.forked', { name, step }));
