@@ -42,6 +42,7 @@ const en: Record<string, string> = {
   'player.stepLabel': 'step {step} / {max}',
   'player.idle': 'idle',
   'player.stopped': 'stopped: {why}',
+  'player.moreRows': '… {n} more rows (the trace has them all)',
   'player.stoppedBanner': 'The run stopped at step {step}: {why}',
   'player.cluster': 'Cluster',
   'player.math': 'Math of this step',

@@ -355,7 +355,12 @@ export function renderMath(root: HTMLElement, blocks: MathBlock[], fromStep: num
           { class: 'math-table' },
           h('caption', { text: tb.caption }),
           h('thead', {}, h('tr', {}, ...tb.head.map((c) => h('th', { scope: 'col', text: c })))),
-          h('tbody', {}, ...tb.rows.map((r) => h('tr', {}, ...r.map((c) => h('td', { text: c }))))),
+          h(
+            'tbody',
+            {},
+            ...tb.rows.slice(0, MAX_MATH_ROWS).map((r) => h('tr', {}, ...r.map((c) => h('td', { text: c })))),
+            ...(tb.rows.length > MAX_MATH_ROWS ? [h('tr', { class: 'more-rows' }, h('td', { colspan: tb.head.length, text: t('player.moreRows', { n: tb.rows.length - MAX_MATH_ROWS }) }))] : []),
+          ),
         ),
       );
     }
@@ -365,6 +370,13 @@ export function renderMath(root: HTMLElement, blocks: MathBlock[], fromStep: num
   root.replaceChildren(...out);
   mathShown.set(root, { blocks, from: fromStep, node: out.at(-1)! });
 }
+
+/**
+ * Rows of a math table drawn; the rest are counted (the trace panel has
+ * them all). A scale-down of a 10,000-replica ReplicaSet ranks hundreds of
+ * victims: their rows made main-thread tasks of 120 ms.
+ */
+export const MAX_MATH_ROWS = 40;
 
 /** What each math panel shows: the blocks, their step and a node of theirs (gone once something else replaced them). */
 const mathShown = new WeakMap<HTMLElement, { blocks: MathBlock[]; from: number; node: Node }>();

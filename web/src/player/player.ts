@@ -39,7 +39,7 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   return el as T;
 };
 
-/** The most steps backfillMath reads back in one call. */
+/** The most steps backfillMath reads back in one walk. */
 const MATH_BACKFILL = 64;
 
 /** The app once the engine is ready. */
@@ -297,47 +297,46 @@ export class Player {
   }
 
   /**
-   * Reads the math records of the steps before v's that were never looked
-   * at, back to the latest step with math known (at most mathBackfill steps
-   * a call), and renders again: after a seek or a settle the panel then
-   * shows the latest decision, not an older one or none. A step not
-   * fetched yet stops it (the fetch renders again).
+   * Reads back, one step at a time from the latest, the math records of
+   * the steps before the one shown that were never looked at, down to the
+   * latest step with math known (at most MATH_BACKFILL steps a walk), and
+   * renders again once it finds some: after a seek or a settle the panel
+   * then shows the latest decision, not an older one or none. One step a
+   * call keeps each answer as small as a view's records (64 steps of a
+   * 10,000-replica run at once made main-thread tasks of 70-120 ms). A step
+   * not fetched yet stops the walk (the fetch renders again).
    */
-  private backfillMath(v: View): void {
-    if (this.backfilling) return;
-    const known = this.mathSteps.atOrBefore(v.step);
-    let lo = 0;
-    let hi = 0;
-    // The latest steps not looked at yet, at most MATH_BACKFILL of them
-    // (steps looked at in between are passed over, however many).
-    for (let st = v.step, found = 0; st > Math.max(known, 0) && found < MATH_BACKFILL; st--) {
-      if (this.mathChecked.has(st)) continue;
-      if (!this.history[st - 1]) return;
-      hi ||= st;
-      lo = st;
-      found++;
-    }
-    if (!hi) return;
-    const from = this.history[lo - 1]!.firstSeq;
-    const to = this.history[hi - 1]!.lastSeq;
-    const cuts = this.historyCuts;
+  private backfillMath(): void {
+    // Not while playing: the panel follows the steps drawn, and reads back
+    // what it passed once the run stops (pause renders again).
+    if (this.backfilling || this.playing) return;
     this.backfilling = true;
-    void this.call<{ records: TraceRecord[] | null }>('records', { from, to, kinds: ['decision'], limit: 10000 })
-      .then((r) => {
-        if (!r || cuts !== this.historyCuts) return;
-        for (const rec of list(r.records)) {
-          if (!MATH_TYPES.includes(rec.type) || rec.step < lo || rec.step > hi || this.mathChecked.has(rec.step)) continue;
-          const at = this.mathByStep.get(rec.step);
-          if (at) at.push(rec);
-          else {
-            this.mathByStep.set(rec.step, [rec]);
-            this.mathSteps.add(rec.step);
+    const cuts = this.historyCuts;
+    void (async () => {
+      try {
+        for (let calls = 0; calls < MATH_BACKFILL; calls++) {
+          const v = this.view;
+          if (!v || cuts !== this.historyCuts) return;
+          const known = Math.max(this.mathSteps.atOrBefore(v.step), 0);
+          let st = v.step;
+          while (st > known && this.mathChecked.has(st)) st--;
+          const info = this.history[st - 1];
+          if (st <= known || !info) return;
+          const r = await this.call<{ records: TraceRecord[] | null }>('records', { from: info.firstSeq, to: info.lastSeq, kinds: ['decision'], limit: 10000 });
+          if (!r || cuts !== this.historyCuts) return;
+          this.mathChecked.add(st);
+          const math = list(r.records).filter((rec) => rec.step === st && MATH_TYPES.includes(rec.type));
+          if (math.length) {
+            this.mathByStep.set(st, math);
+            this.mathSteps.add(st);
+            this.schedule();
+            return;
           }
         }
-        for (let st = lo; st <= hi; st++) this.mathChecked.add(st);
-        this.schedule();
-      })
-      .finally(() => (this.backfilling = false));
+      } finally {
+        this.backfilling = false;
+      }
+    })();
   }
 
   private async fetchSteps(): Promise<void> {
@@ -441,6 +440,7 @@ export class Player {
     clearTimeout(this.playTimer);
     this.updatePlay();
     this.fetchSamplesSoon();
+    this.schedule();
   }
 
   /** True while the run plays. */
@@ -563,7 +563,7 @@ export class Player {
     this.cluster.render(v, claimsOf(records), MAX_PODS);
     renderQueues($('queues'), v);
     renderExpectations($('expectations'), v);
-    this.backfillMath(v);
+    this.backfillMath();
     const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
     const blocks = this.holdMath(v) ? null : this.mathBlocks(this.mathByStep.get(from) ?? NO_RECORDS);
     // Held (predict mode), or math.ts still loading: nothing rather than another step's math.

@@ -41,6 +41,7 @@ export const zh: Record<string, string> = {
   'player.stepLabel': '第 {step} / {max} 步',
   'player.idle': '空闲',
   'player.stopped': '已停止：{why}',
+  'player.moreRows': '… 还有 {n} 行（追踪面板中有全部）',
   'player.stoppedBanner': '运行在第 {step} 步停止：{why}',
   'player.cluster': '集群',
   'player.math': '本步的计算',
