@@ -596,9 +596,8 @@ export class Player {
     const what = `${last ? `${last.kind} ${last.component}${last.key ? ` ${last.key}` : ''}` : ''}${v.idle ? ` · ${t('player.idle')}` : ''}${v.stopped ? ` · ${t('player.stopped', { why: v.stopped })}` : ''}`;
     setText($('step-what'), what);
     setAttr($('step-what'), 'title', what);
-    // A run that stopped (a limit) says why in a banner, once: the controls
-    // cut the reason short.
-    // Once per run: stepping back and forth over the stop does not show it again.
+    // A run that stopped (a limit) says why in a banner, as the controls cut
+    // the reason short: once per run, not at every return to its end.
     const stop = v.stopped ? `${this.historyCuts}|${v.stopped}` : '';
     if (stop && stop !== this.stopShown) {
       this.banner(t('player.stoppedBanner', { step: v.maxStep, why: v.stopped! }), 'error');
