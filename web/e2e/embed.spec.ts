@@ -187,6 +187,8 @@ test('a player follows attributes set after it was inserted, and autoplay waits 
   // The reader steps back: autoplay no longer follows the view.
   await page.locator('#p .pl-back').click();
   await expect(page.locator('#p .pl-play')).toHaveAttribute('aria-pressed', 'false');
+  // An advance of the play that was under way when Back was pressed lands first.
+  await page.waitForTimeout(500);
   const at = await page.locator('#p .pl-label').textContent();
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(300);
