@@ -10,6 +10,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/rolloutlab/rolloutlab/engine/deployutil"
 )
 
 // scenarioAPIVersion and scenarioKind identify the Scenario document.
@@ -212,15 +214,11 @@ func (p *parser) notePeaks(s *Scenario) {
 			}
 		}
 		replicas := int(*d.Spec.Replicas)
-		up, err1 := intstr.GetScaledValueFromIntOrPercent(surge, replicas, true)
-		down, err2 := intstr.GetScaledValueFromIntOrPercent(unavail, replicas, false)
-		if err1 != nil || err2 != nil {
+		up32, down32, err := deployutil.ResolveFenceposts(surge, unavail, *d.Spec.Replicas)
+		if err != nil {
 			continue
 		}
-		if up == 0 && down == 0 {
-			down = 1
-		}
-		down = min(down, replicas)
+		up, down := int(up32), min(int(down32), replicas)
 		if replicas+up+down <= s.Limits.MaxPods {
 			continue
 		}

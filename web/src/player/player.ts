@@ -285,7 +285,8 @@ export class Player {
    */
   private cutHistory(n: number): void {
     // The run got shorter even when the history held fewer steps (still being fetched).
-    if (n < this.knownMaxStep) this.historyCuts++;
+    const shorter = n < this.knownMaxStep;
+    if (shorter) this.historyCuts++;
     this.knownMaxStep = n;
     if (this.history.length > n) {
       this.components.cut(n);
@@ -293,7 +294,9 @@ export class Player {
       this.historyCuts++;
     }
     for (const s of this.mathSteps.cutAbove(n)) this.mathByStep.delete(s);
-    for (const s of this.mathChecked) if (s > n) this.mathChecked.delete(s);
+    // Only when the run got shorter: cutHistory runs at every step, and the
+    // set holds every step looked at.
+    if (shorter) for (const s of this.mathChecked) if (s > n) this.mathChecked.delete(s);
   }
 
   /**
@@ -309,19 +312,17 @@ export class Player {
   private backfillMath(): void {
     // Not while playing: the panel follows the steps drawn, and reads back
     // what it passed once the run stops (pause renders again).
-    if (this.backfilling || this.playing) return;
+    // Render calls this at every step: nothing is started unless a step
+    // is left to read.
+    if (this.backfilling || this.playing || !this.uncheckedStep()) return;
     this.backfilling = true;
     const cuts = this.historyCuts;
     void (async () => {
       try {
         for (let calls = 0; calls < MATH_BACKFILL; calls++) {
-          const v = this.view;
-          if (!v || cuts !== this.historyCuts) return;
-          const known = Math.max(this.mathSteps.atOrBefore(v.step), 0);
-          let st = v.step;
-          while (st > known && this.mathChecked.has(st)) st--;
-          const info = this.history[st - 1];
-          if (st <= known || !info) return;
+          const info = cuts === this.historyCuts ? this.uncheckedStep() : undefined;
+          if (!info) return;
+          const st = info.step;
           const r = await this.call<{ records: TraceRecord[] | null }>('records', { from: info.firstSeq, to: info.lastSeq, kinds: ['decision'], limit: 10000 });
           if (!r || cuts !== this.historyCuts) return;
           this.mathChecked.add(st);
@@ -337,6 +338,20 @@ export class Player {
         this.backfilling = false;
       }
     })();
+  }
+
+  /**
+   * The latest step at or before the one shown whose records were never
+   * looked at for math, after the latest step with math known; undefined
+   * when there is none or it is not fetched yet (the fetch renders again).
+   */
+  private uncheckedStep(): StepInfo | undefined {
+    const v = this.view;
+    if (!v) return undefined;
+    const known = Math.max(this.mathSteps.atOrBefore(v.step), 0);
+    let st = v.step;
+    while (st > known && this.mathChecked.has(st)) st--;
+    return st > known ? this.history[st - 1] : undefined;
   }
 
   private async fetchSteps(): Promise<void> {
