@@ -125,11 +125,16 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   for (const li of await page.locator('#load-errors li').all()) expect((await li.boundingBox())!.height).toBeLessThan(30);
   await expect(page.locator('#load-errors li button').first()).toHaveAttribute('title', /ConfigMap\/web-config: ignored/);
   await expect(page.locator('.deploy[data-name="web"] .deploy-title')).toBeInViewport({ ratio: 1 });
+  // The pod-colour legend folds there (three lines at that width), so the
+  // budget line is in view too; it opens again in a taller window.
+  await expect(page.locator('#pod-legend')).toBeHidden();
+  await expect(page.locator('.deploy[data-name="web"] .deploy-budget')).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800); // nothing widens the page
   await page.screenshot({ path: shot('loaded-800-dark') });
   await page.emulateMedia({ colorScheme: 'light' });
   await page.screenshot({ path: shot('loaded-800-light') });
   await page.setViewportSize({ width: 1280, height: 720 });
+  await expect(page.locator('#pod-legend')).toBeVisible();
   const notices = page.locator('#load-errors li');
   await expect(notices.filter({ hasText: 'ConfigMap/web-config' })).toContainText('ignored (not simulated)');
   await expect(notices.filter({ hasText: 'Service/web' })).toContainText('ignored (not simulated)');

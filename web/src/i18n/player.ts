@@ -54,6 +54,7 @@ const en: Record<string, string> = {
   'player.act': 'Do something',
   'player.kubectl': 'kubectl',
   'player.explainToggle': 'What am I looking at?',
+  'player.legendToggle': 'Pod colours',
   'player.waitingEngine': 'Waiting for the engine…',
   'player.noDecision': 'No decision yet.',
   'player.noControllerDecision': 'No controller decision yet.',

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { DeploymentView } from '../types';
-import { countedSquares, countedTotal, renderBudget } from './panels';
+import { countedSquares, countedTotal, foldLegendInShortWindows, renderBudget } from './panels';
 
 it('countedSquares builds only the squares drawn; countedTotal counts them all', () => {
   const rs = { namespace: 'default', name: 'web-a', desired: 10000, current: 9000, ready: 7000, available: 5000, terminating: 2000, images: null };
@@ -37,4 +37,33 @@ it('renderBudget shows the bounds beside the sums of the ReplicaSets, flagging t
   renderBudget(el, { ...d, strategy: 'Recreate', budget: undefined } as unknown as DeploymentView, [rs(3, 0)]);
   expect(el.hidden).toBe(true);
   expect(el.textContent).toBe('');
+});
+
+it('foldLegendInShortWindows folds the legend while the window is short, until the reader chooses', () => {
+  // No DOM here: a details element and a media query list, faked.
+  const listeners: Record<string, () => void> = {};
+  const summary = { addEventListener: (type: string, f: () => void) => (listeners[`summary-${type}`] = f) };
+  const fold = { open: true, querySelector: () => summary } as unknown as HTMLDetailsElement;
+  const short = { matches: true, addEventListener: (type: string, f: () => void) => (listeners[`mq-${type}`] = f) } as unknown as MediaQueryList & { matches: boolean };
+  const fire = (name: string) => {
+    const f = listeners[name];
+    if (!f) throw new Error(`no ${name} listener`);
+    f();
+  };
+  foldLegendInShortWindows(fold, short);
+  expect(fold.open).toBe(false); // 800x500
+  (short as { matches: boolean }).matches = false;
+  fire('mq-change');
+  expect(fold.open).toBe(true); // grown to 1280x720
+  (short as { matches: boolean }).matches = true;
+  fire('mq-change');
+  expect(fold.open).toBe(false);
+  // The reader opens it in the short window: it stays as they left it.
+  fire('summary-click');
+  fold.open = true;
+  (short as { matches: boolean }).matches = false;
+  fire('mq-change');
+  (short as { matches: boolean }).matches = true;
+  fire('mq-change');
+  expect(fold.open).toBe(true);
 });

@@ -582,6 +582,21 @@ export function renderPodLegend(root: HTMLElement): void {
   root.replaceChildren(...states.map((s) => h('li', {}, h('span', { class: `pod ${s === 'adopted' || s === 'released' ? `available ${s}` : s}`, 'aria-hidden': 'true' }), ` ${t(`player.state.${s}`)}`)));
 }
 
+/**
+ * Folds the pod-colour legend while the window is short (its summary only
+ * shows there, see style.css) and opens it again when the window grows,
+ * until the reader opens or closes it themselves.
+ */
+export function foldLegendInShortWindows(fold: HTMLDetailsElement, short: MediaQueryList = matchMedia('(max-height: 600px)')): void {
+  let chosen = false;
+  fold.querySelector('summary')?.addEventListener('click', () => (chosen = true));
+  const follow = () => {
+    if (!chosen) fold.open = !short.matches;
+  };
+  short.addEventListener('change', follow);
+  follow();
+}
+
 /** Fills every panel's "what am I looking at" box (data-explain="cluster" → player.explain.cluster). */
 export function renderExplanations(root: ParentNode = document): void {
   for (const d of root.querySelectorAll<HTMLElement>('.explain[data-explain]')) {

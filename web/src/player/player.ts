@@ -11,7 +11,7 @@ import { MATH_TYPES } from '../math-types';
 import { t } from '../i18n';
 import { loadedStatus, noticeItems } from '../notices';
 import { LazyChart } from './lazychart';
-import { ClusterPanel, renderExpectations, renderExplanations, renderMath, renderPodLegend, renderQueues, renderSteps, renderTrace, wireRoving } from './panels';
+import { ClusterPanel, renderExpectations, renderExplanations, renderMath, renderPodLegend, foldLegendInShortWindows, renderQueues, renderSteps, renderTrace, wireRoving } from './panels';
 import type { EngineError } from '../result';
 import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
 import { hasEdits, loadDraft, saveDraft } from '../whatif/persist';
@@ -686,6 +686,7 @@ export class Player {
     wireRoving($('steps'), '.step-row');
     wireRoving($('trace'), 'summary');
     renderPodLegend($('pod-legend'));
+    foldLegendInShortWindows($('pod-legend-fold') as HTMLDetailsElement);
     for (const d of document.querySelectorAll<HTMLDetailsElement>('.explain[data-explain]')) {
       d.addEventListener('toggle', () => {
         if (d.open) void this.loadExplanations();

@@ -53,6 +53,7 @@ export const zh: Record<string, string> = {
   'player.act': '执行操作',
   'player.kubectl': 'kubectl 输出',
   'player.explainToggle': '这是什么？',
+  'player.legendToggle': 'Pod 颜色',
   'player.waitingEngine': '正在等待引擎…',
   'player.noDecision': '尚无决策。',
   'player.noControllerDecision': '控制器尚未做出决策。',
