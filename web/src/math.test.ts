@@ -15,13 +15,13 @@ describe('newRSLines (doc example)', () => {
   it('scales the new RS up by min(maxTotal - current, replicas - new)', () => {
     expect(
       newRSLines({ strategy: 'RollingUpdate', replicas: 10, maxSurge: 3, maxTotalPods: 13, currentPods: 10, newRSReplicas: 0, atCapacity: false, scaleUpCount: 3, result: 3 }),
-    ).toEqual(['maxTotalPods = replicas 10 + maxSurge 3 = 13', 'current pods 10', 'scale up = min(13 − 10, 10 − 0) = 3', 'new RS = 0 + 3 = 3']);
+    ).toEqual(['maxTotalPods = replicas 10 + maxSurge 3 = 13', 'Σ spec.replicas of all ReplicaSets 10', 'scale up = min(13 − 10, 10 − 0) = 3', 'new RS = 0 + 3 = 3']);
   });
   it('keeps the size at capacity', () => {
     expect(newRSLines({ strategy: 'RollingUpdate', replicas: 10, maxSurge: 3, maxTotalPods: 13, currentPods: 13, newRSReplicas: 3, atCapacity: true, result: 3 })).toEqual([
       'maxTotalPods = replicas 10 + maxSurge 3 = 13',
-      'current pods 10'.replace('10', '13'),
-      'current 13 ≥ maxTotalPods 13 → new RS stays 3',
+      'Σ spec.replicas of all ReplicaSets 13',
+      'Σ spec.replicas 13 ≥ maxTotalPods 13 → new RS stays 3',
     ]);
   });
   it('uses replicas for Recreate', () => {
@@ -52,7 +52,7 @@ describe('formatMath on engine records', () => {
     expect(b.lines).toEqual([
       'minAvailable = replicas 10 − maxUnavailable 2 = 8',
       'new RS unavailable = 3 − 0 available = 3',
-      'maxScaledDown = allPods 13 − minAvailable 8 − new RS unavailable 3 = 2',
+      'maxScaledDown = Σ spec.replicas 13 − minAvailable 8 − new RS unavailable 3 = 2',
       'scale down = available 10 − minAvailable 8 = 2',
       'total scaled down 2',
     ]);
@@ -61,9 +61,25 @@ describe('formatMath on engine records', () => {
       [['web-7b786dbddb', '10', '10', '−2', '8']],
     ]);
   });
+  it('OldScaleDownMath with unhealthy replicas says the clean-up runs before the scale-down (crash-loop-undo, step 223)', () => {
+    const data = { oldPods: 5, allPods: 13, replicas: 10, maxUnavailable: 2, minAvailable: 8, newRS: 'web-7b786dbddb', newRSReplicas: 8, newRSAvailable: 8, newRSUnavailable: 0, maxScaledDown: 5, cleanedUnhealthy: [{ name: 'web-86b5b66747', spec: 5, available: 0, removed: 5, newSize: 0 }], cleanupCount: 5, availablePods: 8, scaleDownTarget: 0, scaledDown: null, totalScaledDown: 5 };
+    const b = formatMath({ ...rec('oldScaleDown'), data })!;
+    expect(b.lines).toEqual([
+      'minAvailable = replicas 10 − maxUnavailable 2 = 8',
+      'new RS unavailable = 8 − 8 available = 0',
+      'maxScaledDown = Σ spec.replicas 13 − minAvailable 8 − new RS unavailable 0 = 5',
+      'first, cleanupUnhealthyReplicas removes 5 unavailable pod(s) of old ReplicaSets (table below)',
+      'then scale down = available 8 − minAvailable 8 = 0',
+      'total scaled down 5',
+    ]);
+    expect(b.tables[0]!.caption).toBe('cleanupUnhealthyReplicas (removed 5)');
+  });
+  it('NewRSMath notes that Σ spec.replicas is not the pods that exist', () => {
+    expect(formatMath(rec('newRS'))!.notes.join(' ')).toContain('pods still terminating are not in it');
+  });
   it('OldScaleDownMath stopped by maxScaledDown <= 0', () => {
     const b = formatMath(rec('oldBlocked'))!;
-    expect(b.lines[2]).toBe('maxScaledDown = allPods 13 − minAvailable 8 − new RS unavailable 5 = 0');
+    expect(b.lines[2]).toBe('maxScaledDown = Σ spec.replicas 13 − minAvailable 8 − new RS unavailable 5 = 0');
     expect(b.notes).toEqual(['stopped: maxScaledDown <= 0']);
   });
   it('FencepostMath names the rounding rule', () => {

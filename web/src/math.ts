@@ -56,7 +56,7 @@ export function signed(n: number): string {
  *
  *   newRSLines({strategy:'RollingUpdate', replicas:10, maxSurge:3, maxTotalPods:13, currentPods:10,
  *               newRSReplicas:0, atCapacity:false, scaleUpCount:3, result:3})
- *   → ['maxTotalPods = replicas 10 + maxSurge 3 = 13', 'current pods 10',
+ *   → ['maxTotalPods = replicas 10 + maxSurge 3 = 13', 'Σ spec.replicas of all ReplicaSets 10',
  *      'scale up = min(13 − 10, 10 − 0) = 3', 'new RS = 0 + 3 = 3']
  */
 export function newRSLines(d: Obj): string[] {
@@ -126,7 +126,10 @@ function oldScaleDown(d: Obj): MathBlock {
     t('math.newUnavailable', { rs: num(d, 'newRSReplicas'), avail: num(d, 'newRSAvailable'), n: num(d, 'newRSUnavailable') }),
     t('math.maxScaledDown', { all: num(d, 'allPods'), min: minAvailable, un: num(d, 'newRSUnavailable'), n: num(d, 'maxScaledDown') }),
   );
+  // Tables come after the lines, so the lines say the order upstream runs
+  // them in: the unhealthy clean-up first, then the rolling scale-down.
   const cleaned = arr(d, 'cleanedUnhealthy');
+  if (num(d, 'cleanupCount') > 0) b.lines.push(t('math.cleanupFirst', { n: num(d, 'cleanupCount') }));
   if (cleaned.length > 0) {
     b.tables.push({
       caption: t('math.cleanup', { n: num(d, 'cleanupCount') }),
@@ -136,7 +139,7 @@ function oldScaleDown(d: Obj): MathBlock {
   }
   const scaled = arr(d, 'scaledDown');
   if (num(d, 'maxScaledDown') > 0 && !stopped) {
-    b.lines.push(t('math.scaleDown', { avail: num(d, 'availablePods'), min: minAvailable, n: num(d, 'scaleDownTarget') }));
+    b.lines.push(t(num(d, 'cleanupCount') > 0 ? 'math.scaleDownThen' : 'math.scaleDown', { avail: num(d, 'availablePods'), min: minAvailable, n: num(d, 'scaleDownTarget') }));
   }
   if (scaled.length > 0) {
     b.tables.push({
@@ -267,6 +270,7 @@ export function formatMath(r: TraceRecord): MathBlock | null {
     case 'NewRSMath': {
       const b = block('NewRSMath', 'NewRSNewReplicas');
       b.lines.push(...newRSLines(d));
+      if (str(d, 'strategy') === 'RollingUpdate' && !str(d, 'error')) b.notes.push(t('math.specSumNote'));
       return b;
     }
     case 'FencepostMath':
