@@ -66,12 +66,17 @@ type Config struct {
 	// ShutdownDelay is how long containers take to exit after SIGTERM; the
 	// pod is removed after min(ShutdownDelay, grace period).
 	ShutdownDelay time.Duration `json:"shutdownDelay"`
-	// NodeMonitorGracePeriod is the time from a node failing to its pods
-	// being marked NotReady (kube-controller-manager: 40s... modelled as
-	// this value).
+	// NodeMonitorGracePeriod is the time from a node failing (its kubelet
+	// stops reporting) to the node lifecycle controller marking it and its
+	// pods NotReady and tainting it node.kubernetes.io/unreachable:NoExecute:
+	// kube-controller-manager's --node-monitor-grace-period, 50s by default
+	// since v1.32 (40s before).
 	NodeMonitorGracePeriod time.Duration `json:"nodeMonitorGracePeriod"`
-	// EvictionTimeout is the time from a node failing to its pods being
-	// deleted (the default not-ready toleration is 300s).
+	// EvictionTimeout is the time from that taint to the node's pods being
+	// deleted: the tolerationSeconds of the unreachable:NoExecute
+	// toleration every pod gets by default (admission plugin
+	// DefaultTolerationSeconds, 300s). Pods are deleted
+	// NodeMonitorGracePeriod + EvictionTimeout after the failure.
 	EvictionTimeout time.Duration `json:"evictionTimeout"`
 }
 
@@ -82,7 +87,7 @@ func Defaults() Config {
 		Default:                ImageProfile{StartDelay: 2 * time.Second, ReadyDelay: 1 * time.Second, CrashAfter: 3 * time.Second},
 		ScheduleDelay:          0,
 		ShutdownDelay:          2 * time.Second,
-		NodeMonitorGracePeriod: 40 * time.Second,
+		NodeMonitorGracePeriod: 50 * time.Second,
 		EvictionTimeout:        300 * time.Second,
 	}
 }

@@ -158,13 +158,37 @@ func TestNodeFailureAndRecovery(t *testing.T) {
 	if err := f.k.FailNode("node-1"); err != nil {
 		t.Fatal(err)
 	}
-	f.runFor(41 * time.Second)
-	if ready(f.pod("a")) {
-		t.Fatal("pod on failed node still ready after the grace period")
+	// Nothing shows for the node monitor grace period (50s since v1.32):
+	// then the node's Ready turns Unknown and its pods NotReady.
+	nodeReady := func() corev1.ConditionStatus {
+		n, err := f.server.GetNode("", "node-1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range n.Status.Conditions {
+			if c.Type == corev1.NodeReady {
+				return c.Status
+			}
+		}
+		return ""
 	}
-	f.runFor(300 * time.Second)
+	f.runFor(49 * time.Second)
+	if !ready(f.pod("a")) || nodeReady() != corev1.ConditionTrue {
+		t.Fatalf("49s after the failure: pod ready %v, node Ready %s; want true, True", ready(f.pod("a")), nodeReady())
+	}
+	f.runFor(time.Second)
+	if ready(f.pod("a")) || nodeReady() != corev1.ConditionUnknown {
+		t.Fatalf("50s after the failure: pod ready %v, node Ready %s; want false, Unknown", ready(f.pod("a")), nodeReady())
+	}
+	// Eviction comes 300s after that (the pods' default toleration of
+	// the unreachable taint), not 300s after the failure.
+	f.runFor(299 * time.Second)
+	if f.pod("a").DeletionTimestamp != nil {
+		t.Fatal("pod evicted before the 300s toleration ran out")
+	}
+	f.runFor(time.Second)
 	if f.pod("a").DeletionTimestamp == nil {
-		t.Fatal("pod not evicted")
+		t.Fatal("pod not evicted 350s after the failure")
 	}
 	// A new pod cannot be scheduled while the only node is down.
 	f.createPod("b", "nginx:1.25")

@@ -12,10 +12,14 @@ import (
 // ErrUnknownNode is returned for a node name the model does not have.
 var ErrUnknownNode = fmt.Errorf("unknown node")
 
-// FailNode makes a node stop reporting: its Ready condition turns Unknown at
-// once, its pods are marked NotReady after NodeMonitorGracePeriod and
-// deleted after EvictionTimeout. Pods deleted while the node is down stay
-// Terminating until it recovers.
+// FailNode makes a node stop reporting. After NodeMonitorGracePeriod the
+// node lifecycle controller turns its Ready condition Unknown and marks its
+// pods NotReady; EvictionTimeout later (the pods' default toleration of the
+// unreachable taint) it deletes them. Pods deleted while the node is down
+// stay Terminating until it recovers.
+//
+// A simplification: the model's scheduler stops placing pods on the node
+// at once, where upstream's would until the node is tainted.
 func (k *Kubelet) FailNode(name string) error {
 	n := k.nodes[name]
 	if n == nil {
@@ -26,10 +30,10 @@ func (k *Kubelet) FailNode(name string) error {
 	}
 	n.ready = false
 	n.gen++
-	k.setNodeReady(name, corev1.ConditionUnknown, "NodeStatusUnknown")
-	k.emit(Transition{Actor: "node-controller", Node: name, What: "node-failed"})
-	k.schedule(k.clock.Now().Add(k.cfg.NodeMonitorGracePeriod), actNodeNotReady, name, n.gen, nil)
-	k.schedule(k.clock.Now().Add(k.cfg.EvictionTimeout), actNodeEvict, name, n.gen, nil)
+	k.emit(Transition{Actor: "kubelet", Node: name, What: "node-failed"})
+	notReady := k.clock.Now().Add(k.cfg.NodeMonitorGracePeriod)
+	k.schedule(notReady, actNodeNotReady, name, n.gen, nil)
+	k.schedule(notReady.Add(k.cfg.EvictionTimeout), actNodeEvict, name, n.gen, nil)
 	return nil
 }
 
@@ -45,7 +49,7 @@ func (k *Kubelet) RecoverNode(name string) error {
 	}
 	n.ready = true
 	n.gen++
-	k.setNodeReady(name, corev1.ConditionTrue, "KubeletReady")
+	k.setNodeReady("kubelet", name, corev1.ConditionTrue, "KubeletReady")
 	k.emit(Transition{Actor: "kubelet", Node: name, What: "node-recovered"})
 	for _, key := range k.sortedPodKeysOnNode(name) {
 		p := k.writable(k.pods[key])
@@ -69,7 +73,10 @@ func (k *Kubelet) RecoverNode(name string) error {
 	return nil
 }
 
-func (k *Kubelet) setNodeReady(name string, status corev1.ConditionStatus, reason string) {
+// setNodeReady writes the node's Ready condition as actor: the node
+// lifecycle controller when the node stops reporting, its kubelet when it
+// is back.
+func (k *Kubelet) setNodeReady(actor, name string, status corev1.ConditionStatus, reason string) {
 	node, err := k.server.GetNode("", name)
 	if err != nil {
 		return
@@ -82,10 +89,11 @@ func (k *Kubelet) setNodeReady(name string, status corev1.ConditionStatus, reaso
 			node.Status.Conditions[i].LastTransitionTime = metav1.NewTime(k.clock.Now())
 		}
 	}
-	_, _ = k.server.UpdateNodeStatus("node-controller", node)
+	_, _ = k.server.UpdateNodeStatus(actor, node)
 }
 
 func (k *Kubelet) markNodePodsNotReady(name string) {
+	k.setNodeReady("node-controller", name, corev1.ConditionUnknown, "NodeStatusUnknown")
 	marked := 0
 	for _, key := range k.sortedPodKeysOnNode(name) {
 		p := k.pods[key]
