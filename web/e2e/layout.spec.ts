@@ -159,12 +159,14 @@ test('presenter: notes, keyboard remote, panels in view, survives reload', async
   await page.keyboard.press('PageDown');
   await expect(page.locator('#ann-count')).toHaveText(/^note 3 of 4/);
   await page.keyboard.press('PageDown');
-  await expect(page.locator('#ann-count')).toHaveText('note 4 of 4 · This is the last note.');
+  await expect(page.locator('#ann-count')).toHaveText('note 4 of 4 · This is the last note; PageDown now steps by sync.');
   await expect(page.locator('#ann-next')).toBeDisabled();
+  // The search for note 4 computes past it, then comes back to its step.
+  await expect(page.locator('#annotation')).toHaveAttribute('data-at', 'here');
   const last = await step(page);
-  await page.keyboard.press('PageDown'); // nothing further: the view stays
+  await page.keyboard.press('PageDown'); // no note left: a clicker steps by sync
+  await expect.poll(() => step(page)).toBeGreaterThan(last);
   await expect(page.locator('#ann-count')).toContainText('note 4 of 4');
-  expect(await step(page)).toBe(last);
   // Space pauses a run that plays.
   await page.locator('#play-btn').click();
   await expect(page.locator('#play-btn')).toHaveAttribute('aria-pressed', 'true');
@@ -182,6 +184,72 @@ test('presenter: notes, keyboard remote, panels in view, survives reload', async
   await expect(page.locator('html')).toHaveClass(/present/);
   await expect(page.locator('#step-label')).toHaveText(/^step 95 \//);
   await expect(page.locator('#ann-title')).toHaveText('The image changed; the new ReplicaSet starts at 3');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('html')).not.toHaveClass(/present/);
+  expect(problems).toEqual([]);
+});
+
+test('presenter with a clicker: both notes of one step, a scenario without notes, quick presses, the slider gives up Escape', async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page);
+  await page.locator('#scenario-picker').selectOption('adoption');
+  await expect(page.locator('#scenario-name')).toContainText('adoption');
+  await page.locator('#present-btn').click();
+  await page.locator('body').click({ position: { x: 640, y: 5 } });
+  // Adoption's two notes fall on one step (ClaimPods, then manageReplicas in
+  // the same sync): two presses, one step.
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('#ann-title')).toHaveText('Adoption');
+  await expect(page.locator('#ann-count')).toHaveText(/^note 1 of 2/);
+  const at = await step(page);
+  await expect(page.locator('#math .math-block[data-type="ClaimDecision"]')).toContainText('orphan labels env=prod match selector env=prod');
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('#ann-title')).toHaveText('Only one pod is created');
+  expect(await step(page)).toBe(at);
+  await page.keyboard.press('PageUp');
+  await expect(page.locator('#ann-title')).toHaveText('Adoption');
+  expect(await step(page)).toBe(at);
+  // The context blocks fold to one line: the decision is in view.
+  await page.keyboard.press('PageDown');
+  const manage = page.locator('#math .math-block[data-type="ManageDecision"]');
+  await inViewport(page, manage, 'manageReplicas in the math panel');
+  expect(await manage.evaluate((e) => e.getBoundingClientRect().bottom <= e.closest('.panel')!.getBoundingClientRect().bottom)).toBe(true);
+  await page.screenshot({ path: shot('present-adoption') });
+
+  // A scenario without notes: PageDown steps by sync, PageUp back.
+  await page.locator('#present-btn').click(); // leave, to use the picker
+  await page.locator('#scenario-picker').selectOption('max-unavailable-zero');
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);
+  await page.locator('#present-btn').click();
+  await page.locator('body').click({ position: { x: 640, y: 5 } });
+  await expect(page.locator('#ann-count')).toContainText('no notes');
+  await page.keyboard.press('PageDown');
+  await expect.poll(() => step(page)).toBeGreaterThan(0);
+  const one = await step(page);
+  // Three quick presses are three syncs, none dropped while one is
+  // computed: where three slow ones go, then back, then three quick ones.
+  for (let i = 0; i < 3; i++) {
+    const before = await step(page);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => step(page)).toBeGreaterThan(before);
+  }
+  const third = await step(page);
+  for (let i = 0; i < 3; i++) {
+    const before = await step(page);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => step(page)).toBeLessThan(before);
+  }
+  expect(await step(page)).toBe(one);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => step(page)).toBe(third);
+  await page.keyboard.press('PageUp'); // no note: back a sync
+  await expect.poll(() => step(page)).toBeLessThan(third);
+  // The slider keeps its arrows, but Escape leaves presenter mode.
+  await page.locator('#scrubber').focus();
   await page.keyboard.press('Escape');
   await expect(page.locator('html')).not.toHaveClass(/present/);
   expect(problems).toEqual([]);

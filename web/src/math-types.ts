@@ -11,6 +11,7 @@ export const MATH_TYPES: readonly string[] = [
   'ReconcileNewMath',
   'OldScaleDownMath',
   'ExpectationsCheck',
+  'ClaimDecision',
   'ManageDecision',
   'DeletionRanking',
   'RolloutStatusDecision',

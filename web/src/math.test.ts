@@ -77,6 +77,24 @@ describe('formatMath on engine records', () => {
   it('NewRSMath notes that Σ spec.replicas is not the pods that exist', () => {
     expect(formatMath(rec('newRS'))!.notes.join(' ')).toContain('pods still terminating are not in it');
   });
+  it('ClaimDecision: the adoption of the bare pod, with why; the claims of a step are one table', () => {
+    const adopt = (name: string) => ({ ...rec('oldScaleDown'), type: 'ClaimDecision', data: { owner: 'ReplicaSet default/replicatest', object: `Pod default/${name}`, action: 'adopt', outcome: 'done', why: 'orphan labels env=prod match selector env=prod', rv: '9' } });
+    const blocks = mathOf([adopt('test'), adopt('test2')]);
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]!.title).toBe('ClaimPods');
+    expect(blocks[0]!.lines).toEqual(['adopt Pod default/test: orphan labels env=prod match selector env=prod → done', 'adopt Pod default/test2: orphan labels env=prod match selector env=prod → done']);
+    const many = mathOf(Array.from({ length: 25 }, (_, i) => adopt(`p${i}`)));
+    expect(many).toHaveLength(1);
+    expect(many[0]!.lines).toHaveLength(11);
+    expect(many[0]!.lines[10]).toBe('… and 15 more (the trace lists them all)');
+  });
+  it('marks context blocks, which presenter mode folds: fenceposts, no scaling event, expectations satisfied', () => {
+    expect(formatMath(rec('fenceposts'))!.context).toBe(true);
+    expect(formatMath(rec('newRS'))!.context).toBeFalsy();
+    const sat = (satisfied: boolean) => formatMath({ ...rec('newRS'), type: 'ExpectationsCheck', data: { key: 'default/a', satisfied, reason: 'r', add: 0, del: 0 } })!.context;
+    expect(sat(true)).toBe(true);
+    expect(sat(false)).toBe(false);
+  });
   it('OldScaleDownMath stopped by maxScaledDown <= 0', () => {
     const b = formatMath(rec('oldBlocked'))!;
     expect(b.lines[2]).toBe('maxScaledDown = Σ spec.replicas 13 − minAvailable 8 − new RS unavailable 5 = 0');

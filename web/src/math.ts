@@ -27,6 +27,14 @@ export interface MathBlock {
   tables: MathTable[];
   /** Rules that applied: rounding directions, the fencepost rule, why a step stopped. */
   notes: string[];
+  /**
+   * Context rather than a decision (the fenceposts, no scaling event,
+   * expectations satisfied): presenter mode folds it to its result line so
+   * the decision is in view.
+   */
+  context?: boolean;
+  /** The claims a ClaimDecision block gathers (mathOf). */
+  claims?: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -109,6 +117,7 @@ function fenceposts(d: Obj): MathBlock {
   if (d.zeroReplicas === true) b.notes.push(t('math.zeroReplicas'));
   if (d.clampedToReplicas === true) b.notes.push(t('math.clamped', { replicas }));
   b.lines.push(`→ maxSurge ${num(d, 'maxSurge')}, maxUnavailable ${num(d, 'maxUnavailable')}`);
+  b.context = true;
   return b;
 }
 
@@ -224,8 +233,24 @@ function expectationsCheck(d: Obj): MathBlock {
   b.lines.push(t('math.expLine', { key: str(d, 'key'), add: num(d, 'add'), del: num(d, 'del'), reason: str(d, 'reason') }));
   if (pending.length > 0) b.lines.push(t('math.pendingDeletes', { list: pending.join(', ') }));
   b.lines.push(d.satisfied === true ? t('math.expSatisfied') : t('math.expNotSatisfied'));
+  b.context = d.satisfied === true;
   return b;
 }
+
+/**
+ * One adoption or release by ClaimPods (ClaimReplicaSets for a
+ * Deployment): the object, why, and how the patch went. mathOf gathers a
+ * step's claims into one block.
+ */
+function claim(d: Obj): MathBlock {
+  const b = block('ClaimDecision', str(d, 'object').startsWith('ReplicaSet ') ? 'ClaimReplicaSets' : 'ClaimPods');
+  b.lines.push(`${str(d, 'action')} ${str(d, 'object')}: ${str(d, 'why')} → ${str(d, 'outcome')}`);
+  b.notes.push(t('math.claimNote', { owner: str(d, 'owner') }));
+  return b;
+}
+
+/** Claims listed in one step's block; the rest are counted (the trace has them all). */
+const MAX_CLAIM_LINES = 10;
 
 function manage(d: Obj): MathBlock {
   const b = block('ManageDecision', 'manageReplicas');
@@ -283,6 +308,8 @@ export function formatMath(r: TraceRecord): MathBlock | null {
       return reconcileNew(d);
     case 'ExpectationsCheck':
       return expectationsCheck(d);
+    case 'ClaimDecision':
+      return claim(d);
     case 'ManageDecision':
       return manage(d);
     case 'DeletionRanking':
@@ -294,6 +321,7 @@ export function formatMath(r: TraceRecord): MathBlock | null {
       const checked = arr(d, 'checked');
       b.lines.push(`replicas ${num(d, 'replicas')}; active RSs: ${checked.length ? checked.map((c) => `${str(c, 'name')} desired ${c.valid === true ? str(c, 'desired') : '(none)'}`).join(', ') : 'none'}`);
       b.lines.push(str(d, 'trigger') ? t('math.scalingEvent', { what: str(d, 'trigger') }) : t('math.noScalingEvent'));
+      b.context = !str(d, 'trigger');
       return b;
     }
   }
@@ -306,7 +334,17 @@ export function mathOf(records: readonly TraceRecord[]): MathBlock[] {
   for (const r of records) {
     if (!MATH_TYPES.includes(r.type)) continue;
     const b = formatMath(r);
-    if (b) out.push(b);
+    if (!b) continue;
+    // A claim of hundreds of orphans is one block, not hundreds.
+    const prev = out.at(-1);
+    if (b.type === 'ClaimDecision' && prev?.type === 'ClaimDecision' && prev.title === b.title && prev.notes[0] === b.notes[0]) {
+      const n = (prev.claims ?? 1) + 1;
+      prev.claims = n;
+      if (n <= MAX_CLAIM_LINES) prev.lines.push(...b.lines);
+      else prev.lines.splice(MAX_CLAIM_LINES, 1, t('math.claimMore', { n: n - MAX_CLAIM_LINES }));
+      continue;
+    }
+    out.push(b);
   }
   return out;
 }

@@ -40,6 +40,8 @@ const en: Record<string, string> = {
   "math.expSatisfied": "→ satisfied: manageReplicas runs",
   "math.expNotSatisfied": "→ not satisfied: manageReplicas skipped this sync",
   "math.pendingDeletes": "pending deletes: {list}",
+  "math.claimNote": "{owner} adopts the orphans its selector matches and releases the pods it owns that no longer match",
+  "math.claimMore": "… and {n} more (the trace lists them all)",
   "math.ranked": "ranked, victims first",
   "math.scalingEvent": "→ scaling event ({what} differs)",
   "math.noScalingEvent": "→ no scaling event",

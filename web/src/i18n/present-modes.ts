@@ -5,10 +5,10 @@ import { register } from './index';
 
 const en: Record<string, string> = {
   'present.noteCount': 'note {n} of {total}',
-  'present.noNotes': 'This scenario has no notes; space steps to the next sync.',
+  'present.noNotes': 'This scenario has no notes; Space or PageDown steps to the next sync.',
   'present.beforeFirst': '{total} notes; PageDown goes to the next.',
   'present.beforeFirstOne': 'One note; PageDown goes to it.',
-  'present.lastNote': 'This is the last note.',
+  'present.lastNote': 'This is the last note; PageDown now steps by sync.',
   'present.searching': 'Looking for the next note…',
   'present.notFound': 'No further note in this run.',
   'predict.questionNewRS': 'The Deployment controller is about to size the new ReplicaSet {name} (now {now} replicas). How many replicas will it have after this sync?',

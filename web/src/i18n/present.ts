@@ -23,7 +23,7 @@ const en: Record<string, string> = {
   'keys.presenterHeading': 'Presenter mode (a clicker sends PageDown / PageUp)',
   'keys.presentNext': 'next controller sync (Space pauses while playing)',
   'keys.presentBack': 'back to the previous sync',
-  'keys.presentNote': 'next / previous note',
+  'keys.presentNote': 'next / previous note (a sync when no note is left that way)',
   'keys.presentExit': 'leave presenter mode',
   'keys.present': 'presenter: Space / → next sync, ← back, PageDown / PageUp next / previous note, Esc exit',
 };

@@ -346,7 +346,7 @@ export function renderMath(root: HTMLElement, blocks: MathBlock[], fromStep: num
   const out: Node[] = [];
   if (fromStep !== currentStep) out.push(h('p', { class: 'muted math-from', text: mathFromText(currentStep, fromStep) }));
   for (const b of blocks) {
-    const el = h('div', { class: 'math-block', 'data-type': b.type }, h('h3', {}, fnLink(b.title)));
+    const el = h('div', { class: 'math-block', 'data-type': b.type, ...(b.context ? { 'data-context': '' } : {}) }, h('h3', {}, fnLink(b.title)));
     el.append(h('ul', { class: 'math-lines' }, ...b.lines.map((l) => h('li', { text: l }))));
     for (const tb of b.tables) {
       el.append(

@@ -26,6 +26,7 @@ export const SOURCES: Readonly<Record<string, string>> = {
   getPodsToDelete: 'pkg/controller/replicaset/replica_set.go',
   SatisfiedExpectations: 'pkg/controller/controller_utils.go',
   ClaimPods: 'pkg/controller/controller_ref_manager.go',
+  ClaimReplicaSets: 'pkg/controller/controller_ref_manager.go',
   Type: `${QUEUE}queue.go`,
   AddAfter: `${QUEUE}delaying_queue.go`,
   AddRateLimited: `${QUEUE}rate_limiting_queue.go`,

@@ -31,17 +31,35 @@ export function addRecords(seen: RecordSteps, records: readonly { type: string; 
 }
 
 /**
- * The index of the annotation to show at step: the last one at or before it
- * (ties: file order), or -1.
+ * The index of the annotation to show at step: of the notes at the latest
+ * step at or before it, the first (in file order) when that is this step,
+ * else the last, or -1. Several notes at one step are shown one after
+ * another (sameStepNote); once past them, the last one read stays.
+ *
+ *   noteAt([10, 10, 40], 10) → 0;  noteAt([10, 10, 40], 12) → 1
  */
 export function noteAt(steps: readonly (number | null)[], step: number): number {
-  let best = -1;
   let bestStep = -1;
-  steps.forEach((s, i) => {
-    if (s !== null && s <= step && s >= bestStep) {
-      best = i;
-      bestStep = s;
-    }
-  });
-  return best;
+  for (const s of steps) if (s !== null && s <= step && s > bestStep) bestStep = s;
+  return bestStep < 0 ? -1 : edgeNoteAt(steps, bestStep, bestStep === step ? 1 : -1);
+}
+
+/**
+ * The note after (dir 1) or before (−1) the one shown, shown, among those
+ * at the same step, or -1: two notes of one step (the adoption scenario's
+ * ClaimPods and manageReplicas) are two presses of PageDown.
+ *
+ *   sameStepNote([10, 10, 40], 0, 1) → 1;  sameStepNote([10, 10, 40], 1, 1) → -1
+ */
+export function sameStepNote(steps: readonly (number | null)[], shown: number, dir: 1 | -1): number {
+  const at = steps[shown];
+  if (shown < 0 || at === null || at === undefined) return -1;
+  for (let i = shown + dir; i >= 0 && i < steps.length; i += dir) if (steps[i] === at) return i;
+  return -1;
+}
+
+/** The first (dir 1) or last (−1) note at step, in file order, or -1. */
+export function edgeNoteAt(steps: readonly (number | null)[], step: number, dir: 1 | -1): number {
+  const all = steps.flatMap((s, i) => (s === step ? [i] : []));
+  return (dir > 0 ? all[0] : all.at(-1)) ?? -1;
 }

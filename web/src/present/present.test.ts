@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord, View } from '../types';
-import { addRecords, noteAt, type RecordSteps, stepsOf } from './annotations';
+import { addRecords, edgeNoteAt, noteAt, type RecordSteps, sameStepNote, stepsOf } from './annotations';
 import { questionFor } from './predict';
-import { readState, typingTarget } from './presenter';
+import { inputKeeps, readState, typingTarget } from './presenter';
 
 const { view } = JSON.parse(readFileSync(new URL('../testdata/step95.json', import.meta.url), 'utf8')) as { view: View };
 const rec = (type: string, data: unknown): TraceRecord => ({ seq: 1, step: 1, atNs: 0, source: 's', kind: 'decision', type, text: '', data });
@@ -19,6 +19,20 @@ describe('annotations', () => {
     expect(noteAt([99, 95, 2, null], 1)).toBe(-1);
     expect(noteAt([99, 95, 2, null], 95)).toBe(1);
     expect(noteAt([99, 95, 2, null], 200)).toBe(0);
+  });
+  it('moves through several notes of one step one at a time (adoption: ClaimPods, then manageReplicas, both at step 10)', () => {
+    const steps = [10, 10, 40];
+    expect(noteAt(steps, 9)).toBe(-1);
+    expect(noteAt(steps, 10)).toBe(0); // arriving at step 10: its first note
+    expect(sameStepNote(steps, 0, 1)).toBe(1); // PageDown: the second, same step
+    expect(sameStepNote(steps, 1, 1)).toBe(-1); // then on to the next step
+    expect(sameStepNote(steps, 1, -1)).toBe(0);
+    expect(sameStepNote(steps, 0, -1)).toBe(-1);
+    expect(noteAt(steps, 11)).toBe(1); // past step 10: the last one read stays
+    expect(edgeNoteAt(steps, 10, 1)).toBe(0);
+    expect(edgeNoteAt(steps, 10, -1)).toBe(1); // PageUp back to step 10: its last note first
+    expect(edgeNoteAt(steps, 12, 1)).toBe(-1);
+    expect(sameStepNote([10, null], 1, 1)).toBe(-1);
   });
   it('reads a saved presentation, rejecting junk', () => {
     expect(readState('{"id":"adoption","step":12}')).toEqual({ id: 'adoption', step: 12 });
@@ -59,5 +73,12 @@ describe('presenter keys', () => {
     expect(typingTarget(input('checkbox'))).toBe(false);
     expect(typingTarget(el('BUTTON'))).toBe(false);
     expect(typingTarget(null)).toBe(false);
+  });
+  it('a focused slider keeps its arrows, Home and End, but not Space or Escape', () => {
+    const range = { type: 'range' };
+    for (const k of ['ArrowLeft', 'ArrowRight', 'Home', 'End']) expect(inputKeeps(range, k)).toBe(true);
+    for (const k of [' ', 'Escape', 'PageDown', 'PageUp']) expect(inputKeeps(range, k)).toBe(false);
+    expect(inputKeeps({ type: 'checkbox' }, ' ')).toBe(true);
+    expect(inputKeeps({ type: 'checkbox' }, 'Escape')).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import '../i18n/present-modes';
 import { Layout } from '../player/layout';
 import type { Annotation, Player } from '../player/player';
 import type { TraceRecord, View } from '../types';
-import { addRecords, noteAt, type RecordSteps, stepsOf } from './annotations';
+import { addRecords, edgeNoteAt, noteAt, type RecordSteps, sameStepNote, stepsOf } from './annotations';
 import { PRESENT_STATE as STATE } from './state';
 /** Syncs tried while looking for a note beyond the computed run. */
 const SEARCH_SYNCS = 60;
@@ -39,6 +39,10 @@ export class Presenter {
   private seen: RecordSteps = new Map();
   private scannedSeq = 0;
   private busy = false;
+  /** Key presses that came while one was being carried out, run in turn (a few at most). */
+  private queued: (() => Promise<void>)[] = [];
+  /** The note a note move chose at its step (one of several there), while that step is shown. */
+  private pinned: { step: number; index: number } | null = null;
   /** A message about a note move that found nothing, shown while the step it was asked at is. */
   private flash: { step: number; text: string } | null = null;
   private readonly layout = new Layout('rolloutlab-present-panels', document.getElementById('panels-list'));
@@ -53,6 +57,7 @@ export class Presenter {
       this.anns = anns;
       this.seen = new Map();
       this.scannedSeq = 0;
+      this.pinned = null;
     });
     player.onRender.push((v) => this.render(v));
     const on = (id: string, fn: () => void) => document.getElementById(id)?.addEventListener('click', fn);
@@ -113,10 +118,12 @@ export class Presenter {
     // but a clicker's page keys, which go to the notes wherever the focus is.
     const page = e.key === 'PageDown' || e.key === 'PageUp';
     if (typingTarget(tgt) && !(page && tgt?.tagName === 'SELECT')) return;
-    if (!page && tgt?.tagName === 'INPUT') return;
+    if (tgt?.tagName === 'INPUT' && inputKeeps(tgt as HTMLInputElement, e.key)) return;
     let act: (() => Promise<void>) | null = null;
-    if (e.key === 'PageDown') act = () => this.note(1);
-    else if (e.key === 'PageUp') act = () => this.note(-1);
+    // A clicker has only these two keys: with no note left that way they
+    // step by sync, so a scenario without notes can be presented with it.
+    if (e.key === 'PageDown') act = async () => void ((await this.note(1)) || (await this.player.advance('sync')));
+    else if (e.key === 'PageUp') act = async () => void ((await this.note(-1)) || (await this.backSync()));
     else if (e.key === ' ' && this.player.isPlaying()) act = async () => this.player.pause();
     else if (e.key === ' ' || e.key === 'ArrowRight') act = async () => void (await this.player.advance('sync'));
     else if (e.key === 'ArrowLeft') act = () => this.backSync();
@@ -124,9 +131,29 @@ export class Presenter {
     if (!act) return;
     e.preventDefault();
     e.stopImmediatePropagation();
-    if (this.busy) return;
+    if (this.busy) {
+      // Separate presses made quickly are all carried out; a held key's
+      // repeats are not piled up behind a slow step.
+      if (!e.repeat && this.queued.length < 3) this.queued.push(act);
+      return;
+    }
+    void this.run(act);
+  }
+
+  private async run(act: () => Promise<void>): Promise<void> {
     this.busy = true;
-    void act().finally(() => (this.busy = false));
+    try {
+      for (let next: (() => Promise<void>) | undefined = act; next; next = this.queued.shift()) await next();
+    } finally {
+      this.busy = false;
+      this.queued = [];
+    }
+  }
+
+  /** The note shown at step: the one a note move chose there, else noteAt's. */
+  private shownIndex(steps: readonly (number | null)[], step: number): number {
+    const p = this.pinned;
+    return p && p.step === step && steps[p.index] === step ? p.index : noteAt(steps, step);
   }
 
   private async backSync(): Promise<void> {
@@ -159,13 +186,23 @@ export class Presenter {
    * Goes to the next (dir 1) or previous (−1) note, computing the run
    * further when a note is not found yet (one whose step depends on a
    * record). When none is found, the view stays where it was and says so.
+   * Several notes at one step are moved through one at a time. Reports
+   * whether it moved.
    */
-  async note(dir: 1 | -1): Promise<void> {
-    if (this.anns.length === 0) return;
+  async note(dir: 1 | -1): Promise<boolean> {
+    if (this.anns.length === 0) return false;
     const v = this.player.current();
-    if (!v) return;
+    if (!v) return false;
     this.flash = null;
     await this.scan();
+    const here = stepsOf(this.anns, this.seen);
+    const shown = this.shownIndex(here, v.step);
+    const same = here[shown] === v.step ? sameStepNote(here, shown, dir) : -1;
+    if (same >= 0) {
+      this.pinned = { step: v.step, index: same };
+      this.paint(v);
+      return true;
+    }
     const pick = () => {
       const steps = stepsOf(this.anns, this.seen);
       const cands = steps.filter((s): s is number => s !== null && (dir > 0 ? s > v.step : s < v.step));
@@ -191,18 +228,24 @@ export class Presenter {
         this.flash = { step: v.step, text: t('present.notFound') };
         const now = this.player.current();
         if (now) this.paint(now);
-        return;
+        return false;
       }
     }
+    if (to === null) return false;
     // A {step} note is known before the run reaches it; a {record} note is
     // found only once computed. Compute up to the candidate, then pick again
     // so that a record note before it is not skipped.
-    if (to !== null && dir > 0 && to > v.maxStep) {
+    if (dir > 0 && to > v.maxStep) {
       await this.player.seek(to);
       await this.scan();
       to = pick() ?? to;
     }
-    if (to !== null) await this.player.seek(to);
+    // Arriving forward shows the first note of that step, backward its last.
+    this.pinned = { step: to, index: edgeNoteAt(stepsOf(this.anns, this.seen), to, dir) };
+    await this.player.seek(to);
+    const now = this.player.current();
+    if (now) this.paint(now);
+    return true;
   }
 
   private render(v: View): void {
@@ -223,7 +266,7 @@ export class Presenter {
 
   private paint(v: View): void {
     const steps = stepsOf(this.anns, this.seen);
-    const i = noteAt(steps, v.step);
+    const i = this.shownIndex(steps, v.step);
     const box = document.getElementById('annotation')!;
     box.dataset.at = i >= 0 && steps[i] === v.step ? 'here' : 'before';
     const a = i >= 0 ? this.anns[i] : undefined;
@@ -240,7 +283,7 @@ export class Presenter {
     }
     const total = this.anns.length;
     // With every note placed, none after the last one reached.
-    const last = steps.every((s) => s !== null) && !steps.some((s) => s !== null && s > v.step);
+    const last = steps.every((s) => s !== null) && !steps.some((s) => s !== null && s > v.step) && (steps[i] !== v.step || sameStepNote(steps, i, 1) < 0);
     if (this.flash && this.flash.step !== v.step) this.flash = null;
     let count = total === 0 ? t('present.noNotes') : i < 0 ? (total === 1 ? t('present.beforeFirstOne') : t('present.beforeFirst', { total })) : t('present.noteCount', { n: i + 1, total });
     if (this.flash) count = `${count} · ${this.flash.text}`;
@@ -249,6 +292,19 @@ export class Presenter {
     (document.getElementById('ann-prev') as HTMLButtonElement).disabled = i < 0;
     (document.getElementById('ann-next') as HTMLButtonElement).disabled = total === 0 || last;
   }
+}
+
+/**
+ * Whether a focused input keeps this key for itself in presenter mode: the
+ * slider its arrows, Home and End; a checkbox or radio button Space and the
+ * arrows. Every other key (Space, Escape, PageDown, ...) goes to the
+ * presenter.
+ */
+export function inputKeeps(el: Pick<HTMLInputElement, 'type'>, key: string): boolean {
+  const arrows = key.startsWith('Arrow');
+  if (el.type === 'range') return arrows || key === 'Home' || key === 'End';
+  if (el.type === 'checkbox' || el.type === 'radio') return arrows || key === ' ';
+  return key === ' ' || key === 'Enter';
 }
 
 /**

@@ -40,6 +40,8 @@ export const zh: Record<string, string> = {
   "math.expSatisfied": "→ 已满足：执行 manageReplicas",
   "math.expNotSatisfied": "→ 未满足：本次同步跳过 manageReplicas",
   "math.pendingDeletes": "待删除：{list}",
+  "math.claimNote": "{owner} 收养选择算符匹配的孤儿对象，并释放已不再匹配的自有 Pod",
+  "math.claimMore": "…… 还有 {n} 个（追踪记录中全部列出）",
   "math.ranked": "排序结果，被删除者在前",
   "math.scalingEvent": "→ 伸缩事件（{what} 不同）",
   "math.noScalingEvent": "→ 不是伸缩事件",
