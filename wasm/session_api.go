@@ -88,6 +88,7 @@ func (b *bridge) methods() map[string]handler {
 		"load":           b.load,
 		"advance":        b.advance,
 		"seek":           b.seek,
+		"ahead":          b.ahead,
 		"act":            b.act,
 		"view":           b.viewMethod,
 		"steps":          b.steps,
@@ -184,6 +185,26 @@ func (b *bridge) seek(args json.RawMessage) (any, error) {
 			return nil, err
 		}
 		return snapshot{View: b.view(s, a.viewArgs)}, nil
+	})
+}
+
+// ahead computes more of the run without moving (Session.ComputeAhead).
+func (b *bridge) ahead(args json.RawMessage) (any, error) {
+	var a struct {
+		Steps int `json:"steps"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	return b.guarded(func(s *session.Session) (any, error) {
+		ended, err := s.ComputeAhead(a.Steps)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			MaxStep int  `json:"maxStep"`
+			Ended   bool `json:"ended"`
+		}{s.MaxStep(), ended}, nil
 	})
 }
 

@@ -91,6 +91,19 @@ func TestSessionMethods(t *testing.T) {
 	if s.View.Step != 1 || s.View.MaxStep != reached {
 		t.Fatalf("seek back: step %d max %d", s.View.Step, s.View.MaxStep)
 	}
+	// Computing ahead knows more steps without moving.
+	var ahead struct {
+		MaxStep int
+		Ended   bool
+	}
+	callOK(t, a, "ahead", map[string]any{"steps": 100000}, &ahead)
+	if !ahead.Ended || ahead.MaxStep <= reached {
+		t.Fatalf("ahead: %+v (had %d steps)", ahead, reached)
+	}
+	callOK(t, a, "view", nil, &s)
+	if s.View.Step != 1 || s.View.MaxStep != ahead.MaxStep {
+		t.Fatalf("after ahead: step %d max %d", s.View.Step, s.View.MaxStep)
+	}
 	var cps struct {
 		Count, Spaced  int
 		Steps, Records []int

@@ -54,3 +54,24 @@ func (s *Session) RunToTime(at time.Duration) []sim.StepInfo {
 	}
 	return s.RunUntil(reached, s.scen.Limits.MaxSteps)
 }
+
+// ComputeAhead computes up to n more steps of the run past the last one
+// computed, event by event as stepping would, and goes back to the step it
+// was at: the steps are then known (a player's slider spans them) and
+// stepping onto them replays them. It reports whether the run has ended:
+// it took fewer than n steps because nothing more is due or a limit stopped
+// it. A forward-only session cannot go back, so it computes nothing.
+//
+// Example: on adoption.yaml, ComputeAhead(1000) at step 0 computes the 36
+// steps of the run, reports true, and leaves the session at step 0.
+func (s *Session) ComputeAhead(n int) (ended bool, err error) {
+	if s.forwardOnly || n <= 0 {
+		return false, nil
+	}
+	at := s.sim.Steps()
+	if err := s.Seek(s.MaxStep()); err != nil {
+		return false, err
+	}
+	ended = len(s.Advance(ByEvent, n)) < n
+	return ended, s.Seek(at)
+}

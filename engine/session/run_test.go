@@ -1,6 +1,8 @@
 package session
 
 import (
+	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
@@ -83,5 +85,63 @@ func TestRunToTimeAdoption(t *testing.T) {
 	}
 	if at := s.Sim().Clock().Elapsed(); at != 7*time.Second {
 		t.Errorf("after replay the clock is at %v, want 7s", at)
+	}
+}
+
+// ComputeAhead knows the whole run without moving: in one call or in small
+// chunks, the steps are those stepping computes, and the session stays
+// where it was.
+func TestComputeAhead(t *testing.T) {
+	stepped := loadLibrary(t, "adoption")
+	for len(stepped.Advance(ByEvent, 1)) > 0 {
+	}
+	want := stepped.History()
+	if len(want) != 36 {
+		t.Fatalf("stepping took %d steps, want RunToEnd's 36 (ComputeAhead's doc example)", len(want))
+	}
+
+	whole := loadLibrary(t, "adoption")
+	whole.Advance(ByEvent, 3)
+	ended, err := whole.ComputeAhead(1000)
+	if err != nil || !ended {
+		t.Fatalf("ComputeAhead(1000) = %v, %v; want ended", ended, err)
+	}
+	if whole.Step() != 3 || whole.MaxStep() != len(want) {
+		t.Fatalf("at step %d of %d after ComputeAhead; want step 3 of %d", whole.Step(), whole.MaxStep(), len(want))
+	}
+
+	chunks := loadLibrary(t, "adoption")
+	calls := 0
+	for {
+		ended, err := chunks.ComputeAhead(5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls++
+		if chunks.Step() != 0 {
+			t.Fatalf("call %d left the session at step %d", calls, chunks.Step())
+		}
+		if ended {
+			break
+		}
+		if chunks.MaxStep() != 5*calls {
+			t.Fatalf("after %d calls of 5: %d steps known", calls, chunks.MaxStep())
+		}
+	}
+	for _, s := range []*Session{whole, chunks} {
+		if err := s.Seek(len(want)); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.History(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("steps computed ahead differ from the steps stepped")
+		}
+		a, _ := json.Marshal(s.View(ViewOptions{}))
+		b, _ := json.Marshal(stepped.View(ViewOptions{}))
+		if string(a) != string(b) {
+			t.Fatal("the view at the end differs from the stepped run's")
+		}
+	}
+	if ended, err := whole.ComputeAhead(10); err != nil || !ended || whole.MaxStep() != len(want) {
+		t.Fatalf("past the end: %v, %v, %d steps", ended, err, whole.MaxStep())
 	}
 }

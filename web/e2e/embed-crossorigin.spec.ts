@@ -116,3 +116,58 @@ test('on another site, an inline-YAML player changed after mounting keeps its YA
   await expect(frame.locator('.pl-panel')).toHaveCount(2);
   await expect(frame.locator('.pl-title')).toHaveText('inline-web');
 });
+
+test('on another site, inline YAML indented with tabs loads, survives an async script on a slow page and a page that puts the element\'s HTML back', async ({ page, baseURL }) => {
+  const other = baseURL!.replace('127.0.0.1', 'localhost');
+  const yaml = (indent: string) =>
+    ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: tabbed', 'spec:', '  replicas: 2', '  selector:', '    matchLabels: {app: t}', '  template:', '    metadata:', '      labels: {app: t}', '    spec:', '      containers:', '      - name: c', '        image: nginx:1.25']
+      .map((l) => indent + l)
+      .join('\n');
+  // The async script runs before the element's YAML has been parsed: the
+  // parser waits for a slow script inside the element meanwhile.
+  await page.route(`${other}slow.js`, async (r) => {
+    await new Promise((done) => setTimeout(done, 1500));
+    await r.fulfill({ contentType: 'text/javascript', body: 'window.slowRan = true;' });
+  });
+  await page.route(`${other}slow.html`, (r) =>
+    r.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>Slow</title><script type="module" async src="${baseURL}embed.js"></script>
+        <rollout-lab id="p" panels="cluster"><script src="${other}slow.js"></script><script type="text/yaml">\n${yaml('\t\t')}\n\t</script></rollout-lab><div id="box"></div>`,
+    }),
+  );
+  await page.goto(`${other}slow.html`);
+  const frame = page.frameLocator('#p iframe');
+  await expect(frame.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(frame.locator('.pl-title')).toHaveText('tabbed');
+  // A tabs widget saves the element's HTML and puts it back: a new element,
+  // which still has its YAML.
+  await page.evaluate(() => {
+    const box = document.getElementById('box')!;
+    const html = document.getElementById('p')!.outerHTML;
+    document.getElementById('p')!.remove();
+    box.innerHTML = html;
+  });
+  await expect(page.locator('#p iframe')).toHaveCount(1);
+  await expect(page.frameLocator('#p iframe').locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(page.frameLocator('#p iframe').locator('.pl-title')).toHaveText('tabbed');
+});
+
+test('on another site, a player that cannot start tells the page: an error event on its element and the console', async ({ page, baseURL }) => {
+  const other = baseURL!.replace('127.0.0.1', 'localhost');
+  const logged: string[] = [];
+  page.on('console', (m) => void (m.type() === 'error' && logged.push(m.text())));
+  await page.route(`${other}broken.html`, (r) =>
+    r.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>Docs</title>
+        <script>window.errors = []; document.addEventListener('rollout-lab-error', (e) => window.errors.push(e.target.id + ': ' + e.detail.message));</script>
+        <rollout-lab id="bad" scenario="rolling-updat" panels="cluster"></rollout-lab>
+        <script type="module" src="${baseURL}embed.js"></script>`,
+    }),
+  );
+  await page.goto(`${other}broken.html`);
+  await expect(page.frameLocator('#bad iframe').locator('.pl-status')).toContainText('There is no built-in scenario "rolling-updat". The built-in ones: ');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { errors: string[] }).errors)).toEqual([expect.stringMatching(/^bad: .*"rolling-updat".*rolling-update-10-3-2/)]);
+  expect(logged.some((l) => l.startsWith('Rollout Lab player #bad: '))).toBe(true);
+});

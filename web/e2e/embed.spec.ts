@@ -17,7 +17,7 @@ test('docs/embed.html: three players, one wasm download, focus and scroll stay w
   page.on('request', (r) => {
     if (/\.wasm(\?|$)/.test(r.url())) wasmRequests.push(r.url());
   });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.setViewportSize({ width: 1280, height: 1100 }); // the first player's buttons in view: clicking them scrolls nothing
   await page.goto('/docs/embed.html');
   // Record every focus change and scroll of the host page from the start.
   await page.evaluate(() => {
@@ -104,7 +104,7 @@ test('/embed in an 800x500 iframe-sized window is compact and honours its option
 
 test('/embed: an unknown scenario is a clear message, not a broken page', async ({ page }) => {
   await page.goto('/embed?scenario=no-such-scenario');
-  await expect(page.locator('.pl-status')).toHaveText('The player could not start: There is no built-in scenario "no-such-scenario".');
+  await expect(page.locator('.pl-status')).toHaveText(/^The player could not start: There is no built-in scenario "no-such-scenario"\. The built-in ones: adoption, .*rolling-update-10-3-2, .*\.$/);
 });
 
 test('"Open in Rollout Lab" carries an editable player to the full app at its step', async ({ page, context }) => {
@@ -198,4 +198,23 @@ test('a player follows attributes set after it was inserted, and autoplay waits 
   // A later change of the scenario makes a new player.
   await page.evaluate(() => document.getElementById('p')!.setAttribute('scenario', 'recreate'));
   await expect(page.locator('#p .pl-title')).toHaveText('recreate');
+});
+
+test('a fresh player knows its whole run: the slider spans it and three quick presses are three steps', async ({ page }) => {
+  await page.goto('/embed?scenario=adoption&panels=cluster');
+  await expect(page.locator('.player')).toHaveAttribute('data-ready', 'true');
+  // The run is computed ahead: "step 0 / 36", not "step 0 / 0".
+  await expect(page.locator('.pl-label')).toContainText('step 0 / 36 ');
+  await expect(page.locator('.pl-scrub')).toHaveAttribute('max', '36');
+  // The slider can go forward at once.
+  await page.locator('.pl-scrub').focus();
+  await page.keyboard.press('End');
+  await expect(page.locator('.pl-label')).toContainText('step 36 / 36 ');
+  await page.locator('.pl-reset').click();
+  await expect(page.locator('.pl-label')).toContainText('step 0 / 36 ');
+  await page.locator('.player').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.pl-label')).toContainText('step 3 / 36 ');
 });

@@ -44,6 +44,17 @@ export function mountPlayer(host: HTMLElement, opts: EmbedOptions, ownPage = fal
     const hash = await encodeShare({ source, name, actions: [], step, ...(lang ? { lang } : {}) });
     return new URL(hash, appBase).href;
   });
+  // A player that cannot start says so to the page (docs CI can catch a
+  // broken player): an error event on the element, and the console; an
+  // iframe's own page tells the page around it (script.ts).
+  player.onFail = (message) => {
+    if (ownPage) {
+      if (window.parent !== window) window.parent.postMessage({ type: 'rollout-lab-error', message }, '*');
+      return;
+    }
+    console.error(`Rollout Lab player${host.id ? ` #${host.id}` : ''}: ${message}`);
+    host.dispatchEvent(new CustomEvent('rollout-lab-error', { detail: { message }, bubbles: true }));
+  };
   shadow.replaceChildren(player.root);
   void player.start();
   return player;

@@ -25,6 +25,10 @@ const MAX_PODS = 150;
 /** Builds the app's link to a scenario (source, the file name it was loaded as) at a step. */
 export type OpenLink = (source: string, step: number, name: string) => Promise<string>;
 
+/** Steps computeAhead computes per engine call, and the most it computes in all. */
+const AHEAD_CHUNK = 2000;
+const AHEAD_LIMIT = 20000;
+
 export class Player {
   readonly root: HTMLElement;
   private view: View | null = null;
@@ -37,6 +41,12 @@ export class Player {
   private playTimer = 0;
   private frame = 0;
   private busy = false;
+  /** Presses and clicks that came while one was being carried out, run in turn (a few at most). */
+  private queued: (() => Promise<unknown>)[] = [];
+  /** Whether the whole run is known (computeAhead reached its end). */
+  private ended = false;
+  private aheadTimer = 0;
+  private disposed = false;
   private samplesTimer = 0;
   private readonly els: Record<string, HTMLElement> = {};
   private cluster: ClusterPanel | null = null;
@@ -159,6 +169,7 @@ export class Player {
       // player is in view (a player far down the page waits for the reader,
       // and one scrolled away stops), until the reader takes the controls.
       if (this.opts.autoplay && !matchMedia('(prefers-reduced-motion: reduce)').matches) this.autoplayInView();
+      this.computeAhead();
     } catch (e) {
       this.fail(e instanceof Error ? e.message : String(e));
     }
@@ -171,7 +182,7 @@ export class Player {
     if (isLibraryID(ref)) {
       const lib = await engine.call<LibraryEntry[]>('library');
       const entry = lib.ok ? lib.value.find((e) => e.id === ref) : undefined;
-      if (!entry) throw new Error(t('embed.unknownScenario', { id: ref }));
+      if (!entry) throw new Error(t('embed.unknownScenario', { id: ref, ids: lib.ok ? lib.value.map((e) => e.id).join(', ') : '' }));
       return { source: entry.source, name: `${entry.id}.yaml` };
     }
     const url = new URL(ref, document.baseURI);
@@ -186,7 +197,11 @@ export class Player {
     return { source: await res.text(), name: url.pathname.split('/').pop() || 'scenario.yaml' };
   }
 
+  /** Called with the message when the player fails to start (mount.ts tells the host page). */
+  onFail: ((message: string) => void) | null = null;
+
   private fail(message: string): void {
+    this.onFail?.(message);
     this.pause();
     const s = this.els.status!;
     s.hidden = false;
@@ -208,17 +223,47 @@ export class Player {
     return null;
   }
 
-  /** Runs one engine operation at a time (held keys and clicks do not pile up). */
-  private async exclusive(fn: () => Promise<unknown>): Promise<void> {
+  /**
+   * Runs one engine operation at a time: presses made while one is carried
+   * out follow in turn (three quick → are three steps), a held key's
+   * repeats (repeat) do not pile up.
+   */
+  private async exclusive(fn: () => Promise<unknown>, repeat = false): Promise<void> {
     // Only the reader's controls come here: autoplay stops following the view.
     this.takeOver();
-    if (this.busy) return;
+    if (this.busy) {
+      if (!repeat && this.queued.length < 3) this.queued.push(fn);
+      return;
+    }
     this.busy = true;
     try {
-      await fn();
+      for (let next: (() => Promise<unknown>) | undefined = fn; next; next = this.queued.shift()) await next();
     } finally {
       this.busy = false;
+      this.queued = [];
     }
+  }
+
+  /**
+   * Computes the run ahead of the reader, a chunk at a time between their
+   * requests, so the slider spans the whole run and "/ N" is its length (a
+   * fresh player read "step 0 / 0" and its slider could not move forward).
+   * Up to AHEAD_LIMIT steps; past that the length reads "N+".
+   */
+  private computeAhead(): void {
+    if (this.disposed || this.ended || !this.view || this.view.maxStep >= AHEAD_LIMIT) return;
+    this.aheadTimer = window.setTimeout(async () => {
+      this.aheadTimer = 0;
+      const r = await (await this.engine).call<{ maxStep: number; ended: boolean }>('ahead', { steps: AHEAD_CHUNK });
+      if (!r.ok || !this.view) return;
+      this.ended = r.value.ended;
+      // The run only grows here (an embedded player makes no action that
+      // would cut it); a step taken meanwhile may know as much already.
+      this.view = { ...this.view, maxStep: Math.max(this.view.maxStep, r.value.maxStep) };
+      if (this.chart && this.samples.length < this.view.maxStep + 1) this.samplesSoon();
+      this.schedule();
+      this.computeAhead();
+    }, 0);
   }
 
   private apply(s: Snapshot): void {
@@ -270,8 +315,10 @@ export class Player {
     if (!this.view) return 0;
     const s = await this.call<Snapshot>('advance', { by: 'event', count, maxPods: MAX_PODS });
     if (!s) return 0;
+    const taken = s.steps?.length ?? 0;
+    if (taken < count) this.ended = true; // nothing more is due
     this.apply(s);
-    return s.steps?.length ?? 0;
+    return taken;
   }
 
   async seek(step: number): Promise<void> {
@@ -354,10 +401,10 @@ export class Player {
     if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
     if (e.key === 'ArrowRight' || e.key === 'n') {
       e.preventDefault();
-      void this.exclusive(() => this.advance());
+      void this.exclusive(() => this.advance(), e.repeat);
     } else if (e.key === 'ArrowLeft') {
       e.preventDefault();
-      void this.exclusive(() => this.back());
+      void this.exclusive(() => this.back(), e.repeat);
     } else if (e.key === ' ' && tag !== 'BUTTON') {
       e.preventDefault();
       this.togglePlay();
@@ -401,13 +448,15 @@ export class Player {
     scrub.max = String(v.maxStep);
     scrub.value = String(v.step);
     const last = v.lastStep;
-    setText(this.els.label!, `${t('embed.stepLabel', { step: v.step, max: v.maxStep })} · ${formatOffset(v.atNs)}${last ? ` · ${last.kind} ${last.component}` : ''}`);
+    setText(this.els.label!, `${t('embed.stepLabel', { step: v.step, max: this.ended ? v.maxStep : `${v.maxStep}+` })} · ${formatOffset(v.atNs)}${last ? ` · ${last.kind} ${last.component}` : ''}`);
     (this.els.back as HTMLButtonElement).disabled = v.step === 0;
     (this.els.open as HTMLAnchorElement).href = '#';
   }
 
   /** Stops playing and the engine's Worker (the player left the page). */
   dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.aheadTimer);
     this.inView?.disconnect();
     this.pause();
     clearTimeout(this.samplesTimer);

@@ -11,21 +11,46 @@ import { elementOptions, isLibraryID, parseOptions } from './options';
 const scriptURL = new URL(import.meta.url);
 const sameOrigin = scriptURL.origin === location.origin;
 
+const SOURCE_NODES = 'script[type="text/yaml"], script[type="application/yaml"], script[type="application/x-yaml"], template';
+
 /** Inline scenario text inside the element, if any. */
 function inlineSource(el: Element): string | null {
-  const node = el.querySelector('script[type="text/yaml"], script[type="application/yaml"], script[type="application/x-yaml"], template');
+  const node = el.querySelector(SOURCE_NODES);
   if (!node) return null;
   const text = node instanceof HTMLTemplateElement ? node.content.textContent : node.textContent;
   return text && text.trim() ? dedent(text) : null;
 }
 
-/** Removes the indentation an HTML author gives the YAML block. */
-function dedent(text: string): string {
+/**
+ * Removes the indentation an HTML author gives the YAML block: the leading
+ * spaces and tabs every non-blank line shares (a page indented with tabs
+ * gave "found a tab character that violates indentation").
+ *
+ *   dedent('\n\t\tkind: A\n\t\tspec:\n\t\t  x: 1\n') → 'kind: A\nspec:\n  x: 1\n'
+ */
+export function dedent(text: string): string {
   const lines = text.replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
-  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
-  return `${lines.map((l) => l.slice(indent)).join('\n')}\n`;
+  let prefix: string | null = null;
+  for (const l of lines) {
+    if (!l.trim()) continue;
+    const lead = /^[ \t]*/.exec(l)![0];
+    if (prefix === null) prefix = lead;
+    else {
+      let i = 0;
+      while (i < prefix.length && i < lead.length && prefix[i] === lead[i]) i++;
+      prefix = prefix.slice(0, i);
+    }
+  }
+  const n = prefix?.length ?? 0;
+  return `${lines.map((l) => l.slice(Math.min(n, /^[ \t]*/.exec(l)![0].length))).join('\n')}\n`;
 }
 
+/**
+ * Elements with a player, or one on its way. Not an attribute: a page that
+ * saves an element's HTML and puts it back (tabs, routers) gets a new
+ * element, which is mounted again.
+ */
+const mounted = new WeakSet<HTMLElement>();
 /** Mounted players by host element, so a removed element's engine is stopped. */
 const players = new Map<HTMLElement, { dispose(): void }>();
 /** The inline YAML of each element, as first read. */
@@ -36,13 +61,20 @@ const mounts = new WeakMap<HTMLElement, number>();
 const OPTION_NAMES = ['scenario', 'panels', 'step', 'autoplay', 'readonly', 'speed', 'lang'];
 
 async function upgrade(el: HTMLElement): Promise<void> {
-  if (el.dataset.rolloutLabMounted) return;
-  el.dataset.rolloutLabMounted = 'true';
+  if (mounted.has(el)) return;
+  const attrs0 = elementOptions(el);
+  // An element upgraded while the page still loads (embed.js with async)
+  // may not have its children yet: without a scenario attribute, wait for
+  // its inline YAML to be parsed.
+  if (document.readyState === 'loading' && attrs0('scenario') === null && !inlineSources.has(el) && inlineSource(el) === null) {
+    document.addEventListener('DOMContentLoaded', () => void upgrade(el), { once: true });
+    return;
+  }
+  mounted.add(el);
   const mount = (mounts.get(el) ?? 0) + 1;
   mounts.set(el, mount);
-  const attrs = elementOptions(el);
-  // Read once: an iframe player replaces the element's children, the inline
-  // YAML with them, and a remount (an attribute changed) needs it again.
+  const attrs = attrs0;
+  // Read once and kept: a remount (an attribute changed) needs it again.
   const source = inlineSources.get(el) ?? inlineSource(el);
   if (source !== null) inlineSources.set(el, source);
   const opts = parseOptions((name) => (name === 'source' && source ? source : attrs(name)));
@@ -85,21 +117,25 @@ async function upgrade(el: HTMLElement): Promise<void> {
   frame.src = new URL(`/embed?${q}${text ? `#${new URLSearchParams({ source: text })}` : ''}`, scriptURL).href;
   frame.title = `Rollout Lab: ${ref ?? 'scenario'}`;
   frame.loading = 'lazy';
+  frame.className = 'rollout-lab-frame';
   frame.style.cssText = 'width:100%;height:100%;border:0;display:block';
   el.style.display ||= 'block';
   // 500px unless the page sized the element (its CSS or an inline style):
   // measured empty, as fallback text would give it a height of its own.
-  el.replaceChildren();
+  // The inline YAML stays (scripts and templates are not drawn), so HTML
+  // saved and put back by the page still has it; a frame of a player
+  // before goes.
+  for (const c of [...el.childNodes]) if (!(c instanceof Element && c.matches(SOURCE_NODES))) c.remove();
   if (!el.style.height && el.getBoundingClientRect().height < 1) el.style.height = '500px';
   el.append(frame);
 }
 
 /** Mounts el again with its options as they are now (an attribute changed after it was mounted). */
 function remount(el: HTMLElement): void {
-  if (!el.dataset.rolloutLabMounted) return;
+  if (!mounted.has(el)) return;
   players.get(el)?.dispose();
   players.delete(el);
-  delete el.dataset.rolloutLabMounted;
+  mounted.delete(el);
   mounts.set(el, (mounts.get(el) ?? 0) + 1);
   void upgrade(el);
 }
@@ -114,7 +150,7 @@ class RolloutLabElement extends HTMLElement {
 
   /** A framework that sets the attributes after inserting the element, or changes them later: the player follows. */
   attributeChangedCallback(_name: string, old: string | null, now: string | null): void {
-    if (old === now || !this.isConnected || !this.dataset.rolloutLabMounted || this.remountDue) return;
+    if (old === now || !this.isConnected || !mounted.has(this) || this.remountDue) return;
     // Several attributes set in a row make one new player.
     this.remountDue = true;
     queueMicrotask(() => {
@@ -130,9 +166,22 @@ function reap(): void {
     if (el.isConnected) continue;
     p.dispose();
     players.delete(el);
-    delete el.dataset.rolloutLabMounted;
+    mounted.delete(el);
   }
 }
+
+// An iframe player that cannot start tells this page: the same error event
+// on its element, and the console, as a player of our own site gives.
+window.addEventListener('message', (e: MessageEvent<{ type?: unknown; message?: unknown }>) => {
+  if (e.origin !== scriptURL.origin || e.data?.type !== 'rollout-lab-error') return;
+  const message = String(e.data.message);
+  for (const frame of document.querySelectorAll<HTMLIFrameElement>('iframe.rollout-lab-frame')) {
+    if (frame.contentWindow !== e.source) continue;
+    const el = frame.parentElement!;
+    console.error(`Rollout Lab player${el.id ? ` #${el.id}` : ''}: ${message}`);
+    el.dispatchEvent(new CustomEvent('rollout-lab-error', { detail: { message }, bubbles: true }));
+  }
+});
 
 if (!customElements.get('rollout-lab')) customElements.define('rollout-lab', RolloutLabElement);
 const scan = () => document.querySelectorAll<HTMLElement>('[data-rollout-lab]').forEach((el) => void upgrade(el));

@@ -7,7 +7,7 @@ register('embed', {
     'embed.loadingScenario': 'Loading the scenario…',
     'embed.failed': 'The player could not start: {message}',
     'embed.noScenario': 'No scenario given: set scenario="<library id or URL>" or put the YAML inside the element.',
-    'embed.unknownScenario': 'There is no built-in scenario "{id}".',
+    'embed.unknownScenario': 'There is no built-in scenario "{id}". The built-in ones: {ids}.',
     'embed.crossOrigin': 'Scenario URLs must be on the same site as the player ({url}).',
     'embed.fetchFailed': 'Cannot fetch the scenario {url}: {message}',
     'embed.invalid': 'The scenario has errors: {message}',

@@ -8,7 +8,7 @@ register('embed', {
     'embed.loadingScenario': '正在加载场景…',
     'embed.failed': '播放器无法启动：{message}',
     'embed.noScenario': '未指定场景：请设置 scenario="<内置场景 ID 或 URL>"，或把 YAML 写在元素内。',
-    'embed.unknownScenario': '没有名为“{id}”的内置场景。',
+    'embed.unknownScenario': '没有名为“{id}”的内置场景。内置场景有：{ids}。',
     'embed.crossOrigin': '场景 URL 必须与播放器同源（{url}）。',
     'embed.fetchFailed': '无法获取场景 {url}：{message}',
     'embed.invalid': '场景有错误：{message}',
