@@ -22,7 +22,10 @@ type Sample struct {
 
 // RSPoint is one ReplicaSet in a sample.
 type RSPoint struct {
-	Name string `json:"name"`
+	// Namespace is the ReplicaSet's namespace, "" for "default" (most
+	// samples, kept short).
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
 	// Owner is the controlling Deployment's name, "" for none.
 	Owner     string `json:"owner,omitempty"`
 	Desired   int32  `json:"desired"`
@@ -33,6 +36,8 @@ type RSPoint struct {
 
 // DeploymentPoint is one Deployment in a sample.
 type DeploymentPoint struct {
+	// Namespace is as RSPoint's.
+	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name"`
 	Replicas  int32  `json:"replicas"`
 	Updated   int32  `json:"updated"`
@@ -46,7 +51,7 @@ func sample(sm *sim.Sim, info *sim.StepInfo) Sample {
 		smp.Step = info.Step
 	}
 	for _, rs := range sm.Server().ListReplicaSets("", nil) {
-		p := RSPoint{Name: rs.Name, Current: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas}
+		p := RSPoint{Namespace: sampleNamespace(rs.Namespace), Name: rs.Name, Current: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas}
 		if rs.Spec.Replicas != nil {
 			p.Desired = *rs.Spec.Replicas
 		}
@@ -56,7 +61,7 @@ func sample(sm *sim.Sim, info *sim.StepInfo) Sample {
 		smp.ReplicaSets = append(smp.ReplicaSets, p)
 	}
 	for _, d := range sm.Server().ListDeployments("", nil) {
-		p := DeploymentPoint{Name: d.Name, Updated: d.Status.UpdatedReplicas, Available: d.Status.AvailableReplicas}
+		p := DeploymentPoint{Namespace: sampleNamespace(d.Namespace), Name: d.Name, Updated: d.Status.UpdatedReplicas, Available: d.Status.AvailableReplicas}
 		if d.Spec.Replicas != nil {
 			p.Replicas = *d.Spec.Replicas
 		}
@@ -77,4 +82,12 @@ func shareUnchanged(prev, smp Sample) Sample {
 		smp.Deployments = prev.Deployments
 	}
 	return smp
+}
+
+// sampleNamespace is a namespace as samples carry it: "" for "default".
+func sampleNamespace(ns string) string {
+	if ns == metav1.NamespaceDefault {
+		return ""
+	}
+	return ns
 }

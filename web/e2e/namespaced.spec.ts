@@ -290,3 +290,44 @@ spec:
   await expect(page.locator('#banner')).toBeVisible();
   await expect(page.locator('#banner-text')).toContainText(/^The run stopped at step \d+: /);
 });
+
+test('two namespaces with a Deployment "web" each: two cards, two charts lines, each with its own ReplicaSet and pods', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  const web = (ns: string, replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: ${ns}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.25
+`;
+  await pasteAndLoad(page, `${web('prod', 10)}---\n${web('staging', 2)}`);
+  await expect(page.locator('#load-status')).toContainText('Loaded');
+  await page.locator('#settle-btn').click();
+  const prod = page.locator('.deploy[data-namespace="prod"]');
+  const staging = page.locator('.deploy[data-namespace="staging"]');
+  await expect(prod.locator('.deploy-title')).toHaveText(/^Deployment prod\/web/);
+  await expect(staging.locator('.deploy-title')).toHaveText(/^Deployment staging\/web/);
+  // Same template, same ReplicaSet name, but each namespace its own.
+  await expect(prod.locator('.rs')).toHaveCount(1);
+  await expect(staging.locator('.rs')).toHaveCount(1);
+  await expect(prod.locator('.rs .pod')).toHaveCount(10);
+  await expect(staging.locator('.rs .pod')).toHaveCount(2);
+  await expect(prod.locator('.deploy-budget')).toContainText('(now 10)');
+  await expect(staging.locator('.deploy-budget')).toContainText('(now 2)');
+  await expect(page.locator('#chart-legend')).toContainText('prod/web available');
+  await expect(page.locator('#chart-legend')).toContainText('staging/web available');
+  await page.screenshot({ path: shot('two-namespaces') });
+});

@@ -12,8 +12,8 @@ const claim = (object: string, action: string, outcome: string): TraceRecord => 
 describe('claimsOf', () => {
   it('collects adopted and released pods that went through', () => {
     const c = claimsOf([claim('Pod default/p1', 'adopt', 'done'), claim('Pod default/p2', 'release', 'done'), claim('Pod default/p3', 'adopt', 'refused'), claim('ReplicaSet default/x', 'adopt', 'done')]);
-    expect([...c.adopted]).toEqual(['p1']);
-    expect([...c.released]).toEqual(['p2']);
+    expect([...c.adopted]).toEqual(['default/p1']);
+    expect([...c.released]).toEqual(['default/p2']);
   });
 });
 
@@ -32,10 +32,11 @@ describe('diffViews', () => {
 });
 
 describe('podsByOwner and podState', () => {
-  it('groups by owner with orphans under ""', () => {
+  it('groups by namespace and owner, orphans under "namespace/"', () => {
     const { owner: _o, ...orphan } = pod('o1');
-    const g = podsByOwner([pod('p1'), orphan, pod('p2', { owner: 'rs-b' })]);
-    expect([...g.keys()]).toEqual(['rs-a', '', 'rs-b']);
+    const g = podsByOwner([pod('p1'), orphan, pod('p2', { owner: 'rs-b' }), pod('p3', { namespace: 'prod' })]);
+    // Two namespaces' rs-a are two groups.
+    expect([...g.keys()]).toEqual(['default/rs-a', 'default/', 'default/rs-b', 'prod/rs-a']);
   });
   it('orders terminating over available over ready', () => {
     expect(podState(pod('a', { terminating: true }))).toBe('terminating');

@@ -6,15 +6,15 @@ import { list } from './types';
 
 /** Pod ownership changes of one step, from its ClaimDecision records. */
 export interface Claims {
-  /** Pod names adopted in this step. */
+  /** Pods adopted in this step, as namespace/name. */
   adopted: Set<string>;
-  /** Pod names released in this step. */
+  /** Pods released in this step, as namespace/name. */
   released: Set<string>;
 }
 
 /**
  * Reads the ClaimDecision records of a step. Only attempts that went through
- * ("done") count; "Pod default/x" becomes "x".
+ * ("done") count; "Pod default/x" becomes "default/x".
  */
 export function claimsOf(records: readonly TraceRecord[]): Claims {
   const out: Claims = { adopted: new Set(), released: new Set() };
@@ -22,7 +22,7 @@ export function claimsOf(records: readonly TraceRecord[]): Claims {
     if (r.type !== 'ClaimDecision') continue;
     const d = r.data as { object?: string; action?: string; outcome?: string };
     if (d.outcome !== 'done' || typeof d.object !== 'string' || !d.object.startsWith('Pod ')) continue;
-    const name = d.object.slice(4).split('/').pop() ?? '';
+    const name = d.object.slice(4);
     if (d.action === 'adopt') out.adopted.add(name);
     else if (d.action === 'release') out.released.add(name);
   }
@@ -64,11 +64,14 @@ export function diffViews(prev: View | null, next: View): ViewDiff {
   return { addedPods, removedPods, resized, addedReplicaSets };
 }
 
-/** Groups pods by owning ReplicaSet name ("" for orphans), keeping order. */
+/**
+ * Groups pods by owning ReplicaSet, as namespace/name ("namespace/" for
+ * orphans), keeping order.
+ */
 export function podsByOwner(pods: readonly PodView[]): Map<string, PodView[]> {
   const out = new Map<string, PodView[]>();
   for (const p of pods) {
-    const k = p.owner ?? '';
+    const k = `${p.namespace}/${p.owner ?? ''}`;
     let xs = out.get(k);
     if (!xs) out.set(k, (xs = []));
     xs.push(p);

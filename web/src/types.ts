@@ -156,8 +156,9 @@ export interface View {
 export interface Sample {
   step: number;
   atNs: number;
-  replicaSets: { name: string; owner?: string; desired: number; current: number; ready: number; available: number }[] | null;
-  deployments: { name: string; replicas: number; updated: number; available: number }[] | null;
+  /** namespace is absent for "default". */
+  replicaSets: { namespace?: string; name: string; owner?: string; desired: number; current: number; ready: number; available: number }[] | null;
+  deployments: { namespace?: string; name: string; replicas: number; updated: number; available: number }[] | null;
 }
 
 /** What load, advance, seek, act and view return. */

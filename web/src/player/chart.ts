@@ -129,8 +129,8 @@ function sameSample(a: Sample, b: Sample): boolean {
   const da = list(a.deployments);
   const db = list(b.deployments);
   if (ra.length !== rb.length || da.length !== db.length) return false;
-  for (let i = 0; i < ra.length; i++) if (ra[i]!.name !== rb[i]!.name || ra[i]!.desired !== rb[i]!.desired) return false;
-  for (let i = 0; i < da.length; i++) if (da[i]!.name !== db[i]!.name || da[i]!.available !== db[i]!.available) return false;
+  for (let i = 0; i < ra.length; i++) if (ra[i]!.name !== rb[i]!.name || ra[i]!.namespace !== rb[i]!.namespace || ra[i]!.desired !== rb[i]!.desired) return false;
+  for (let i = 0; i < da.length; i++) if (da[i]!.name !== db[i]!.name || da[i]!.namespace !== db[i]!.namespace || da[i]!.available !== db[i]!.available) return false;
   return true;
 }
 
@@ -206,8 +206,16 @@ export class SeriesCache {
 
   private add(smp: Sample): void {
     this.seen.push(smp);
-    for (const rs of list(smp.replicaSets)) this.push(`rs/${rs.name}`, rs.name, [smp.atNs, rs.desired, smp.step]);
-    for (const d of list(smp.deployments)) this.push(`available/${d.name}`, `${d.name} available`, [smp.atNs, d.available, smp.step]);
+    // A series per namespace and name (two namespaces' "web" are two
+    // lines); the label names the namespace when it is not "default".
+    for (const rs of list(smp.replicaSets)) {
+      const name = rs.namespace ? `${rs.namespace}/${rs.name}` : rs.name;
+      this.push(`rs/${name}`, name, [smp.atNs, rs.desired, smp.step]);
+    }
+    for (const d of list(smp.deployments)) {
+      const name = d.namespace ? `${d.namespace}/${d.name}` : d.name;
+      this.push(`available/${name}`, `${name} available`, [smp.atNs, d.available, smp.step]);
+    }
   }
 }
 

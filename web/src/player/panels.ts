@@ -19,11 +19,16 @@ export const MAX_SQUARES = 240;
 
 interface RSGroup {
   rs: ReplicaSetView | null;
+  /** namespace/name: same-named ReplicaSets of two namespaces are two groups. */
+  key: string;
+  /** What is shown: the name, with its namespace when the view has several. */
   name: string;
   pods: PodView[];
 }
 interface DeployGroup {
   d: DeploymentView | null;
+  /** namespace/name, as RSGroup's. */
+  key: string;
   name: string;
   groups: RSGroup[];
 }
@@ -46,7 +51,7 @@ export class ClusterPanel {
     root.textContent = '';
     this.deploys = new KeyedList<DeployGroup>(
       root,
-      (g) => g.name,
+      (g) => g.key,
       (g) => this.createDeploy(g),
       (el, g) => this.updateDeploy(el, g),
     );
@@ -66,20 +71,30 @@ export class ClusterPanel {
     // animation each, which kept the page's main thread busy for the 0.35 s
     // after every step or seek.
     setAttr(this.root, 'data-large', this.truncated ? '' : null);
+    // Objects are told apart by namespace and name (kubectl get -A of two
+    // namespaces with a Deployment "web" each); names show their namespace
+    // when the view has several.
     const byOwner = podsByOwner(list(v.pods));
+    const namespaces = new Set([...list(v.deployments), ...list(v.replicaSets), ...list(v.pods)].map((o) => o.namespace));
+    const shown = (ns: string, name: string) => (namespaces.size > 1 ? `${ns}/${name}` : name);
     const deploys = new Map<string, DeployGroup>();
-    for (const d of list(v.deployments)) deploys.set(d.name, { d, name: d.name, groups: [] });
-    const orphans: DeployGroup = { d: null, name: '', groups: [] };
+    for (const d of list(v.deployments)) deploys.set(`${d.namespace}/${d.name}`, { d, key: `${d.namespace}/${d.name}`, name: shown(d.namespace, d.name), groups: [] });
+    const orphans: DeployGroup = { d: null, key: '', name: '', groups: [] };
     for (const rs of list(v.replicaSets)) {
-      const g: RSGroup = { rs, name: rs.name, pods: byOwner.get(rs.name) ?? [] };
-      byOwner.delete(rs.name);
-      const parent = rs.owner ? deploys.get(rs.owner) : undefined;
+      const key = `${rs.namespace}/${rs.name}`;
+      const g: RSGroup = { rs, key, name: shown(rs.namespace, rs.name), pods: byOwner.get(key) ?? [] };
+      byOwner.delete(key);
+      const parent = rs.owner ? deploys.get(`${rs.namespace}/${rs.owner}`) : undefined;
       (parent ?? orphans).groups.push(g);
     }
-    for (const [owner, pods] of byOwner) orphans.groups.push({ rs: null, name: owner ? `${owner} (gone)` : '(no owner)', pods });
+    for (const [key, pods] of byOwner) {
+      const cut = key.indexOf('/');
+      const owner = key.slice(cut + 1);
+      orphans.groups.push({ rs: null, key, name: owner ? `${shown(key.slice(0, cut), owner)} (gone)` : namespaces.size > 1 ? `${key.slice(0, cut)}: (no owner)` : '(no owner)', pods });
+    }
     for (const g of deploys.values()) g.groups.sort((a, b) => revNum(b.rs) - revNum(a.rs) || a.name.localeCompare(b.name));
     this.newest.clear();
-    for (const g of deploys.values()) if (g.groups[0]?.rs && g.groups.length > 1) this.newest.add(g.groups[0].name);
+    for (const g of deploys.values()) if (g.groups[0]?.rs && g.groups.length > 1) this.newest.add(g.groups[0].key);
     const all = [...deploys.values()];
     if (orphans.groups.length > 0) all.push(orphans);
     this.deploys.set(all);
@@ -100,8 +115,8 @@ export class ClusterPanel {
     const meta = h('p', { class: 'deploy-meta' });
     const budget = h('p', { class: 'deploy-budget' });
     const rsBox = h('div', { class: 'rs-list' });
-    const el = h('article', { class: 'deploy', 'data-name': g.name, 'aria-label': g.d ? t('player.deployment', { name: g.name }) : t('player.objectsWithout') }, title, meta, budget, rsBox);
-    const rsList = new KeyedList<RSGroup>(rsBox, (x) => x.name, (x) => this.createRS(x), (e, x) => this.updateRS(e, x));
+    const el = h('article', { class: 'deploy', 'data-name': g.d?.name ?? '', 'data-namespace': g.d?.namespace ?? '', 'aria-label': g.d ? t('player.deployment', { name: g.name }) : t('player.objectsWithout') }, title, meta, budget, rsBox);
+    const rsList = new KeyedList<RSGroup>(rsBox, (x) => x.key, (x) => this.createRS(x), (e, x) => this.updateRS(e, x));
     (el as unknown as { rsList: KeyedList<RSGroup> }).rsList = rsList;
     return el;
   }
@@ -111,7 +126,7 @@ export class ClusterPanel {
     const d = g.d;
     renderBudget(budget, d, g.groups);
     if (d) {
-      setText(title, `${t('player.deployment', { name: d.name })}${d.paused ? ` ${t('player.paused')}` : ''}${d.deleting ? ` ${t('player.deleting')}` : ''}`);
+      setText(title, `${t('player.deployment', { name: g.name })}${d.paused ? ` ${t('player.paused')}` : ''}${d.deleting ? ` ${t('player.deleting')}` : ''}`);
       const strat = d.strategy === 'RollingUpdate' ? `RollingUpdate maxSurge ${d.maxSurge ?? '?'} maxUnavailable ${d.maxUnavailable ?? '?'}` : d.strategy;
       const prog = list(d.conditions).find((c) => c.type === 'Progressing');
       setText(
@@ -133,13 +148,13 @@ export class ClusterPanel {
     const more = h('span', { class: 'pods-more muted' });
     const details = h('details', { class: 'pod-details' }, h('summary', { text: t('player.podDetails') }), h('div', { class: 'pod-table' }));
     details.addEventListener('toggle', () => {
-      if (details.open) this.openPods.add(x.name);
-      else this.openPods.delete(x.name);
+      if (details.open) this.openPods.add(x.key);
+      else this.openPods.delete(x.key);
       const body = details.children[1] as HTMLElement;
       if (details.open) this.fillPodTable(body, (details as unknown as { pods: PodView[] }).pods ?? []);
       else body.textContent = '';
     });
-    const el = h('div', { class: 'rs', 'data-name': x.name }, head, counts, squares, more, details);
+    const el = h('div', { class: 'rs', 'data-name': x.rs?.name ?? x.name, 'data-namespace': x.rs?.namespace ?? '' }, head, counts, squares, more, details);
     const sq = new KeyedList<PodView, HTMLSpanElement>(
       squares,
       (p) => p.name,
@@ -154,8 +169,8 @@ export class ClusterPanel {
     const [head, counts, squares, more, details] = Array.from(el.children) as HTMLElement[];
     const rs = x.rs;
     if (rs) {
-      const badge = this.newest.has(x.name) ? t('player.newest') : rs.owner && this.newest.size ? t('player.old') : '';
-      el.dataset.age = this.newest.has(x.name) ? 'new' : 'old';
+      const badge = this.newest.has(x.key) ? t('player.newest') : rs.owner && this.newest.size ? t('player.old') : '';
+      el.dataset.age = this.newest.has(x.key) ? 'new' : 'old';
       setText(head!, `${t('player.rsHead', { name: rs.name, rev: rs.revision ?? '-', images: list(rs.images).join(', ') })}${rs.deleting ? ` ${t('player.deleting')}` : ''}${badge ? ` · ${badge}` : ''}`);
       setText(counts!, `${t('player.rsCounts', { desired: rs.desired, current: rs.current, ready: rs.ready, available: rs.available })}${rs.terminating ? t('player.rsTerminating', { n: rs.terminating }) : ''}`);
       counts!.dataset.desired = String(rs.desired);
@@ -192,8 +207,8 @@ export class ClusterPanel {
 
   private updatePod(e: HTMLSpanElement, p: PodView): void {
     let cls = `pod ${podState(p)}`;
-    if (this.claims.adopted.has(p.name)) cls += ' adopted';
-    if (this.claims.released.has(p.name)) cls += ' released';
+    if (this.claims.adopted.has(`${p.namespace}/${p.name}`)) cls += ' adopted';
+    if (this.claims.released.has(`${p.namespace}/${p.name}`)) cls += ' released';
     setClass(e, cls);
     if (p.name.includes('#')) {
       setAttr(e, 'title', t('player.tipCounted', { status: p.status }));
