@@ -34,15 +34,26 @@ type ImageProfile struct {
 	// failureThreshold end before the application answers (ReadyDelay)
 	// fails the same way.
 	HangAfter time.Duration `json:"hangAfter,omitempty"`
+	// PullError makes the image impossible to pull (a wrong tag, a
+	// registry that refuses): the containers never start, and the bound
+	// pod stays Pending with its containers waiting in ImagePullBackOff.
+	// A pasted pod in ImagePullBackOff or ErrImagePull gives its image
+	// this profile unless the scenario gives one (scenario.restoreLive).
+	PullError bool `json:"pullError,omitempty"`
 }
 
 // Healthy reports whether pods of this image can become ready and stay so.
-func (p ImageProfile) Healthy() bool { return !p.CrashLoop && !p.NeverReady && p.HangAfter == 0 }
+func (p ImageProfile) Healthy() bool {
+	return !p.CrashLoop && !p.NeverReady && p.HangAfter == 0 && !p.PullError
+}
 
 // Summary says in a few words how containers of the image behave:
-// "crash-looping", "never ready", "hanging after 30s" or "healthy".
+// "failing to pull", "crash-looping", "never ready", "hanging after 30s"
+// or "healthy".
 func (p ImageProfile) Summary() string {
 	switch {
+	case p.PullError:
+		return "failing to pull"
 	case p.CrashLoop:
 		return "crash-looping"
 	case p.NeverReady:

@@ -363,3 +363,27 @@ func TestIsSimID(t *testing.T) {
 		}
 	}
 }
+
+// An image that cannot be pulled: the bound pod stays Pending, its
+// container waiting in ImagePullBackOff, never ready, with nothing more
+// scheduled for it.
+func TestPullErrorImage(t *testing.T) {
+	cfg := Defaults()
+	cfg.Images = map[string]ImageProfile{"api:typo": {StartDelay: 2 * time.Second, PullError: true}}
+	f := newFixture(t, cfg)
+	f.createPod("a", "api:typo")
+	got := f.runFor(time.Hour)
+	if len(got) != 2 || !strings.Contains(got[0], "bound") || !strings.Contains(got[1], "pod default/a image-pull-backoff on node-1") {
+		t.Fatalf("transitions = %v", got)
+	}
+	p := f.pod("a")
+	if p.Status.Phase != corev1.PodPending || ready(p) {
+		t.Fatalf("phase %s ready %v; want Pending, not ready", p.Status.Phase, ready(p))
+	}
+	if w := p.Status.ContainerStatuses[0].State.Waiting; w == nil || w.Reason != "ImagePullBackOff" {
+		t.Fatalf("container state %+v; want waiting in ImagePullBackOff", p.Status.ContainerStatuses[0].State)
+	}
+	if s := cfg.Images["api:typo"].Summary(); s != "failing to pull" || cfg.Images["api:typo"].Healthy() {
+		t.Fatalf("summary %q, healthy %v", s, cfg.Images["api:typo"].Healthy())
+	}
+}

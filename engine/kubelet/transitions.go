@@ -173,6 +173,10 @@ func (k *Kubelet) bind(p *podState, pod *corev1.Pod) {
 }
 
 func (k *Kubelet) start(p *podState, pod *corev1.Pod, restart bool) {
+	if k.cfg.Profile(p.image).PullError {
+		k.pullBackOff(p, pod)
+		return
+	}
 	now := k.clock.Now()
 	pod.Status.Phase = corev1.PodRunning
 	if pod.Status.StartTime == nil {
@@ -196,6 +200,35 @@ func (k *Kubelet) start(p *podState, pod *corev1.Pod, restart bool) {
 	}
 	k.emit(Transition{Pod: p.key, Node: p.node, What: what, Detail: restartsDetail(p.restarts)})
 	k.planRun(p, now)
+}
+
+// pullBackOff is the start of a pod whose image cannot be pulled: it stays
+// Pending, its containers waiting in ImagePullBackOff, and nothing more
+// is scheduled for it (the kubelet's pull retries change nothing the
+// controllers read).
+func (k *Kubelet) pullBackOff(p *podState, pod *corev1.Pod) {
+	now := k.clock.Now()
+	pod.Status.Phase = corev1.PodPending
+	if pod.Status.StartTime == nil {
+		t := metav1.NewTime(now)
+		pod.Status.StartTime = &t
+	}
+	pod.Status.HostIP = nodeIP(k.nodeIndex(p.node))
+	if pod.Status.PodIP == "" {
+		pod.Status.PodIP = podIP(k.nodeIndex(p.node), p.uid)
+	}
+	setPodCondition(pod, corev1.PodScheduled, corev1.ConditionTrue, "", now)
+	setPodCondition(pod, corev1.PodInitialized, corev1.ConditionTrue, "", now)
+	setPodCondition(pod, corev1.ContainersReady, corev1.ConditionFalse, "ContainersNotReady", now)
+	setPodCondition(pod, corev1.PodReady, corev1.ConditionFalse, "ContainersNotReady", now)
+	statuses := make([]corev1.ContainerStatus, 0, len(pod.Spec.Containers))
+	for _, c := range pod.Spec.Containers {
+		statuses = append(statuses, corev1.ContainerStatus{Name: c.Name, Image: c.Image, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{
+			Reason: "ImagePullBackOff", Message: fmt.Sprintf("Back-off pulling image %q", c.Image)}}})
+	}
+	pod.Status.ContainerStatuses = statuses
+	k.writeStatus("kubelet", pod)
+	k.emit(Transition{Pod: p.key, Node: p.node, What: "image-pull-backoff", Detail: "the image cannot be pulled"})
 }
 
 // planRun schedules what happens next in a container run that begins at

@@ -185,6 +185,7 @@ func (p *parser) restoreLive(s *Scenario) {
 		Message: "cluster output is the initial state of the cluster (" + countObjects(count) + "): status, generation and revisions kept " +
 			"(pods keep their phase and readiness); owner references resolved by kind and name; uid replaced by a simulated one; " +
 			"resourceVersion reset; managedFields dropped. Use spec-only to start from the specs instead"})
+	p.profileFailingImages(s)
 	p.fillRunning(s, nodes, latest)
 	if !latest.IsZero() {
 		shift := clock.Epoch.Sub(latest)

@@ -20,7 +20,7 @@ var (
 	clusterFields  = []string{"nodes", "informerLag", "workers", "scheduleDelay", "shutdownDelay",
 		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images", "turnOrder"}
 	workersFields = []string{"replicaset", "deployment"}
-	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady", "hangAfter"}
+	profileFields = []string{"startDelay", "readyDelay", "jitter", "crashLoop", "crashAfter", "neverReady", "hangAfter", "pullError"}
 	limitsFields  = []string{"maxPods", "maxSteps", "maxTraceRecords"}
 	triggerFields = []string{"at", "after", "when"}
 	whenFields    = []string{"rolloutComplete", "available", "settled", "step"}
@@ -267,6 +267,11 @@ func (r *docReader) decodeProfile(n *node, path string, base kubelet.ImageProfil
 	if f, ok := m["neverReady"]; ok {
 		if v, ok := r.boolean(f.value, join(path, "neverReady")); ok {
 			p.NeverReady = v
+		}
+	}
+	if f, ok := m["pullError"]; ok {
+		if v, ok := r.boolean(f.value, join(path, "pullError")); ok {
+			p.PullError = v
 		}
 	}
 	return p
