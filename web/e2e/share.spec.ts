@@ -57,6 +57,17 @@ test('a share link restores scenario, actions and step', async ({ page, context 
   await expect(other.locator('#step-label')).toHaveText(/^step 14 \//);
   expect(await snapshot(other)).toEqual(before);
   await other.screenshot({ path: shot('share-restored') });
+
+  // The link pasted into the address bar of a tab that has the app open
+  // (only the fragment changes): it opens there too.
+  const third = await context.newPage();
+  await third.goto('/');
+  await ready(third);
+  await expect(third.locator('#step-label')).toHaveText(/^step 0 \//);
+  await third.goto(url);
+  await expect(third.locator('#banner')).toContainText('Opened a shared simulation at step 14.');
+  await expect(third.locator('#step-label')).toHaveText(/^step 14 \//);
+  expect(await snapshot(third)).toEqual(before);
 });
 
 test('a damaged or newer share link is explained and the app keeps working', async ({ page }) => {

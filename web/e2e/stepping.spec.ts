@@ -150,10 +150,18 @@ test('keyboard: help overlay, theme toggle and large text', async ({ page }) => 
   const problems = watchConsole(page);
   await page.goto('/');
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await page.setViewportSize({ width: 800, height: 500 });
   await page.keyboard.press('?');
   await expect(page.locator('#help')).toBeVisible();
   await expect(page.locator('#help-keys')).toContainText('step one event');
+  await expect(page.locator('#help-keys')).toContainText('Ctrl+Enter');
+  // It opens at its top (the focus on Close scrolled it to the bottom,
+  // past the first keys).
+  await expect(page.locator('#help-heading')).toBeFocused();
+  await expect(page.locator('#help-heading')).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('#help-keys dt').first()).toBeInViewport();
   await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 1280, height: 720 });
   await expect(page.locator('#help')).toBeHidden();
   await page.locator('#theme-btn').click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');

@@ -146,5 +146,10 @@ void app
     else if (wantsPresenter()) await (await loadPresenter()).restore();
     document.body.dataset.app = 'ready';
     app.preloadEditorWhenIdle();
+    // A share link pasted into the address bar of a tab that has the app
+    // open changes only the fragment: open it as a fresh page would.
+    window.addEventListener('hashchange', () => {
+      if (hasShareLink({ hash: location.hash, search: '' })) void import('./share/restore').then((m) => m.restoreShare(app, recorder));
+    });
   })
   .catch(() => {}); // an engine that failed to start is reported by the status bar above

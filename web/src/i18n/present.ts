@@ -19,6 +19,7 @@ const en: Record<string, string> = {
   'keys.reset': 'reset (reload the scenario)',
   'keys.help': 'show this help',
   'keys.close': 'close the help',
+  'keys.loadYaml': 'load the YAML being edited (in the editor)',
   'keys.everywhere': 'Outside presenter mode',
   'keys.presenterHeading': 'Presenter mode (a clicker sends PageDown / PageUp)',
   'keys.presentNext': 'next controller sync (Space pauses while playing)',

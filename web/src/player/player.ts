@@ -871,7 +871,7 @@ export class Player {
     const row = (keys: string[], label: string) => [h('dt', {}, ...keys.map((k) => h('kbd', { text: keyLabel(k) }))), h('dd', { text: label })];
     // Built at each rendering: a language switch renders the help again.
     const first = this.helpFirst?.();
-    const player = h('dl', {}, ...SHORTCUTS.flatMap((s) => row(s.keys, t(s.label))), ...(first ? [] : row(['PageDown', 'PageUp'], t('keys.present'))));
+    const player = h('dl', {}, ...SHORTCUTS.flatMap((s) => row(s.keys, t(s.label))), ...row(['Ctrl+Enter'], t('keys.loadYaml')), ...(first ? [] : row(['PageDown', 'PageUp'], t('keys.present'))));
     $('help-keys').replaceChildren(
       ...(first ? [h('h3', { text: first.heading }), h('dl', {}, ...first.keys.flatMap((k) => row(k.keys, k.label))), h('h3', { text: t('keys.everywhere') })] : []),
       player,

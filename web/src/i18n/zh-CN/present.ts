@@ -34,6 +34,7 @@ export const zh: Record<string, string> = {
   'keys.reset': '重置（重新加载场景）',
   'keys.help': '显示此帮助',
   'keys.close': '关闭帮助',
+  'keys.loadYaml': '加载正在编辑的 YAML（在编辑器中）',
   'keys.everywhere': '演示模式之外',
   'keys.presenterHeading': '演示模式（翻页笔发送 PageDown / PageUp）',
   'keys.presentNext': '下一次控制器同步（播放时空格暂停）',
