@@ -53,5 +53,13 @@ func (s *Session) ParseUserAction(raw []byte) (scenario.Action, error) {
 		}
 		return scenario.Action{}, fmt.Errorf("invalid %s action: %s", t, strings.Join(msgs, "; "))
 	}
-	return scen.Timeline[0], nil
+	a := scen.Timeline[0]
+	// The pod limit the scenario loaded under holds for what the user asks
+	// later too: a scale past it could only stop at the limit, after a
+	// great deal of work (a million replicas ran 28,593 steps to fail).
+	if a.Type == scenario.ActionScale && int(a.Replicas) > s.scen.Limits.MaxPods {
+		return scenario.Action{}, fmt.Errorf("invalid %s action: replicas: %d replicas need more pods than the pod limit, %d (spec.limits.maxPods); ask for fewer replicas",
+			t, a.Replicas, s.scen.Limits.MaxPods)
+	}
+	return a, nil
 }

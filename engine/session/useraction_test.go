@@ -43,6 +43,8 @@ func TestParseUserAction(t *testing.T) {
 		{`[1]`, "JSON object"},
 		{`{"target":"deploy/web"}`, "JSON object"},
 		{`{"type":"undo","target":"deploy/web","toRevision":92233720368547758070}`, "invalid value 92233720368547758070"},
+		// The pod limit the scenario loaded under (10,000 by default).
+		{`{"type":"scale","target":"deploy/web","replicas":1000000}`, "invalid scale action: replicas: 1000000 replicas need more pods than the pod limit, 10000 (spec.limits.maxPods)"},
 	} {
 		_, err := s.ParseUserAction([]byte(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
