@@ -6,6 +6,7 @@ register('input', {
   'zh-CN': {
     'input.notice.line': '第 {line} 行',
     'input.notice.file': '文件',
+    'input.notice.group': '{count} 个 {kind} 对象（第 {lines} 行）',
     'input.loaded.notices': '已加载 {name}（下方有 {count} 条提示）。',
   },
 });
