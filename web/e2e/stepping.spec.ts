@@ -65,7 +65,7 @@ test('rolling update 10/3/2: panels show the controllers\' numbers, rewind, bad 
     const step = await pressAndWait(page, 's');
     if (step === 95) {
       // The deployment controller's first sync after the image change.
-      const newRS = page.locator('#math .math-block[data-type="NewRSMath"] li');
+      const newRS = page.locator('#math .math-block[data-type="NewRSMath"] .math-lines li');
       await expect(newRS).toHaveText(['maxTotalPods = replicas 10 + maxSurge 3 = 13', 'Σ spec.replicas of all ReplicaSets 10', 'scale up = min(13 − 10, 10 − 0) = 3', 'new RS = 0 + 3 = 3']);
       const old = page.locator('#math .math-block[data-type="OldScaleDownMath"]');
       await expect(old.locator('li').filter({ hasText: 'maxScaledDown' })).toHaveText('maxScaledDown = Σ spec.replicas 13 − minAvailable 8 − new RS unavailable 3 = 2');

@@ -8,6 +8,7 @@ const en: Record<string, string> = {
   'present.noNotes': 'This scenario has no notes; Space or PageDown steps to the next sync.',
   'present.beforeFirst': '{total} notes; PageDown goes to the next.',
   'present.beforeFirstOne': 'One note; PageDown goes to it.',
+  'present.noteFrom': 'about step {step}',
   'present.lastNote': 'This is the last note; PageDown now steps by sync.',
   'present.searching': 'Looking for the next note…',
   'present.notFound': 'No further note in this run.',

@@ -129,11 +129,11 @@ export class ClusterPanel {
       setText(title, `${t('player.deployment', { name: g.name })}${d.paused ? ` ${t('player.paused')}` : ''}${d.deleting ? ` ${t('player.deleting')}` : ''}`);
       const strat = d.strategy === 'RollingUpdate' ? `RollingUpdate maxSurge ${d.maxSurge ?? '?'} maxUnavailable ${d.maxUnavailable ?? '?'}` : d.strategy;
       const prog = list(d.conditions).find((c) => c.type === 'Progressing');
-      setText(
-        meta,
+      const metaText =
         `${t('player.deployMeta', { replicas: d.replicas, strategy: strat, revision: d.revision ?? '-', images: list(d.images).join(', ') })} · ${t('player.deployStatus', { total: d.status.replicas, updated: d.status.updated, ready: d.status.ready, available: d.status.available })}` +
-          (prog ? ` · Progressing ${prog.status} ${prog.reason ?? ''}` : ''),
-      );
+        (prog ? ` · Progressing ${prog.status} ${prog.reason ?? ''}` : '');
+      setText(meta, metaText);
+      setAttr(meta as HTMLElement, 'title', metaText); // presenter mode shows one line of it
     } else {
       setText(title, t('player.noDeployment'));
       setText(meta, '');

@@ -286,6 +286,8 @@ export class Presenter {
     const last = steps.every((s) => s !== null) && !steps.some((s) => s !== null && s > v.step) && (steps[i] !== v.step || sameStepNote(steps, i, 1) < 0);
     if (this.flash && this.flash.step !== v.step) this.flash = null;
     let count = total === 0 ? t('present.noNotes') : i < 0 ? (total === 1 ? t('present.beforeFirstOne') : t('present.beforeFirst', { total })) : t('present.noteCount', { n: i + 1, total });
+    // A note read at an earlier step stays (dimmed): it says which step it is about.
+    if (i >= 0 && steps[i] !== v.step) count = `${count} · ${t('present.noteFrom', { step: steps[i] ?? 0 })}`;
     if (this.flash) count = `${count} · ${this.flash.text}`;
     else if (total > 0 && last && i >= 0) count = `${count} · ${t('present.lastNote')}`;
     setText(document.getElementById('ann-count')!, count);

@@ -12,6 +12,7 @@ export const zh: Record<string, string> = {
   'present.noNotes': '此场景没有讲解要点；按空格或 PageDown 前进到下一次同步。',
   'present.beforeFirst': '共 {total} 条讲解要点；按 PageDown 前往下一条。',
   'present.beforeFirstOne': '共 1 条讲解要点；按 PageDown 前往。',
+  'present.noteFrom': '说的是第 {step} 步',
   'present.lastNote': '这是最后一条讲解要点；PageDown 现在按同步前进。',
   'present.searching': '正在查找下一条讲解要点…',
   'present.notFound': '本次运行中没有更多讲解要点。',
