@@ -27,6 +27,9 @@ func (b *bridge) fork(args json.RawMessage) (any, error) {
 		// empty; a page comparing several alternatives passes C, D...).
 		Label   string            `json:"label"`
 		Actions []json.RawMessage `json:"actions"`
+		// KeepLater keeps the user actions made after atStep in the
+		// forked run (compare.Fork).
+		KeepLater bool `json:"keepLater"`
 	}
 	if err := decodeArgs(args, &a); err != nil {
 		return nil, err
@@ -43,7 +46,7 @@ func (b *bridge) fork(args json.RawMessage) (any, error) {
 			}
 			alt = append(alt, act)
 		}
-		r, ra, rb, err := compare.Fork(s, a.AtStep, a.Label, alt)
+		r, ra, rb, err := compare.Fork(s, a.AtStep, a.Label, alt, a.KeepLater)
 		if err != nil {
 			return nil, err
 		}

@@ -58,7 +58,7 @@ func TestForkBridge(t *testing.T) {
 	var r comparisonJSON
 	callOK(t, a, "fork", map[string]any{"atStep": n, "actions": []any{
 		map[string]any{"type": "setRollingUpdate", "target": "deployment/web", "maxSurge": "100%"}, setImage}}, &r)
-	if r.A.ForkStep != n || r.A.PeakReplicaSetTotal != 21 || r.B.PeakReplicaSetTotal != 35 || r.B.PeakPods != 40 ||
+	if r.A.ForkStep != n || r.A.PeakReplicaSetTotal != 21 || r.B.PeakReplicaSetTotal != 40 || r.B.PeakPods != 40 ||
 		r.A.TimeToComplete != 12e9 || r.B.TimeToComplete != 3e9 {
 		t.Errorf("summaries %+v %+v", r.A, r.B)
 	}

@@ -18,6 +18,10 @@ type Side struct {
 	// Actions are applied, in order, at the fork step before the run goes
 	// on (the alternative "instead").
 	Actions []scenario.Action
+	// KeepLater keeps the user actions the session has recorded after the
+	// fork step when Actions are applied (session.ApplyKeepingLater); else
+	// applying Actions drops them.
+	KeepLater bool
 }
 
 // Result is a finished comparison.
@@ -27,6 +31,10 @@ type Result struct {
 	// Divergence is nil when the two runs are the same step for step.
 	Divergence *Divergence `json:"divergence"`
 	Events     EventDiff   `json:"events"`
+	// LaterActions is the number of user actions made after the fork step
+	// (Fork), which A runs; KeptLater says whether B runs them too.
+	LaterActions int  `json:"laterActions"`
+	KeptLater    bool `json:"keptLater"`
 }
 
 // Compare applies each side's actions and plays both runs to their end
@@ -60,7 +68,11 @@ func play(side Side) (*meter, error) {
 	m := newMeter(side.Label, s, uint64(s.Sim().Recorder().Len()))
 	s.RunDueActions()
 	for _, a := range side.Actions {
-		if _, err := s.Apply(a); err != nil {
+		apply := s.Apply
+		if side.KeepLater {
+			apply = s.ApplyKeepingLater
+		}
+		if _, err := apply(a); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", side.Label, session.Describe(a), err)
 		}
 	}
@@ -72,12 +84,15 @@ func play(side Side) (*meter, error) {
 }
 
 // Fork compares the run of s as recorded (A: its user actions kept, later
-// ones included) with the run forked at step n in which alt is done instead
-// of the user actions made at or after n, named label (B, or C, D... when a
-// page compares several alternatives with A; "B" when empty). s itself is
-// not moved; the two runs are new sessions, returned with the result for
-// their samples.
-func Fork(s *session.Session, n int, label string, alt []scenario.Action) (*Result, *session.Session, *session.Session, error) {
+// ones included) with the run forked at step n in which alt is done, named
+// label (B, or C, D... when a page compares several alternatives with A;
+// "B" when empty): with keepLater, alt is done at n and the user actions
+// made after n still run at their steps; without it, alt is done instead of
+// the user actions made at or after n. The result counts the user actions
+// made after n (LaterActions) and says whether B kept them. s itself is not
+// moved; the two runs are new sessions, returned with the result for their
+// samples.
+func Fork(s *session.Session, n int, label string, alt []scenario.Action, keepLater bool) (*Result, *session.Session, *session.Session, error) {
 	if label == "" {
 		label = "B"
 	}
@@ -85,14 +100,16 @@ func Fork(s *session.Session, n int, label string, alt []scenario.Action) (*Resu
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	b, err := s.ForkAt(n, false)
+	b, err := s.ForkAt(n, keepLater)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	r, err := Compare(Side{Label: "A", Session: a}, Side{Label: label, Session: b, Actions: alt})
+	later := a.LaterUserActions()
+	r, err := Compare(Side{Label: "A", Session: a}, Side{Label: label, Session: b, Actions: alt, KeepLater: keepLater})
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	r.LaterActions, r.KeptLater = later, keepLater && later > 0
 	return r, a, b, nil
 }
 

@@ -69,7 +69,10 @@ func TestMaxSurge(t *testing.T) {
 		onlyB string
 	}{
 		{"25%", want{9 * time.Second, 25, 5, 25, 15, 40, 20}, "Scaled up replica set web-7f6f88cb57 from 0 to 5"},
-		{"100%", want{6 * time.Second, 40, 20, 35, 15, 40, 20}, "Scaled up replica set web-7f6f88cb57 from 0 to 20"},
+		// The ReplicaSet total reaches replicas + maxSurge in every run: 40
+		// only within the sync that creates the new ReplicaSet at 20 and
+		// then scales the old one 20 -> 15 (after the step it is 35).
+		{"100%", want{6 * time.Second, 40, 20, 40, 15, 40, 20}, "Scaled up replica set web-7f6f88cb57 from 0 to 20"},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			o, err := ParseOverride("spec.strategy.rollingUpdate.maxSurge=" + tc.set)
@@ -157,7 +160,7 @@ func TestForkInstead(t *testing.T) {
 	}
 	s.Advance(session.ByEvent, 5)
 	scale := scenario.Action{Type: scenario.ActionScale, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 30}
-	r, a, b, err := Fork(s, n, "", []scenario.Action{scale})
+	r, a, b, err := Fork(s, n, "", []scenario.Action{scale}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,6 +180,52 @@ func TestForkInstead(t *testing.T) {
 	}
 	if len(a.Samples()) != a.Step()+1 || b.Samples()[n].At != 3*time.Second {
 		t.Errorf("samples: %d for %d steps", len(a.Samples()), a.Step())
+	}
+}
+
+// What if the user had scaled to 30 at step n, keeping the image they set
+// later? B keeps the later setImage with keepLater, and drops it without.
+func TestForkKeepingLater(t *testing.T) {
+	src := strings.Replace(string(surgeSource(t)), "  timeline:", "  timeline: []\n  x-unused:", 1)
+	src = src[:strings.Index(src, "  x-unused:")] + src[strings.Index(src, "---"):]
+	s, err := session.Load("web.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunToTime(3 * time.Second)
+	n := s.Step()
+	s.Advance(session.ByEvent, 2)
+	setImage := scenario.Action{Type: scenario.ActionSetImage, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Image: "nginx:1.26"}
+	if _, err := s.Apply(setImage); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(session.ByEvent, 5)
+	scale := scenario.Action{Type: scenario.ActionScale, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 30}
+	image := func(x *session.Session) string {
+		d, err := x.Sim().Server().GetDeployment("default", "web")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Spec.Template.Spec.Containers[0].Image
+	}
+	for _, keep := range []bool{true, false} {
+		r, a, b, err := Fork(s, n, "", []scenario.Action{scale}, keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.LaterActions != 1 || r.KeptLater != keep {
+			t.Errorf("keep %v: later actions %d, kept %v", keep, r.LaterActions, r.KeptLater)
+		}
+		want := "nginx:1.25"
+		if keep {
+			want = "nginx:1.26"
+		}
+		if got := image(b); got != want {
+			t.Errorf("keep %v: B ends with image %s, want %s", keep, got, want)
+		}
+		if image(a) != "nginx:1.26" || r.B.Desired != 30 {
+			t.Errorf("keep %v: A's image %s, B's replicas %d", keep, image(a), r.B.Desired)
+		}
 	}
 }
 
@@ -254,7 +303,7 @@ func TestForkKeepsFewCheckpoints(t *testing.T) {
 		t.Fatalf("the run keeps %d checkpoints; the test needs a longer one", before)
 	}
 	scale := scenario.Action{Type: scenario.ActionScale, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 90}
-	_, a, b, err := Fork(s, 1, "", []scenario.Action{scale})
+	_, a, b, err := Fork(s, 1, "", []scenario.Action{scale}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

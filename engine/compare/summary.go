@@ -45,6 +45,9 @@ type Summary struct {
 	PeakSurge int `json:"peakSurge"`
 	// PeakReplicaSetTotal is the largest sum of spec.replicas over the
 	// ReplicaSets Deployments own: what maxSurge bounds (replicas+maxSurge).
+	// It counts the moments between two writes of one sync too (a new
+	// ReplicaSet created before the old one is scaled down), followed
+	// through the Deployment controller's ScalingReplicaSet Events.
 	PeakReplicaSetTotal int32 `json:"peakReplicaSetTotal"`
 	// MinAvailable is the fewest available pods, counted from the first
 	// moment (at or after the fork) at which available pods reached the
@@ -134,6 +137,14 @@ type meter struct {
 	complete    bool
 	minReady    map[string]int32
 	rsTotal     int32
+	// rsReplicas is what each of the Deployments' ReplicaSets wants (by
+	// "namespace/name") and rsRunning their sum, as of the last measure
+	// and then as each ScalingReplicaSet Event of the step says: the sum
+	// between two writes of one sync (the new ReplicaSet created at 20
+	// before the old one goes from 20 to 15) that the state after the step
+	// no longer shows.
+	rsReplicas map[string]int32
+	rsRunning  int32
 }
 
 // podCount is one pod's part of the meter's counts.
@@ -147,7 +158,8 @@ func newMeter(label string, s *session.Session, markSeq uint64) *meter {
 	sm := s.Sim()
 	m := &meter{sm: sm, lastSeq: markSeq, deleted: map[string]bool{}, doneFrom: -1,
 		sum: Summary{Label: label, ForkStep: sm.Steps(), ForkAt: sm.Clock().Elapsed(), Syncs: map[string]int{}}, minAll: -1,
-		pods: map[string]podCount{}, waiting: map[string]time.Time{}, touched: map[string]bool{}, allTouched: true, rsDirty: true, depsDirty: true}
+		pods: map[string]podCount{}, waiting: map[string]time.Time{}, touched: map[string]bool{}, allTouched: true, rsDirty: true, depsDirty: true,
+		rsReplicas: map[string]int32{}}
 	return m
 }
 
@@ -205,7 +217,30 @@ func (m *meter) record(r trace.Record) {
 		}
 	case events.EventRecorded:
 		m.events = append(m.events, eventLine(r.At, d))
+		m.scaled(d)
 	}
+}
+
+// scaled follows a ScalingReplicaSet Event of a Deployment ("Scaled up
+// replica set web-7f6f88cb57 from 0 to 20", the message upstream's
+// controller writes after each scaling it made, the creation of a new
+// ReplicaSet included) into the running sum of replicas the Deployments'
+// ReplicaSets want, and the peak.
+func (m *meter) scaled(d events.EventRecorded) {
+	ns, ok := strings.CutPrefix(d.Object, "Deployment ")
+	if d.Reason != "ScalingReplicaSet" || !ok {
+		return
+	}
+	ns, _, _ = strings.Cut(ns, "/")
+	var dir, name string
+	var from, to int32
+	if n, _ := fmt.Sscanf(d.Message, "Scaled %s replica set %s from %d to %d", &dir, &name, &from, &to); n != 4 {
+		return
+	}
+	key := ns + "/" + name
+	m.rsRunning += to - m.rsReplicas[key]
+	m.rsReplicas[key] = to
+	m.sum.PeakReplicaSetTotal = max(m.sum.PeakReplicaSetTotal, m.rsRunning)
 }
 
 // measure updates the pod peaks, the available minimum and completeness
@@ -229,10 +264,12 @@ func (m *meter) measure() {
 		m.rsDirty = false
 		minReady := map[string]int32{}
 		m.rsTotal = 0
+		clear(m.rsReplicas)
 		for _, rs := range srv.ListReplicaSets("", nil) {
 			minReady[string(rs.UID)] = rs.Spec.MinReadySeconds
 			if ref := metav1.GetControllerOfNoCopy(rs); ref != nil && m.deployments[string(ref.UID)] && rs.Spec.Replicas != nil {
 				m.rsTotal += *rs.Spec.Replicas
+				m.rsReplicas[rs.Namespace+"/"+rs.Name] = *rs.Spec.Replicas
 			}
 		}
 		if !maps.Equal(minReady, m.minReady) {
@@ -275,6 +312,7 @@ func (m *meter) measure() {
 	s.PeakPods = max(s.PeakPods, active)
 	s.PeakSurge = max(s.PeakSurge, active-int(m.desired))
 	s.PeakReplicaSetTotal = max(s.PeakReplicaSetTotal, m.rsTotal)
+	m.rsRunning = m.rsTotal
 	if !m.full && available >= int(m.desired) {
 		m.full, m.minFull = true, available
 	}

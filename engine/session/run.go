@@ -13,7 +13,8 @@ import (
 // the clock to it. It stops when no action is pending after a settle, when
 // nothing at all is due (a "when" action whose condition can no longer come
 // true stays pending), or when a limit stops the run: Limits.MaxSteps bounds
-// every loop here. It returns the steps taken.
+// every loop here. User actions recorded at the step it stands at run
+// first. It returns the steps taken.
 //
 // Example: adoption.yaml applies a ReplicaSet at 5s and deletes it once two
 // pods are available; RunToEnd returns after the garbage collector's pod
@@ -21,10 +22,16 @@ import (
 func (s *Session) RunToEnd() []sim.StepInfo {
 	var out []sim.StepInfo
 	for s.sim.Err() == nil {
+		// A user action recorded where the run was idle (a fork replaying
+		// the user's run to its end) has no next step to run with.
+		s.applyUserActions()
 		steps := s.Advance(BySettle, 1)
 		out = s.taken(out, steps...)
-		if len(s.sim.PendingActions()) == 0 {
+		if len(s.sim.PendingActions()) == 0 && !s.userActionDue() {
 			break
+		}
+		if s.userActionDue() {
+			continue
 		}
 		if len(steps) == 0 {
 			steps = s.Advance(ByEvent, 1)
@@ -74,4 +81,10 @@ func (s *Session) ComputeAhead(n int) (ended bool, err error) {
 	}
 	ended = len(s.Advance(ByEvent, n)) < n
 	return ended, s.Seek(at)
+}
+
+// userActionDue reports whether a recorded user action is due at the
+// current step and has not run.
+func (s *Session) userActionDue() bool {
+	return s.nextUser < len(s.user) && s.user[s.nextUser].AtStep <= s.sim.Steps()
 }

@@ -239,6 +239,30 @@ func (s *Session) Apply(a scenario.Action) (msg string, err error) {
 	return s.run(a)
 }
 
+// ApplyKeepingLater performs a user action now, as Apply does, but keeps
+// the user actions recorded after this step: they run again at their steps
+// in the new future. A what-if that changes one thing at an earlier step
+// keeps everything the user did later (maxSurge 100% at step 0, with the
+// image the user set at step 13).
+func (s *Session) ApplyKeepingLater(a scenario.Action) (msg string, err error) {
+	s.applyUserActions()
+	later := append([]userAction(nil), s.user[s.nextUser:]...)
+	defer func() { s.user = append(s.user, later...) }()
+	return s.Apply(a)
+}
+
+// LaterUserActions returns how many user actions are recorded after the
+// current step (they run when the run gets there).
+func (s *Session) LaterUserActions() int {
+	n := 0
+	for _, u := range s.user[s.nextUser:] {
+		if u.AtStep > s.sim.Steps() {
+			n++
+		}
+	}
+	return n
+}
+
 // run performs a through the simulator, recorded like a timeline action.
 func (s *Session) run(a scenario.Action) (string, error) {
 	var msg string

@@ -47,11 +47,12 @@ for (const size of [
     await expect(compare.locator('svg path.run-0')).toHaveCount(3);
     await expect(compare.locator('svg path.run-1[stroke-dasharray="6 4"]')).toHaveCount(3);
     // The summary: maxSurge 1 (A) against 100% (B), measured from step 3 (+0s): creation 3s, then 4 waves
-    // of 3s for A and one for B; the RS total peaks at 21 and 35, 40 pods at once in B.
+    // of 3s for A and one for B; the RS total peaks at replicas + maxSurge, 21 and 40 (B's 40 within the sync
+    // that creates the new ReplicaSet before it scales the old one down), 40 pods at once in B.
     const row = (label: string) => compare.locator('table.whatif-summary tr', { has: page.locator(`th:text-is("${label}")`) });
     await expect(row('Time to complete (from the fork)').locator('td')).toHaveText(['15s', '6s']);
     await expect(row('Peak pods (surge over desired)').locator('td')).toHaveText(['21 (+1)', '40 (+20)']);
-    await expect(row('Peak ReplicaSet total (bounded by maxSurge)').locator('td')).toHaveText(['21', '35']);
+    await expect(row('Peak ReplicaSet total (bounded by maxSurge)').locator('td')).toHaveText(['21', '40']);
     await expect(row('Minimum available').locator('td')).toHaveText(['15', '15']);
     await expect(compare.locator('.divergence').first()).toContainText('The runs part before step 4 (+0.000s), in the actions run there: A did nothing, B did "apiserver api: kubectl update deployments default/web');
     await expect(compare.locator('.event-diff')).toContainText('Scaled up replica set web-7f6f88cb57 from 0 to 20');
@@ -177,4 +178,34 @@ test('export: the scenario with my action in its timeline, the timeline, the cha
   expect(png.body.subarray(1, 4).toString()).toBe('PNG');
   const trace = await save('Trace (JSON)');
   expect(JSON.parse(trace.body.toString()).records.length).toBeGreaterThan(10);
+});
+
+test('a fork at an earlier step keeps the actions made after it, or leaves them out when asked, and says which', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openLibrary(page, 'compare-max-surge');
+  await stepTo(page, 2);
+  const room = page.locator('#whatif-room');
+  // The user scales to 4 at step 2, then goes back to step 1 to ask "what if maxSurge were 100%?".
+  await room.locator('.whatif-form-pick').selectOption('scale');
+  const scale = room.locator('form[data-form="scale"]');
+  await scale.locator('input[name="replicas"]').fill('4');
+  await scale.locator('button[data-mode="apply"]').click();
+  await expect(scale.locator('.form-message')).toContainText('scaled');
+  await page.locator('#back-btn').click();
+  await expect(page.locator('#step-label')).toHaveText(/^step 1 \//);
+  await room.locator('.whatif-form-pick').selectOption('setRollingUpdate');
+  const form = room.locator('form[data-form="setRollingUpdate"]');
+  await form.locator('input[name="maxSurge"]').fill('100%');
+  await expect(room.locator('.whatif-keep-later')).toBeChecked();
+  await form.locator('button[data-mode="fork"]').click();
+  await expect(form.locator('.form-message')).toContainText('B also runs the 1 action(s) you made after step 1.');
+  const final = room.locator('table.whatif-summary tr', { has: page.locator('th:text-is("Final state")') }).locator('td');
+  await expect(final).toHaveText([/^web \d+\/4 /, /^web \d+\/4 /]);
+  // Leaving them out: B is the maxSurge change alone, at 20 replicas.
+  await room.locator('.whatif-compare').getByRole('button', { name: 'Close comparison' }).click();
+  await room.locator('.whatif-keep-later').uncheck();
+  await form.locator('button[data-mode="fork"]').click();
+  await expect(form.locator('.form-message')).toContainText('B leaves out the 1 action(s) you made after step 1.');
+  await expect(final).toHaveText([/^web \d+\/4 /, /^web \d+\/20 /]);
 });

@@ -48,6 +48,9 @@ export interface Comparison {
   events: { onlyA: EventLine[] | null; onlyB: EventLine[] | null; common: number };
   samplesA: Sample[];
   samplesB: Sample[];
+  /** The user actions made after the fork step (A runs them), and whether B runs them too. */
+  laterActions?: number;
+  keptLater?: boolean;
 }
 
 /** Seconds with up to three decimals: 12 → "12s", 1.5 → "1.5s". */

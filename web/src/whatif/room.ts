@@ -63,6 +63,8 @@ export class WhatIfRoom {
   private readonly forms = new Map<string, { el: HTMLFormElement; error: HTMLElement; message: HTMLElement; containers: HTMLSelectElement[] }>();
   private readonly compareEl = h('div', { class: 'whatif-compare', hidden: true, 'aria-live': 'polite' });
   private readonly exportStatus = h('span', { class: 'whatif-export-status', role: 'status' });
+  /** Whether a fork keeps the actions the user made after its step (checked: it changes one thing, the rest as recorded). */
+  private readonly keepLater = h('input', { type: 'checkbox', class: 'whatif-keep-later', checked: true });
 
   constructor(
     private readonly root: HTMLElement,
@@ -95,7 +97,7 @@ export class WhatIfRoom {
     this.root.replaceChildren(
       h('h3', { id: 'whatif-heading', text: t('whatif.title') }),
       h('p', { class: 'muted whatif-intro', text: t('whatif.intro') }),
-      h('div', { class: 'whatif-pickers' }, h('label', {}, t('whatif.deployment'), ' ', this.targetPick), h('label', {}, t('whatif.change'), ' ', this.formPick)),
+      h('div', { class: 'whatif-pickers' }, h('label', {}, t('whatif.deployment'), ' ', this.targetPick), h('label', {}, t('whatif.change'), ' ', this.formPick), h('label', { class: 'whatif-keep' }, this.keepLater, ' ', t('whatif.keepLater'))),
       formsEl,
       this.compareEl,
       this.buildExport(),
@@ -370,7 +372,7 @@ export class WhatIfRoom {
     // The name the new run gets (B, or C, D... when added): the engine's
     // sentences use it too.
     const name = RUN_NAMES[add && this.forks ? this.forks.runs.length : 1] ?? '?';
-    const r = await this.host.call<Comparison>('fork', { atStep: step, action, label: name });
+    const r = await this.host.call<Comparison>('fork', { atStep: step, action, label: name, keepLater: this.keepLater.checked });
     if (resets !== this.resets) return;
     if (!r.ok) return this.fail(formId, this.errorText(r.error));
     const c = r.value;
@@ -380,7 +382,10 @@ export class WhatIfRoom {
     }
     this.forks.runs.push({ name, label: runLabel(action), summary: c.b, samples: c.samplesB });
     this.forks.pairs.push(c);
-    this.ok(formId, t('whatif.forked', { name, step }));
+    // Say what the new run does with the user's later actions: an SRE who
+    // set an image at step 13 and forked at step 0 must know whether B has it.
+    const later = c.laterActions ? ` ${t(c.keptLater ? 'whatif.keptLater' : 'whatif.droppedLater', { name, n: c.laterActions, step })}` : '';
+    this.ok(formId, `${t('whatif.forked', { name, step })}${later}`);
     this.host.overlay(c.samplesB);
     this.renderCompare();
   }
