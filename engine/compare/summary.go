@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"strconv"
 	"strings"
 	"time"
 
@@ -232,14 +233,21 @@ func (m *meter) scaled(d events.EventRecorded) {
 		return
 	}
 	ns, _, _ = strings.Cut(ns, "/")
-	var dir, name string
-	var from, to int32
-	if n, _ := fmt.Sscanf(d.Message, "Scaled %s replica set %s from %d to %d", &dir, &name, &from, &to); n != 4 {
+	// "Scaled up replica set NAME from A to B" (or "down").
+	rest, ok := strings.CutPrefix(d.Message, "Scaled ")
+	if !ok {
+		return
+	}
+	_, rest, _ = strings.Cut(rest, " replica set ")
+	name, rest, _ := strings.Cut(rest, " from ")
+	_, toText, _ := strings.Cut(rest, " to ")
+	to, err := strconv.ParseInt(toText, 10, 32)
+	if name == "" || err != nil {
 		return
 	}
 	key := ns + "/" + name
-	m.rsRunning += to - m.rsReplicas[key]
-	m.rsReplicas[key] = to
+	m.rsRunning += int32(to) - m.rsReplicas[key]
+	m.rsReplicas[key] = int32(to)
 	m.sum.PeakReplicaSetTotal = max(m.sum.PeakReplicaSetTotal, m.rsRunning)
 }
 

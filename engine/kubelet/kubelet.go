@@ -70,6 +70,10 @@ type nodeState struct {
 	ready bool
 	// gen increases on every failure or recovery, invalidating node timers.
 	gen uint64
+	// marked is set once the node lifecycle controller has marked the
+	// failed node and its pods NotReady (NodeMonitorGracePeriod after the
+	// failure); a node that recovers before that was never seen down.
+	marked bool
 	// pods counts pods bound to the node (for spreading).
 	pods int
 }

@@ -387,3 +387,29 @@ func TestPullErrorImage(t *testing.T) {
 		t.Fatalf("summary %q, healthy %v", s, cfg.Images["api:typo"].Healthy())
 	}
 }
+
+// A node back before the grace period ran out was never seen down: no
+// write to it, and its ready pod stays ready without a status write.
+func TestNodeRecoversWithinTheGracePeriod(t *testing.T) {
+	cfg := Defaults()
+	cfg.Nodes = []string{"node-1"}
+	f := newFixture(t, cfg)
+	f.createPod("a", "nginx:1.25")
+	f.runFor(5 * time.Second)
+	node, _ := f.server.GetNode("", "node-1")
+	pod := f.pod("a")
+	if err := f.k.FailNode("node-1"); err != nil {
+		t.Fatal(err)
+	}
+	f.runFor(20 * time.Second)
+	if err := f.k.RecoverNode("node-1"); err != nil {
+		t.Fatal(err)
+	}
+	got := f.runFor(time.Minute)
+	if after, _ := f.server.GetNode("", "node-1"); after.ResourceVersion != node.ResourceVersion {
+		t.Errorf("node written: rv %s -> %s", node.ResourceVersion, after.ResourceVersion)
+	}
+	if after := f.pod("a"); after.ResourceVersion != pod.ResourceVersion || !ready(after) {
+		t.Errorf("pod written (rv %s -> %s) or not ready; transitions %v", pod.ResourceVersion, after.ResourceVersion, got)
+	}
+}

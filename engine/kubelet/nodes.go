@@ -47,9 +47,15 @@ func (k *Kubelet) RecoverNode(name string) error {
 	if n.ready {
 		return nil
 	}
-	n.ready = true
+	marked := n.marked
+	n.ready, n.marked = true, false
 	n.gen++
-	k.setNodeReady("kubelet", name, corev1.ConditionTrue, "KubeletReady")
+	// Back before the grace period ran out, the node was never marked: its
+	// Ready condition and its ready pods' never changed, and stay as they
+	// are (no write).
+	if marked {
+		k.setNodeReady("kubelet", name, corev1.ConditionTrue, "KubeletReady")
+	}
 	k.emit(Transition{Actor: "kubelet", Node: name, What: "node-recovered"})
 	for _, key := range k.sortedPodKeysOnNode(name) {
 		p := k.writable(k.pods[key])
@@ -59,6 +65,9 @@ func (k *Kubelet) RecoverNode(name string) error {
 		}
 		if pod.DeletionTimestamp != nil {
 			k.podTerminating(p, pod)
+			continue
+		}
+		if !marked && p.stage == stageReady {
 			continue
 		}
 		k.schedulePod(p, k.readyDelay(p), actStart)
@@ -93,6 +102,9 @@ func (k *Kubelet) setNodeReady(actor, name string, status corev1.ConditionStatus
 }
 
 func (k *Kubelet) markNodePodsNotReady(name string) {
+	if n := k.nodes[name]; n != nil {
+		n.marked = true
+	}
 	k.setNodeReady("node-controller", name, corev1.ConditionUnknown, "NodeStatusUnknown")
 	marked := 0
 	for _, key := range k.sortedPodKeysOnNode(name) {

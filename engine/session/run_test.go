@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -143,5 +144,45 @@ func TestComputeAhead(t *testing.T) {
 	}
 	if ended, err := whole.ComputeAhead(10); err != nil || !ended || whole.MaxStep() != len(want) {
 		t.Fatalf("past the end: %v, %v, %d steps", ended, err, whole.MaxStep())
+	}
+}
+
+// A pasted rollout stuck on an image that cannot be pulled stays stuck:
+// the new pods wait in ImagePullBackOff, 3 of 4 stay available, and the
+// progress deadline runs out (the pasted Progressing condition was last
+// updated at the latest timestamp, the start of the simulation).
+func TestPastedStuckRolloutStaysStuck(t *testing.T) {
+	src, err := os.ReadFile("testdata/stuck-imagepull.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load("stuck-imagepull.yaml", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunToEnd()
+	d, err := s.Sim().Server().GetDeployment("prod", "api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Status.AvailableReplicas != 3 || d.Status.UpdatedReplicas != 2 {
+		t.Errorf("available %d updated %d; want 3 and 2", d.Status.AvailableReplicas, d.Status.UpdatedReplicas)
+	}
+	var progressing string
+	for _, c := range d.Status.Conditions {
+		if c.Type == "Progressing" {
+			progressing = string(c.Status) + "/" + c.Reason
+		}
+	}
+	if progressing != "False/ProgressDeadlineExceeded" {
+		t.Errorf("Progressing %s, want False/ProgressDeadlineExceeded", progressing)
+	}
+	for _, p := range s.Sim().Server().ListPods("prod", nil) {
+		if p.Spec.Containers[0].Image != "registry.example.com/api:2.4.0-typo" {
+			continue
+		}
+		if w := p.Status.ContainerStatuses[0].State.Waiting; p.Status.Phase != "Pending" || w == nil || w.Reason != "ImagePullBackOff" {
+			t.Errorf("pod %s: phase %s, state %+v", p.Name, p.Status.Phase, p.Status.ContainerStatuses[0].State)
+		}
 	}
 }

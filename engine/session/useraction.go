@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	appsv1 "k8s.io/api/apps/v1"
 	"strings"
 
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
@@ -57,9 +58,24 @@ func (s *Session) ParseUserAction(raw []byte) (scenario.Action, error) {
 	// The pod limit the scenario loaded under holds for what the user asks
 	// later too: a scale past it could only stop at the limit, after a
 	// great deal of work (a million replicas ran 28,593 steps to fail).
+	tooMany := func(field string, replicas int32) error {
+		return fmt.Errorf("invalid %s action: %s: %d replicas need more pods than the pod limit, %d (spec.limits.maxPods); ask for fewer replicas",
+			t, field, replicas, s.scen.Limits.MaxPods)
+	}
 	if a.Type == scenario.ActionScale && int(a.Replicas) > s.scen.Limits.MaxPods {
-		return scenario.Action{}, fmt.Errorf("invalid %s action: replicas: %d replicas need more pods than the pod limit, %d (spec.limits.maxPods); ask for fewer replicas",
-			t, a.Replicas, s.scen.Limits.MaxPods)
+		return scenario.Action{}, tooMany("replicas", a.Replicas)
+	}
+	for _, o := range a.Manifest {
+		var replicas *int32
+		switch obj := o.Obj.(type) {
+		case *appsv1.Deployment:
+			replicas = obj.Spec.Replicas
+		case *appsv1.ReplicaSet:
+			replicas = obj.Spec.Replicas
+		}
+		if replicas != nil && int(*replicas) > s.scen.Limits.MaxPods {
+			return scenario.Action{}, tooMany(fmt.Sprintf("manifest line %d: spec.replicas", o.FieldLine("spec.replicas")), *replicas)
+		}
 	}
 	return a, nil
 }

@@ -45,6 +45,8 @@ func TestParseUserAction(t *testing.T) {
 		{`{"type":"undo","target":"deploy/web","toRevision":92233720368547758070}`, "invalid value 92233720368547758070"},
 		// The pod limit the scenario loaded under (10,000 by default).
 		{`{"type":"scale","target":"deploy/web","replicas":1000000}`, "invalid scale action: replicas: 1000000 replicas need more pods than the pod limit, 10000 (spec.limits.maxPods)"},
+		// So does a manifest applied from the form.
+		{`{"type":"apply","manifest":"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1000000\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n"}`, "invalid apply action: manifest line 5: spec.replicas: 1000000 replicas need more pods than the pod limit, 10000"},
 	} {
 		_, err := s.ParseUserAction([]byte(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -148,8 +148,13 @@ void app
     app.preloadEditorWhenIdle();
     // A share link pasted into the address bar of a tab that has the app
     // open changes only the fragment: open it as a fresh page would.
+    // One restore at a time: a second link pasted while the first still
+    // replays its actions waits for it (their seeks and actions would mix).
+    let restoring: Promise<unknown> = Promise.resolve();
     window.addEventListener('hashchange', () => {
-      if (hasShareLink({ hash: location.hash, search: '' })) void import('./share/restore').then((m) => m.restoreShare(app, recorder));
+      if (!hasShareLink({ hash: location.hash, search: '' })) return;
+      const hash = location.hash;
+      restoring = restoring.then(() => import('./share/restore').then((m) => m.restoreShare(app, recorder, { hash, search: '' }))).catch(() => {});
     });
   })
   .catch(() => {}); // an engine that failed to start is reported by the status bar above

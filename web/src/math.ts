@@ -243,11 +243,16 @@ function expectationsCheck(d: Obj): MathBlock {
  * step's claims into one block.
  */
 function claim(d: Obj): MathBlock {
-  const b = block('ClaimDecision', str(d, 'object').startsWith('ReplicaSet ') ? 'ClaimReplicaSets' : 'ClaimPods');
-  b.lines.push(`${str(d, 'action')} ${str(d, 'object')}: ${str(d, 'why')} → ${str(d, 'outcome')}`);
-  b.notes.push(t('math.claimNote', { owner: str(d, 'owner') }));
+  const rs = str(d, 'object').startsWith('ReplicaSet ');
+  const b = block('ClaimDecision', rs ? 'ClaimReplicaSets' : 'ClaimPods');
+  const word = (kind: string, v: string) => (CLAIM_WORDS.includes(v) ? t(`math.claim.${kind}.${v}`) : v);
+  b.lines.push(`${word('action', str(d, 'action'))} ${str(d, 'object')}: ${str(d, 'why')} → ${word('outcome', str(d, 'outcome'))}`);
+  b.notes.push(t(rs ? 'math.claimNoteRS' : 'math.claimNote', { owner: str(d, 'owner') }));
   return b;
 }
+
+/** Claim actions and outcomes with words of their own in each language (others show as the engine says them). */
+const CLAIM_WORDS = ['adopt', 'release', 'done'];
 
 /** Claims listed in one step's block; the rest are counted (the trace has them all). */
 const MAX_CLAIM_LINES = 10;

@@ -48,8 +48,10 @@ export function mountPlayer(host: HTMLElement, opts: EmbedOptions, ownPage = fal
   // broken player): an error event on the element, and the console; an
   // iframe's own page tells the page around it (script.ts).
   player.onFail = (message) => {
-    if (ownPage) {
-      if (window.parent !== window) window.parent.postMessage({ type: 'rollout-lab-error', message }, '*');
+    if (ownPage && window.parent !== window) {
+      // The page around the iframe chose what it shows, and learns why it
+      // failed; it may be on any site.
+      window.parent.postMessage({ type: 'rollout-lab-error', message }, '*');
       return;
     }
     console.error(`Rollout Lab player${host.id ? ` #${host.id}` : ''}: ${message}`);

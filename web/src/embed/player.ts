@@ -169,7 +169,7 @@ export class Player {
       // player is in view (a player far down the page waits for the reader,
       // and one scrolled away stops), until the reader takes the controls.
       if (this.opts.autoplay && !matchMedia('(prefers-reduced-motion: reduce)').matches) this.autoplayInView();
-      this.computeAhead();
+      this.computeAheadOnceSeen();
     } catch (e) {
       this.fail(e instanceof Error ? e.message : String(e));
     }
@@ -250,8 +250,26 @@ export class Player {
    * fresh player read "step 0 / 0" and its slider could not move forward).
    * Up to AHEAD_LIMIT steps; past that the length reads "N+".
    */
+  /** Starts computeAhead once the player is first in view: players far down a docs page cost nothing until the reader gets there. */
+  private computeAheadOnceSeen(): void {
+    if (typeof IntersectionObserver === 'undefined') return this.computeAhead();
+    const seen = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      seen.disconnect();
+      this.computeAhead();
+    });
+    seen.observe(this.root);
+    this.unobserve = () => seen.disconnect();
+  }
+
+  private unobserve: (() => void) | null = null;
+
   private computeAhead(): void {
-    if (this.disposed || this.ended || !this.view || this.view.maxStep >= AHEAD_LIMIT) return;
+    if (this.disposed || this.ended || !this.view || this.view.maxStep >= AHEAD_LIMIT) {
+      // Done: the chart's samples of the whole run, once (not after every chunk).
+      if (this.chart && this.view && this.samples.length < this.view.maxStep + 1) this.samplesSoon();
+      return;
+    }
     this.aheadTimer = window.setTimeout(async () => {
       this.aheadTimer = 0;
       const r = await (await this.engine).call<{ maxStep: number; ended: boolean }>('ahead', { steps: AHEAD_CHUNK });
@@ -260,7 +278,6 @@ export class Player {
       // The run only grows here (an embedded player makes no action that
       // would cut it); a step taken meanwhile may know as much already.
       this.view = { ...this.view, maxStep: Math.max(this.view.maxStep, r.value.maxStep) };
-      if (this.chart && this.samples.length < this.view.maxStep + 1) this.samplesSoon();
       this.schedule();
       this.computeAhead();
     }, 0);
@@ -457,6 +474,7 @@ export class Player {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.aheadTimer);
+    this.unobserve?.();
     this.inView?.disconnect();
     this.pause();
     clearTimeout(this.samplesTimer);

@@ -51,6 +51,8 @@ export function dedent(text: string): string {
  * element, which is mounted again.
  */
 const mounted = new WeakSet<HTMLElement>();
+/** The iframe of each element on another site (found by its window when it reports an error; the element may be in a shadow root). */
+const frames = new Map<HTMLIFrameElement, HTMLElement>();
 /** Mounted players by host element, so a removed element's engine is stopped. */
 const players = new Map<HTMLElement, { dispose(): void }>();
 /** The inline YAML of each element, as first read. */
@@ -64,9 +66,9 @@ async function upgrade(el: HTMLElement): Promise<void> {
   if (mounted.has(el)) return;
   const attrs0 = elementOptions(el);
   // An element upgraded while the page still loads (embed.js with async)
-  // may not have its children yet: without a scenario attribute, wait for
-  // its inline YAML to be parsed.
-  if (document.readyState === 'loading' && attrs0('scenario') === null && !inlineSources.has(el) && inlineSource(el) === null) {
+  // may not have its children yet, or only part of its YAML: without a
+  // scenario attribute, wait for the page to be parsed.
+  if (document.readyState === 'loading' && attrs0('scenario') === null && !inlineSources.has(el)) {
     document.addEventListener('DOMContentLoaded', () => void upgrade(el), { once: true });
     return;
   }
@@ -128,6 +130,7 @@ async function upgrade(el: HTMLElement): Promise<void> {
   for (const c of [...el.childNodes]) if (!(c instanceof Element && c.matches(SOURCE_NODES))) c.remove();
   if (!el.style.height && el.getBoundingClientRect().height < 1) el.style.height = '500px';
   el.append(frame);
+  frames.set(frame, el);
 }
 
 /** Mounts el again with its options as they are now (an attribute changed after it was mounted). */
@@ -175,9 +178,12 @@ function reap(): void {
 window.addEventListener('message', (e: MessageEvent<{ type?: unknown; message?: unknown }>) => {
   if (e.origin !== scriptURL.origin || e.data?.type !== 'rollout-lab-error') return;
   const message = String(e.data.message);
-  for (const frame of document.querySelectorAll<HTMLIFrameElement>('iframe.rollout-lab-frame')) {
+  for (const [frame, el] of frames) {
+    if (!frame.isConnected) {
+      frames.delete(frame);
+      continue;
+    }
     if (frame.contentWindow !== e.source) continue;
-    const el = frame.parentElement!;
     console.error(`Rollout Lab player${el.id ? ` #${el.id}` : ''}: ${message}`);
     el.dispatchEvent(new CustomEvent('rollout-lab-error', { detail: { message }, bubbles: true }));
   }

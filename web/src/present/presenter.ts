@@ -43,6 +43,8 @@ export class Presenter {
   private queued: (() => Promise<void>)[] = [];
   /** The note a note move chose at its step (one of several there), while that step is shown. */
   private pinned: { step: number; index: number } | null = null;
+  /** Where the last search for a note not placed yet gave up (the end of what it computed): steps before it are not searched again. */
+  private searchedTo = -1;
   /** A message about a note move that found nothing, shown while the step it was asked at is. */
   private flash: { step: number; text: string } | null = null;
   private readonly layout = new Layout('rolloutlab-present-panels', document.getElementById('panels-list'));
@@ -58,6 +60,7 @@ export class Presenter {
       this.seen = new Map();
       this.scannedSeq = 0;
       this.pinned = null;
+      this.searchedTo = -1;
     });
     player.onRender.push((v) => this.render(v));
     const on = (id: string, fn: () => void) => document.getElementById(id)?.addEventListener('click', fn);
@@ -127,7 +130,14 @@ export class Presenter {
     else if (e.key === ' ' && this.player.isPlaying()) act = async () => this.player.pause();
     else if (e.key === ' ' || e.key === 'ArrowRight') act = async () => void (await this.player.advance('sync'));
     else if (e.key === 'ArrowLeft') act = () => this.backSync();
-    else if (e.key === 'Escape' && !(document.getElementById('help') as HTMLDialogElement).open) act = async () => this.exit();
+    else if (e.key === 'Escape' && !(document.getElementById('help') as HTMLDialogElement).open) {
+      // Never queued nor dropped: leaving wins over presses still waiting.
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      this.queued = [];
+      this.exit();
+      return;
+    }
     if (!act) return;
     e.preventDefault();
     e.stopImmediatePropagation();
@@ -143,7 +153,8 @@ export class Presenter {
   private async run(act: () => Promise<void>): Promise<void> {
     this.busy = true;
     try {
-      for (let next: (() => Promise<void>) | undefined = act; next; next = this.queued.shift()) await next();
+      // Presses queued before leaving presenter mode are dropped with it.
+      for (let next: (() => Promise<void>) | undefined = act; next && this.on; next = this.queued.shift()) await next();
     } finally {
       this.busy = false;
       this.queued = [];
@@ -212,7 +223,9 @@ export class Presenter {
     if (to === null && dir > 0) {
       // Only a note not placed yet can lie ahead; with every note placed
       // there is nothing to look for.
-      if (stepsOf(this.anns, this.seen).some((s) => s === null)) {
+      // A search that gave up covers what it computed: the next presses in
+      // that stretch do not search it again (each search is up to 300 syncs).
+      if (stepsOf(this.anns, this.seen).some((s) => s === null) && v.step >= this.searchedTo) {
         setText(document.getElementById('ann-count')!, t('present.searching'));
         for (let i = 0; i < SEARCH_SYNCS && to === null; i++) {
           const before = this.player.current()?.maxStep ?? 0;
@@ -223,6 +236,7 @@ export class Presenter {
         }
       }
       if (to === null) {
+        this.searchedTo = Math.max(this.searchedTo, this.player.current()?.maxStep ?? 0);
         // Back where the presenter was: the search only computed the run.
         if (this.player.current()?.step !== v.step) await this.player.seek(v.step);
         this.flash = { step: v.step, text: t('present.notFound') };
