@@ -13,7 +13,7 @@ import (
 const surgeRows = `                              A                   B
 time to complete              15s (at +15.000s)   6s (at +6.000s)
 peak pods (surge)             21 (+1)             40 (+20)
-peak RS total                 21                  35
+peak RS total                 21                  40
 min available                 15                  15
 pods created                  40                  40
 pods deleted                  20                  20
