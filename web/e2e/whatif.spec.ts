@@ -145,10 +145,46 @@ test('after a reload, a draft that does not load leaves the scenario that last l
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
   await expect(page.locator('#editor-host .cm-content')).toContainText('replicas: banana');
-  await expect(page.locator('#load-errors li').first()).toContainText('spec.replicas');
+  await expect(page.locator('#load-status')).toContainText('in the editor, not loaded');
   // The run is mine's, the last that loaded, not the built-in one.
   await expect(page.locator('#scenario-name')).toHaveText('— mine');
   await expect(page.locator('.deploy[data-name="mine"]')).toBeVisible();
+  // In a new tab (no run of its own to come back to) the draft is tried
+  // again, and the last one that loaded runs.
+  const other = await page.context().newPage();
+  await other.goto('/');
+  await expect(other.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(other.locator('#load-errors li').first()).toContainText('spec.replicas');
+  await expect(other.locator('#scenario-name')).toHaveText('— mine');
+});
+
+test('a reload comes back to the run on screen: its scenario, the actions made and the step; an unloaded draft waits in the editor', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  const good = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: mine\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: mine}}\n  template:\n    metadata: {labels: {app: mine}}\n    spec: {containers: [{name: c, image: nginx}]}\n';
+  await pasteAndLoad(page, good);
+  await expect(page.locator('#load-status')).toContainText('Loaded mine');
+  const room = page.locator('#whatif-room');
+  await room.locator('.whatif-form-pick').selectOption('setImage');
+  const img = room.locator('form[data-form="setImage"]');
+  await img.locator('input[name="image"]').fill('nginx:1.27');
+  await img.locator('button[data-mode="apply"]').click();
+  await expect(img.locator('.form-message')).toContainText('image updated');
+  await stepTo(page, 6);
+  // A draft typed but never loaded.
+  await page.locator('#edit-btn').click();
+  await page.locator('#editor-host .cm-content').click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type('\n# a comment I did not load\n');
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(page.locator('#banner')).toContainText('Back where you were: step 6, with your 1 action(s).');
+  await expect(page.locator('#step-label')).toHaveText(/^step 6 \//);
+  await expect(page.locator('#scenario-name')).toHaveText('— mine');
+  await expect(page.locator('.deploy[data-name="mine"] .deploy-meta')).toContainText('nginx:1.27');
+  await expect(page.locator('#editor-host .cm-content')).toContainText('a comment I did not load');
+  await expect(page.locator('#load-status')).toContainText('in the editor, not loaded');
 });
 
 test('export: the scenario with my action in its timeline, the timeline, the chart as SVG and PNG', async ({ page }) => {

@@ -22,8 +22,8 @@ const yamlColours = HighlightStyle.define([
   { tag: [tags.meta, tags.labelName, tags.typeName, tags.keyword], color: 'var(--syn-meta)' },
 ]);
 
-/** Mounts an editor in parent; Mod-Enter runs onRun. */
-export function mountEditor(parent: HTMLElement, doc: string, onRun: () => void): EditorHandle {
+/** Mounts an editor in parent; Mod-Enter runs onRun; onChange follows every change of the text. */
+export function mountEditor(parent: HTMLElement, doc: string, onRun: () => void, onChange?: () => void): EditorHandle {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -37,6 +37,11 @@ export function mountEditor(parent: HTMLElement, doc: string, onRun: () => void)
         syntaxHighlighting(yamlColours),
         keymap.of([{ key: 'Mod-Enter', run: () => (onRun(), true) }, ...defaultKeymap, ...historyKeymap]),
         EditorView.contentAttributes.of({ 'aria-label': 'Scenario YAML' }),
+        // After the change is in the document (a DOM input event comes
+        // before it: a draft saved on it lacked the last key typed).
+        EditorView.updateListener.of((u) => {
+          if (u.docChanged) onChange?.();
+        }),
       ],
     }),
   });

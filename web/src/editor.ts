@@ -29,9 +29,9 @@ export function preloadEditor(): Promise<typeof import('./editor-cm')> {
 }
 
 /** Loads CodeMirror if needed and mounts an editor. */
-export async function createEditor(parent: HTMLElement, doc: string, onRun: () => void): Promise<EditorHandle> {
+export async function createEditor(parent: HTMLElement, doc: string, onRun: () => void, onChange?: () => void): Promise<EditorHandle> {
   const m = await preloadEditor();
-  return m.mountEditor(parent, doc, onRun);
+  return m.mountEditor(parent, doc, onRun, onChange);
 }
 
 /** Runs fn when the browser is idle (Safari has no requestIdleCallback). */

@@ -17,6 +17,7 @@ import { nextTheme, type Theme } from './theme';
 import { mountShareButton } from './share/button';
 import { ShareRecorder } from './share/recorder';
 import { hasShareLink } from './share/detect';
+import { readTab, saveTab } from './share/tab';
 // Bundled (about 1 kB) so the first step does not wait for the whole library.
 import defaultSource from '../../scenarios/rolling-update-10-3-2.yaml?raw';
 import step0 from 'virtual:step0';
@@ -137,13 +138,24 @@ onLocaleChange(() => {
 });
 const headerTools = document.querySelector('.header-tools');
 if (headerTools) mountShareButton(headerTools, recorder);
+// The run on screen comes back after a reload of this tab (scenario,
+// actions, step), unless a share link or a presentation decides.
+const tab = hasShareLink(location) || wantsPresenter() ? null : readTab(sessionStorage);
+const keepTab = () => saveTab(sessionStorage, recorder.state(), defaultSource);
+addEventListener('pagehide', keepTab);
+document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && keepTab());
 void app
-  .start(DEFAULT_SCENARIO, defaultSource)
+  .start(DEFAULT_SCENARIO, defaultSource, { draftStaysUnloaded: tab !== null })
   .then(async () => {
     await engineReady;
     // A share link decides the step; otherwise presenter mode comes back where it was.
     if (hasShareLink(location)) await (await import('./share/restore')).restoreShare(app, recorder);
     else if (wantsPresenter()) await (await loadPresenter()).restore();
+    else if (tab) {
+      const n = tab.actions.length;
+      await (await import('./share/restore')).applyShareState(app, recorder, tab, null, (step) => t(n ? 'player.tabRestoredActions' : 'player.tabRestored', { step, n }));
+      await app.noteDraftKept();
+    }
     document.body.dataset.app = 'ready';
     app.preloadEditorWhenIdle();
     // A share link pasted into the address bar of a tab that has the app

@@ -152,6 +152,9 @@ const en: Record<string, string> = {
   // explanations
   'player.confirmReplace': 'The editor holds your edited YAML. Replace it with the library scenario "{name}"?',
   'player.draftRestored': 'Your edited YAML from last time is in the editor.',
+  'player.draftKept': 'Your edited YAML from last time is in the editor, not loaded (Load runs it).',
+  'player.tabRestored': 'Back where you were: step {step}.',
+  'player.tabRestoredActions': 'Back where you were: step {step}, with your {n} action(s).',
   'player.editedOption': 'Edited: {name}',
   'player.editedDesc': 'Your own scenario "{name}", loaded from the editor. Step through it, change it in the What if? room, or pick a built-in scenario.',
 };

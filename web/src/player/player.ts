@@ -153,7 +153,12 @@ export class Player {
    * Loads the default scenario (its source is bundled, so the first step
    * does not wait for the library), then fills the library picker.
    */
-  async start(defaultId: string, defaultSource: string): Promise<void> {
+  /**
+   * Loads the default scenario, then the library; then the editor's draft
+   * from last time is loaded if it loads, unless draftStaysUnloaded (the
+   * run of this tab comes back instead, and the draft waits in the editor).
+   */
+  async start(defaultId: string, defaultSource: string, opts: { draftStaysUnloaded?: boolean } = {}): Promise<void> {
     performance.mark('rolloutlab:load-start');
     const loaded = await this.load(defaultSource, `${defaultId}.yaml`);
     performance.mark('rolloutlab:load-end');
@@ -173,7 +178,7 @@ export class Player {
       this.describe(entry);
     }
     const draft = loadDraft(localStorage);
-    if (loaded && draft && draft.text !== this.source) {
+    if (loaded && draft && draft.text !== this.source && !opts.draftStaysUnloaded) {
       // The scenario that last loaded runs again (the draft was edited from
       // it), so that a draft that does not load leaves that run, not the
       // built-in one, as "the previous simulation".
@@ -189,6 +194,14 @@ export class Player {
       if (first) await this.loadEntry(first);
       else this.banner(t('player.libraryEmpty'), 'error');
     }
+  }
+
+  /** After the tab's run came back: says that the draft from last time waits in the editor, not loaded. */
+  async noteDraftKept(): Promise<void> {
+    const draft = loadDraft(localStorage);
+    if (!draft || draft.text === this.source) return;
+    await this.openEditor(false); // shows the draft; the page's focus stays where it is
+    setText($('load-status'), t('player.draftKept'));
   }
 
   private describe(e: LibraryEntry): void {
@@ -751,9 +764,13 @@ export class Player {
     // One editor, however many calls arrive while its code loads.
     this.editorMade ??= (async () => {
       setText($('load-status'), t('player.loadingEditor'));
-      this.editor = await createEditor($('editor-host'), loadDraft(localStorage)?.text ?? this.source, () => void this.loadFromEditor());
       // The text survives a reload and a failed load (web/src/whatif/persist.ts).
-      $('editor-host').addEventListener('input', () => this.editor && saveDraft(localStorage, this.editor.getText(), this.source));
+      this.editor = await createEditor(
+        $('editor-host'),
+        loadDraft(localStorage)?.text ?? this.source,
+        () => void this.loadFromEditor(),
+        () => this.editor && saveDraft(localStorage, this.editor.getText(), this.source),
+      );
       setText($('load-status'), '');
     })().catch((e: unknown) => {
       this.editorMade = null; // a failed chunk load can be tried again

@@ -37,6 +37,16 @@ export async function restoreShare(app: ShareableApp, recorder: ShareRecorder, l
   } else {
     return false;
   }
+  return applyShareState(app, recorder, state, id, (step) => t('share.restored', { step }));
+}
+
+/**
+ * Loads a shared (or kept) state: its scenario with its seed, its actions
+ * replayed at their steps, then its step; done names the result in the
+ * banner. Resolves to whether it fully succeeded. id is a short link's
+ * stored scenario, when the state has no source.
+ */
+export async function applyShareState(app: ShareableApp, recorder: ShareRecorder, state: ShareState, id: string | null, done: (step: number) => string): Promise<boolean> {
   if (state.lang) {
     const l = parseLocale(state.lang);
     if (l) setLocale(l);
@@ -69,6 +79,6 @@ export async function restoreShare(app: ShareableApp, recorder: ShareRecorder, l
     app.banner(t('share.restoreFailed', { message: `step ${state.step} was not reached (at ${at})` }), 'error');
     return false;
   }
-  app.banner(t('share.restored', { step: at }), 'info');
+  app.banner(done(at), 'info');
   return true;
 }

@@ -166,6 +166,9 @@ export const zh: Record<string, string> = {
   'player.explain.kubectl': 'kubectl v1.36 针对本步集群状态会输出的内容。',
   'player.confirmReplace': '编辑器中有你编辑过的 YAML。要用库中的场景“{name}”替换它吗？',
   'player.draftRestored': '编辑器中是你上次编辑的 YAML。',
+  'player.draftKept': '编辑器中是你上次编辑的 YAML，尚未加载（点击加载即可运行）。',
+  'player.tabRestored': '已回到你离开的地方：第 {step} 步。',
+  'player.tabRestoredActions': '已回到你离开的地方：第 {step} 步，含你的 {n} 个操作。',
   'player.editedOption': '已编辑：{name}',
   'player.editedDesc': '你在编辑器中载入的场景“{name}”。可以逐步执行，在“假如……？”区域修改它，或选择一个内置场景。',
 };

@@ -1,0 +1,34 @@
+// The run on screen kept across a reload of this tab: the scenario, the
+// user's actions and the step, as a share link carries them (ShareState),
+// in sessionStorage. A reload threw the actions and the step away; the
+// editor's draft (whatif/persist.ts) only kept the text.
+import type { ShareState } from './codec';
+import type { KeyValue } from '../whatif/persist';
+
+export const TAB_STATE = 'rolloutlab-tab';
+
+/**
+ * Saves the run, or forgets it when there is nothing to come back to (the
+ * default scenario at step 0 with no action).
+ */
+export function saveTab(store: KeyValue, st: ShareState | null, defaultSource: string): void {
+  try {
+    if (!st || (st.actions.length === 0 && st.step === 0 && st.source === defaultSource)) store.removeItem(TAB_STATE);
+    else store.setItem(TAB_STATE, JSON.stringify(st));
+  } catch {
+    // storage full or disabled: a reload starts afresh, as it did
+  }
+}
+
+/** The saved run, if any and well-formed. */
+export function readTab(store: KeyValue): ShareState | null {
+  try {
+    const raw = store.getItem(TAB_STATE);
+    const v = raw ? (JSON.parse(raw) as Partial<ShareState>) : null;
+    if (!v || typeof v.source !== 'string' || !Array.isArray(v.actions) || typeof v.step !== 'number' || v.step < 0) return null;
+    if (!v.actions.every((a) => typeof a?.step === 'number' && typeof a.action === 'object' && a.action !== null)) return null;
+    return v as ShareState;
+  } catch {
+    return null;
+  }
+}
