@@ -4,6 +4,7 @@
 // local-network access checks, which would otherwise stop a page from
 // reaching a loopback address, are switched off for this file only.
 import { expect, test } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
 
 test.use({
   launchOptions: {
@@ -170,4 +171,36 @@ test('on another site, a player that cannot start tells the page: an error event
   await expect(page.frameLocator('#bad iframe').locator('.pl-status')).toContainText('There is no built-in scenario "rolling-updat". The built-in ones: ');
   await expect.poll(() => page.evaluate(() => (window as unknown as { errors: string[] }).errors)).toEqual([expect.stringMatching(/^bad: .*"rolling-updat".*rolling-update-10-3-2/)]);
   expect(logged.some((l) => l.startsWith('Rollout Lab player #bad: '))).toBe(true);
+});
+
+test('on another site, a player takes the page\'s colours, follows its theme switch, and keeps a theme it was given', async ({ page, baseURL }) => {
+  const other = baseURL!.replace('127.0.0.1', 'localhost');
+  await page.emulateMedia({ colorScheme: 'light' }); // the system says light; the page is dark
+  await page.route(`${other}dark-docs.html`, (r) =>
+    r.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html class="dark"><title>Docs</title>
+        <style>html.dark body { background: #0d1117; color: #e6edf3 } body { background: #fff }</style>
+        <rollout-lab id="follows" scenario="adoption" panels="cluster"></rollout-lab>
+        <rollout-lab id="light" scenario="adoption" panels="cluster" theme="light"></rollout-lab>
+        <script type="module" src="${baseURL}embed.js"></script></html>`,
+    }),
+  );
+  await page.goto(`${other}dark-docs.html`);
+  const follows = page.frameLocator('#follows iframe');
+  const light = page.frameLocator('#light iframe');
+  await expect(follows.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(follows.locator('#player')).toHaveAttribute('data-rl-theme', 'dark');
+  await expect(light.locator('#player')).toHaveAttribute('data-rl-theme', 'light');
+  const bg = (f: typeof follows) => f.locator('#player').evaluate((el) => getComputedStyle(el).backgroundColor); // the shadow host paints it
+  await expect.poll(() => bg(follows)).toBe('rgb(13, 17, 23)');
+  await expect.poll(() => bg(light)).toBe('rgb(255, 255, 255)');
+  await page.screenshot({ path: fileURLToPath(new URL('../../test-artifacts/embed-dark-docs.png', import.meta.url)) });
+  // The docs theme toggle: the page turns light, the player with it; the one given a theme stays.
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
+  await expect(follows.locator('#player')).toHaveAttribute('data-rl-theme', 'light');
+  await expect.poll(() => bg(follows)).toBe('rgb(255, 255, 255)');
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  await expect(follows.locator('#player')).toHaveAttribute('data-rl-theme', 'dark');
+  await expect(light.locator('#player')).toHaveAttribute('data-rl-theme', 'light');
 });

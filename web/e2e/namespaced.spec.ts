@@ -226,14 +226,17 @@ test('Helm-style namespaced Deployment: set one container image, settle, rollout
   await form.scrollIntoViewIfNeeded();
   await page.screenshot({ path: shot('whatif-dark') });
 
-  // A reload restores the pasted text and loads it: folded again, the
-  // cluster in view, and the page's focus left alone (Space still plays).
+  // A reload comes back to this run (the pasted file, the image set, the
+  // step): the cluster in view, and the page's focus left alone (Space
+  // still plays).
+  const at = await page.locator('#step-label').textContent();
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
-  await expect(page.locator('#load-status')).toContainText('Your edited YAML from last time is in the editor.');
+  await expect(page.locator('#banner')).toContainText('Back where you were: step ');
+  await expect(page.locator('#banner')).toContainText('with your 1 action(s).');
+  await expect(page.locator('#step-label')).toHaveText(at ?? '');
   await expect(page.locator('#load-status')).toContainText('Loaded web');
-  await expect(page.locator('#editor-host')).toBeHidden();
-  await expect(page.locator('#unfold-btn')).toBeVisible();
+  await expect(page.locator('.deploy[data-name="web"] .deploy-meta')).toContainText('registry.example.com/shop/web:1.5.0');
   expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
   await page.evaluate(() => window.scrollTo(0, 0)); // the reload kept the scroll position
   await expect(page.locator('.deploy[data-name="web"]')).toBeInViewport({ ratio: 1 });

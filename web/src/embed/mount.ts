@@ -9,7 +9,7 @@ import { parseLocale, setLocale } from '../i18n';
 import '../i18n/zh-CN/all';
 import { encodeShare } from '../share/codec';
 import appCSS from '../style.css?inline';
-import type { EmbedOptions } from './options';
+import { type EmbedOptions, pageTheme, themeHost } from './options';
 import { Player } from './player';
 import playerCSS from './player.css?inline';
 
@@ -20,7 +20,10 @@ function styles(): CSSStyleSheet {
   if (!sheet) {
     sheet = new CSSStyleSheet();
     // The app's variables are declared on :root; inside a shadow root that is :host.
-    sheet.replaceSync(`${appCSS.replaceAll(':root', ':host')}\n${playerCSS}`);
+    // A forced theme is an attribute of the host (data-rl-theme, set by
+    // mountPlayer from the theme option or the page's colours); the
+    // minifier may have dropped the selector's quotes.
+    sheet.replaceSync(`${appCSS.replaceAll(':root', ':host').replace(/:host\[data-theme=(['"]?)(\w+)\1\]/g, ":host([data-rl-theme=$2])")}\n${playerCSS}`);
   }
   return sheet;
 }
@@ -37,6 +40,20 @@ export function mountPlayer(host: HTMLElement, opts: EmbedOptions, ownPage = fal
   // language per page: players of the same origin share their strings.
   const lang = parseLocale(opts.lang ?? host.closest<HTMLElement>('[lang]')?.lang ?? document.documentElement.lang);
   if (lang) setLocale(lang, ownPage);
+  if (ownPage) {
+    // The /embed page: the theme asked for (the page around the iframe
+    // passed its own), and the switches that page sends later.
+    const apply = (th: 'light' | 'dark' | null) => {
+      themeHost(host, th);
+      document.documentElement.style.colorScheme = th ?? '';
+    };
+    apply(opts.theme);
+    window.addEventListener('message', (e: MessageEvent<{ type?: unknown; theme?: unknown }>) => {
+      if (e.source !== window.parent || e.data?.type !== 'rollout-lab-theme') return;
+      const th = e.data.theme;
+      apply(th === 'light' || th === 'dark' ? th : null);
+    });
+  } else themeHost(host, opts.theme ?? pageTheme(host));
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   shadow.adoptedStyleSheets = [styles()];
   const module = compileEngine({ wasmURL: new URL(__WASM_URL__, import.meta.url).href, buildBytes: __WASM_BYTES__ });

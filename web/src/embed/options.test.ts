@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PANELS, isLibraryID, parseOptions, queryOptions } from './options';
+import { DEFAULT_PANELS, isLibraryID, pageTheme, parseOptions, queryOptions } from './options';
 
 describe('parseOptions', () => {
   it('reads every option from a query string', () => {
-    const o = parseOptions(queryOptions('?scenario=rollback&panels=math,%20chart,bogus,math&step=7&autoplay=1&readonly=false&speed=15&lang=zh-CN'));
-    expect(o).toEqual({ source: null, scenario: 'rollback', panels: ['math', 'chart'], step: 7, autoplay: true, readonly: false, speed: 15, lang: 'zh-CN', error: null });
+    const o = parseOptions(queryOptions('?scenario=rollback&panels=math,%20chart,bogus,math&step=7&autoplay=1&readonly=false&speed=15&lang=zh-CN&theme=light'));
+    expect(o).toEqual({ source: null, scenario: 'rollback', panels: ['math', 'chart'], step: 7, autoplay: true, readonly: false, speed: 15, lang: 'zh-CN', theme: 'light', error: null });
   });
   it('has read-only, paused defaults at step 0', () => {
     const o = parseOptions(queryOptions(''));
@@ -26,4 +26,23 @@ describe('isLibraryID', () => {
     expect(isLibraryID('/scenarios/x.yaml')).toBe(false);
     expect(isLibraryID('https://example.com/a.yaml')).toBe(false);
   });
+});
+
+it('theme: light or dark as asked, else the page around the player decides (its nearest painted background)', () => {
+  expect(parseOptions((n) => (n === 'theme' ? ' Dark ' : null)).theme).toBe('dark');
+  expect(parseOptions((n) => (n === 'theme' ? 'purple' : null)).theme).toBeNull();
+  // A chain of elements, innermost first, and their backgrounds.
+  const chain = (...bgs: string[]) => {
+    const els = bgs.map((bg) => ({ bg, parentElement: null as unknown }));
+    els.forEach((e, i) => (e.parentElement = els[i + 1] ?? null));
+    return { el: { parentElement: els[0] } as unknown as Element, style: (e: Element) => ({ backgroundColor: (e as unknown as { bg: string }).bg }) };
+  };
+  let c = chain('rgba(0, 0, 0, 0)', 'rgb(13, 17, 23)', 'rgb(255, 255, 255)');
+  expect(pageTheme(c.el, c.style)).toBe('dark'); // a dark body under a transparent wrapper
+  c = chain('rgba(0, 0, 0, 0)', 'rgb(250, 250, 250)');
+  expect(pageTheme(c.el, c.style)).toBe('light');
+  c = chain('rgba(0, 0, 0, 0)', 'transparent');
+  expect(pageTheme(c.el, c.style)).toBeNull(); // nothing painted: the system decides
+  c = chain('rgb(30 30 30 / 90%)');
+  expect(pageTheme(c.el, c.style)).toBe('dark');
 });

@@ -26,6 +26,11 @@ export interface EmbedOptions {
   /** UI language tag, e.g. "zh-CN"; null follows the host page. */
   lang: string | null;
   /**
+   * Colours: "light" or "dark"; null follows the page around the player
+   * (its background, see pageTheme), else the system's preference.
+   */
+  theme: 'light' | 'dark' | null;
+  /**
    * Why the scenario could not be had, when /embed.js on another site
    * fetched the scenario file for the iframe and failed (the `error`
    * parameter); the player says so instead of starting.
@@ -68,8 +73,40 @@ export function parseOptions(get: OptionSource): EmbedOptions {
     readonly: flag(get('readonly'), true),
     speed: whole(get('speed'), 5, 1, 240),
     lang: get('lang')?.trim() || null,
+    theme: themeOf(get('theme')),
     error: get('error') || null,
   };
+}
+
+function themeOf(v: string | null): 'light' | 'dark' | null {
+  const x = v?.trim().toLowerCase();
+  return x === 'light' || x === 'dark' ? x : null;
+}
+
+/**
+ * The theme of the page around el: light or dark after the luminance of
+ * the nearest background that is not transparent (docs themes switch a
+ * class that paints the body or a wrapper dark), null when nothing around
+ * it is painted (the system's preference then applies).
+ *
+ *   a player on a page whose body is rgb(13, 17, 23) → 'dark'
+ */
+export function pageTheme(el: Element, style: (e: Element) => { backgroundColor: string } = getComputedStyle): 'light' | 'dark' | null {
+  for (let e: Element | null = el.parentElement; e; e = e.parentElement) {
+    const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:[,\s/]+([\d.]+%?))?/.exec(style(e).backgroundColor);
+    if (!m) continue;
+    const alpha = m[4] === undefined ? 1 : m[4].endsWith('%') ? Number.parseFloat(m[4]) / 100 : Number(m[4]);
+    if (alpha < 0.5) continue;
+    const [r, g, b] = [m[1], m[2], m[3]].map((c) => Number(c) / 255) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5 ? 'dark' : 'light';
+  }
+  return null;
+}
+
+/** Styles a player of our own site (its shadow root's :host) light, dark, or as the system prefers (null). */
+export function themeHost(el: Element, theme: 'light' | 'dark' | null): void {
+  if (theme) el.setAttribute('data-rl-theme', theme);
+  else el.removeAttribute('data-rl-theme');
 }
 
 /** Options from an element: `name` or `data-name` attributes. */

@@ -6,7 +6,7 @@
 // On the app's own origin the players are mounted in the page (one wasm
 // download and compile for all of them). From another origin a Worker cannot
 // be started from our script, so each element gets an iframe of /embed.
-import { elementOptions, isLibraryID, parseOptions } from './options';
+import { elementOptions, isLibraryID, pageTheme, parseOptions, themeHost } from './options';
 
 const scriptURL = new URL(import.meta.url);
 const sameOrigin = scriptURL.origin === location.origin;
@@ -60,7 +60,7 @@ const inlineSources = new WeakMap<HTMLElement, string>();
 /** Counts the mounts of each element: a mount that a later one overtook while it loaded gives up. */
 const mounts = new WeakMap<HTMLElement, number>();
 /** The options an element is read for (attributes, or data- attributes). */
-const OPTION_NAMES = ['scenario', 'panels', 'step', 'autoplay', 'readonly', 'speed', 'lang'];
+const OPTION_NAMES = ['scenario', 'panels', 'step', 'autoplay', 'readonly', 'speed', 'lang', 'theme'];
 
 async function upgrade(el: HTMLElement): Promise<void> {
   if (mounted.has(el)) return;
@@ -111,6 +111,10 @@ async function upgrade(el: HTMLElement): Promise<void> {
   // cannot read it): the nearest lang attribute, as CSS :lang() would.
   const pageLang = el.closest<HTMLElement>('[lang]')?.lang;
   if (!q.has('lang') && pageLang) q.set('lang', pageLang);
+  // Nor the page's colours: without a theme of its own it takes the
+  // page's (followTheme keeps it in step when the page switches).
+  const theme = pageTheme(el);
+  if (!q.has('theme') && theme) q.set('theme', theme);
   // The scenario's text goes in the fragment: it is never sent to a server
   // (no URL length limit, no logs).
   const text = source ?? q.get('source');
@@ -188,6 +192,27 @@ window.addEventListener('message', (e: MessageEvent<{ type?: unknown; message?: 
     el.dispatchEvent(new CustomEvent('rollout-lab-error', { detail: { message }, bubbles: true }));
   }
 });
+
+/**
+ * Keeps the players without a theme of their own in the page's colours when
+ * the page switches them (a docs theme toggle changes a class or an
+ * attribute on <html> or <body>): an iframe is told, a player of our own
+ * site styled through its element.
+ */
+function followTheme(): void {
+  for (const [frame, el] of frames) {
+    if (!frame.isConnected || elementOptions(el)('theme') !== null) continue;
+    frame.contentWindow?.postMessage({ type: 'rollout-lab-theme', theme: pageTheme(el) }, scriptURL.origin);
+  }
+  for (const el of players.keys()) {
+    if (elementOptions(el)('theme') === null) themeHost(el, pageTheme(el));
+  }
+}
+
+const themeWatch = new MutationObserver(followTheme);
+for (const target of [document.documentElement, document.body].filter(Boolean)) {
+  themeWatch.observe(target, { attributes: true, attributeFilter: ['class', 'style', 'data-theme', 'data-bs-theme', 'data-mode'] });
+}
 
 if (!customElements.get('rollout-lab')) customElements.define('rollout-lab', RolloutLabElement);
 const scan = () => document.querySelectorAll<HTMLElement>('[data-rollout-lab]').forEach((el) => void upgrade(el));

@@ -110,6 +110,7 @@ const en: Record<string, string> = {
   'player.newest': 'newest',
   'player.old': 'old',
   'player.podCount': '{count} pods',
+  'player.podCountOne': 'one pod',
   'player.podDetails': 'pod details',
   'player.podsCounted': '{count} pods, drawn from the ReplicaSet status',
   'player.moreNotDrawn': '+{count} more not drawn.',

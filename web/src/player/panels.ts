@@ -178,7 +178,7 @@ export class ClusterPanel {
       setAttr(el, 'data-empty', rs.desired === 0 && rs.current === 0 && x.pods.length === 0 ? '' : null);
     } else {
       setText(head!, x.name);
-      setText(counts!, t('player.podCount', { count: x.pods.length }));
+      setText(counts!, t(x.pods.length === 1 ? 'player.podCountOne' : 'player.podCount', { count: x.pods.length }));
     }
     // Every pod listed: one square each. Otherwise (large runs list only the
     // first pods) the squares are drawn from the ReplicaSet's status counts.
@@ -198,7 +198,7 @@ export class ClusterPanel {
     }
     drawn.countsDrawn = countsDrawn;
     const shownCount = Math.min(total, MAX_SQUARES);
-    setAttr(squares!, 'aria-label', counted ? t('player.podsCounted', { count: total }) : t('player.podCount', { count: x.pods.length }));
+    setAttr(squares!, 'aria-label', counted ? t('player.podsCounted', { count: total }) : t(x.pods.length === 1 ? 'player.podCountOne' : 'player.podCount', { count: x.pods.length }));
     const hidden = total - shownCount;
     setText(more!, `${hidden > 0 ? `${t('player.moreNotDrawn', { count: hidden })} ` : ''}${counted ? t('player.countedNote', { count: x.pods.length }) : ''}`);
     (details as unknown as { pods: PodView[] }).pods = x.pods;

@@ -109,6 +109,7 @@ export const zh: Record<string, string> = {
   'player.newest': '最新',
   'player.old': '旧',
   'player.podCount': '{count} 个 Pod',
+  'player.podCountOne': '1 个 Pod',
   'player.podDetails': 'Pod 详情',
   'player.podsCounted': '{count} 个 Pod，按 ReplicaSet 状态绘制',
   'player.moreNotDrawn': '另有 {count} 个未绘制。',
