@@ -18,10 +18,10 @@ type Side struct {
 	// Actions are applied, in order, at the fork step before the run goes
 	// on (the alternative "instead").
 	Actions []scenario.Action
-	// KeepLater keeps the user actions the session has recorded after the
-	// fork step when Actions are applied (session.ApplyKeepingLater); else
-	// applying Actions drops them.
-	KeepLater bool
+	// Later are done after Actions, each once the run's clock has reached
+	// its time (the user's later actions, kept by Fork with keepLater):
+	// when the run is idle before that, at the moment it went idle.
+	Later []session.TimedUserAction
 }
 
 // Result is a finished comparison.
@@ -68,17 +68,20 @@ func play(side Side) (*meter, error) {
 	m := newMeter(side.Label, s, uint64(s.Sim().Recorder().Len()))
 	s.RunDueActions()
 	for _, a := range side.Actions {
-		apply := s.Apply
-		if side.KeepLater {
-			apply = s.ApplyKeepingLater
-		}
-		if _, err := apply(a); err != nil {
+		if _, err := s.Apply(a); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", side.Label, session.Describe(a), err)
 		}
 	}
 	m.measure()
 	s.SetStepObserver(func(info sim.StepInfo) { m.observe(&info) })
 	defer s.SetStepObserver(nil)
+	for _, l := range side.Later {
+		s.RunToTime(l.At)
+		// Its records count with the next step, as a user action's do.
+		if _, err := s.Apply(l.Action); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", side.Label, session.Describe(l.Action), err)
+		}
+	}
 	s.RunToEnd()
 	return m, nil
 }
@@ -86,12 +89,13 @@ func play(side Side) (*meter, error) {
 // Fork compares the run of s as recorded (A: its user actions kept, later
 // ones included) with the run forked at step n in which alt is done, named
 // label (B, or C, D... when a page compares several alternatives with A;
-// "B" when empty): with keepLater, alt is done at n and the user actions
-// made after n still run at their steps; without it, alt is done instead of
-// the user actions made at or after n. The result counts the user actions
-// made after n (LaterActions) and says whether B kept them. s itself is not
-// moved; the two runs are new sessions, returned with the result for their
-// samples.
+// "B" when empty): alt is done at n instead of the user actions made at n,
+// and with keepLater the user actions made after n are done again in B at
+// the virtual times they were made at (B's steps are numbered differently;
+// a B that is idle by then does them when it went idle); without it they
+// are left out. The result counts the user actions made after n
+// (LaterActions) and says whether B kept them. s itself is not moved; the
+// two runs are new sessions, returned with the result for their samples.
 func Fork(s *session.Session, n int, label string, alt []scenario.Action, keepLater bool) (*Result, *session.Session, *session.Session, error) {
 	if label == "" {
 		label = "B"
@@ -100,16 +104,20 @@ func Fork(s *session.Session, n int, label string, alt []scenario.Action, keepLa
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	b, err := s.ForkAt(n, keepLater)
+	b, err := s.ForkAt(n, false)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	later := a.LaterUserActions()
-	r, err := Compare(Side{Label: "A", Session: a}, Side{Label: label, Session: b, Actions: alt, KeepLater: keepLater})
+	later := s.UserActionsAfter(n)
+	side := Side{Label: label, Session: b, Actions: alt}
+	if keepLater {
+		side.Later = later
+	}
+	r, err := Compare(Side{Label: "A", Session: a}, side)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	r.LaterActions, r.KeptLater = later, keepLater && later > 0
+	r.LaterActions, r.KeptLater = len(later), keepLater && len(later) > 0
 	return r, a, b, nil
 }
 

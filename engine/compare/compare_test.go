@@ -183,8 +183,11 @@ func TestForkInstead(t *testing.T) {
 	}
 }
 
-// What if the user had scaled to 30 at step n, keeping the image they set
-// later? B keeps the later setImage with keepLater, and drops it without.
+// What if the rollout had used maxSurge 100% from step n, keeping the image
+// the user set later? With keepLater, B sets the image at the moment A did,
+// although B's rollout is over and idle by then (B's steps are numbered
+// differently from A's); without it, B never sets it. The user's own action
+// at the fork step is replaced by the alternative either way.
 func TestForkKeepingLater(t *testing.T) {
 	src := strings.Replace(string(surgeSource(t)), "  timeline:", "  timeline: []\n  x-unused:", 1)
 	src = src[:strings.Index(src, "  x-unused:")] + src[strings.Index(src, "---"):]
@@ -194,37 +197,48 @@ func TestForkKeepingLater(t *testing.T) {
 	}
 	s.RunToTime(3 * time.Second)
 	n := s.Step()
-	s.Advance(session.ByEvent, 2)
-	setImage := scenario.Action{Type: scenario.ActionSetImage, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Image: "nginx:1.26"}
+	web := scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}
+	// An action at the fork step itself, which the alternative replaces.
+	if _, err := s.Apply(scenario.Action{Type: scenario.ActionScale, Target: web, Replicas: 7}); err != nil {
+		t.Fatal(err)
+	}
+	s.RunToTime(14 * time.Second)
+	setImage := scenario.Action{Type: scenario.ActionSetImage, Target: web, Image: "nginx:1.26"}
 	if _, err := s.Apply(setImage); err != nil {
 		t.Fatal(err)
 	}
 	s.Advance(session.ByEvent, 5)
-	scale := scenario.Action{Type: scenario.ActionScale, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 30}
-	image := func(x *session.Session) string {
+	surge, err := s.ParseUserAction([]byte(`{"type":"setRollingUpdate","target":"deployment/web","maxSurge":"100%"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deploy := func(x *session.Session) (string, int32) {
 		d, err := x.Sim().Server().GetDeployment("default", "web")
 		if err != nil {
 			t.Fatal(err)
 		}
-		return d.Spec.Template.Spec.Containers[0].Image
+		return d.Spec.Template.Spec.Containers[0].Image, *d.Spec.Replicas
 	}
 	for _, keep := range []bool{true, false} {
-		r, a, b, err := Fork(s, n, "", []scenario.Action{scale}, keep)
+		r, a, b, err := Fork(s, n, "", []scenario.Action{surge}, keep)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r.LaterActions != 1 || r.KeptLater != keep {
 			t.Errorf("keep %v: later actions %d, kept %v", keep, r.LaterActions, r.KeptLater)
 		}
-		want := "nginx:1.25"
+		wantImage := "nginx:1.25"
 		if keep {
-			want = "nginx:1.26"
+			wantImage = "nginx:1.26"
 		}
-		if got := image(b); got != want {
-			t.Errorf("keep %v: B ends with image %s, want %s", keep, got, want)
+		if image, replicas := deploy(b); image != wantImage || replicas != 20 {
+			t.Errorf("keep %v: B ends with %s at %d replicas, want %s at 20 (the scale at the fork step replaced)", keep, image, replicas, wantImage)
 		}
-		if image(a) != "nginx:1.26" || r.B.Desired != 30 {
-			t.Errorf("keep %v: A's image %s, B's replicas %d", keep, image(a), r.B.Desired)
+		if image, replicas := deploy(a); image != "nginx:1.26" || replicas != 7 {
+			t.Errorf("keep %v: A ends with %s at %d replicas", keep, image, replicas)
+		}
+		if f := r.B.Final[0]; keep && (!f.Complete || f.Updated != 20 || f.Available != 20) {
+			t.Errorf("B's end %+v: the image set at 14s must have rolled out", f)
 		}
 	}
 }

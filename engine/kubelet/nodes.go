@@ -68,6 +68,9 @@ func (k *Kubelet) RecoverNode(name string) error {
 			continue
 		}
 		if !marked && p.stage == stageReady {
+			// Still ready, but the timers of its run that came due while
+			// the node was down were lost: its probes' outcomes go on.
+			k.scheduleProbeOutcome(p)
 			continue
 		}
 		k.schedulePod(p, k.readyDelay(p), actStart)

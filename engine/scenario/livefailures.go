@@ -33,8 +33,8 @@ type failingImage struct {
 // profileFailingImages gives the image of each live pod that is failing
 // (a container waiting in ImagePullBackOff or a pull error, or in
 // CrashLoopBackOff) the matching profile, unless spec.cluster.images gives
-// it one or a live pod of the image is ready, and says so at the first
-// such pod.
+// it one or a live pod of the image is ready without having restarted,
+// and says so at the first such pod.
 func (p *parser) profileFailingImages(s *Scenario) {
 	ready := map[string]bool{}
 	failing := map[string]*failingImage{}
@@ -45,7 +45,7 @@ func (p *parser) profileFailingImages(s *Scenario) {
 			continue
 		}
 		image := pod.Spec.Containers[0].Image
-		if podReady(pod) {
+		if podReady(pod) && !restarted(pod) {
 			ready[image] = true
 		}
 		if failing[image] != nil {
@@ -90,6 +90,18 @@ func waitingFailure(pod *corev1.Pod) (container, reason string) {
 		}
 	}
 	return "", ""
+}
+
+// restarted reports whether a container of pod has exited and restarted:
+// a crash-looping container without a readiness probe is Ready between
+// its back-offs, so such a pod does not show its image to be healthy.
+func restarted(pod *corev1.Pod) bool {
+	for _, cs := range pod.Status.ContainerStatuses {
+		if cs.RestartCount > 0 && cs.LastTerminationState.Terminated != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // podReady reports whether pod's Ready condition is True.

@@ -31,6 +31,7 @@ func TestPastedFailingPodsProfileTheirImage(t *testing.T) {
 `
 	}
 	const readyStatus = "    phase: Running\n    conditions: [{type: Ready, status: \"True\"}]\n"
+	const restartedReady = readyStatus + "    containerStatuses:\n    - {name: app, image: x, ready: true, restartCount: 5, lastState: {terminated: {exitCode: 1}}, state: {running: {}}}\n"
 	list := "apiVersion: v1\nkind: List\nitems:\n" +
 		pod("a", "api:typo", waiting(false, "app", "ImagePullBackOff")) +
 		pod("b", "api:typo", waiting(false, "app", "ErrImagePull")) +
@@ -39,7 +40,9 @@ func TestPastedFailingPodsProfileTheirImage(t *testing.T) {
 		pod("e", "api:v2", waiting(false, "proxy", "ImagePullBackOff")) + // a sidecar that cannot be pulled
 		pod("f", "api:init", waiting(true, "migrate", "ImagePullBackOff")) + // an init container
 		pod("g", "web:2.0.3", waiting(false, "app", "CrashLoopBackOff")) + // one flaky pod of an image...
-		pod("h", "web:2.0.3", readyStatus) // ...that another pod runs ready
+		pod("h", "web:2.0.3", readyStatus) + // ...that another pod runs ready
+		pod("i", "api:crash", waiting(false, "app", "CrashLoopBackOff")) + // crash-looping...
+		pod("j", "api:crash", restartedReady) // ...and Ready between two back-offs
 	src := `apiVersion: rolloutlab.dev/v1alpha1
 kind: Scenario
 metadata: {name: stuck}
@@ -53,7 +56,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	for image, want := range map[string]string{"api:typo": "pull", "api:bad": "crash", "api:given": "", "api:v2": "pull", "api:init": "pull", "web:2.0.3": "", "envoy:1": ""} {
+	for image, want := range map[string]string{"api:typo": "pull", "api:bad": "crash", "api:given": "", "api:v2": "pull", "api:init": "pull", "web:2.0.3": "", "envoy:1": "", "api:crash": "crash"} {
 		p := s.Cluster.Images[image]
 		got := ""
 		if p.PullError {
@@ -77,6 +80,7 @@ spec:
 		"c: cluster output: container app is in CrashLoopBackOff and no pasted pod of image api:bad is ready, so its pods are simulated as crash-looping",
 		"e: cluster output: container proxy is in ImagePullBackOff and no pasted pod of image api:v2 is ready",
 		"f: cluster output: container migrate is in ImagePullBackOff and no pasted pod of image api:init is ready",
+		"i: cluster output: container app is in CrashLoopBackOff and no pasted pod of image api:crash is ready",
 	}
 	if len(said) != len(want) {
 		t.Fatalf("notices:\n%s", strings.Join(said, "\n"))

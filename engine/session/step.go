@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
 	"github.com/rolloutlab/rolloutlab/engine/sim"
@@ -239,28 +240,30 @@ func (s *Session) Apply(a scenario.Action) (msg string, err error) {
 	return s.run(a)
 }
 
-// ApplyKeepingLater performs a user action now, as Apply does, but keeps
-// the user actions recorded after this step: they run again at their steps
-// in the new future. A what-if that changes one thing at an earlier step
-// keeps everything the user did later (maxSurge 100% at step 0, with the
-// image the user set at step 13).
-func (s *Session) ApplyKeepingLater(a scenario.Action) (msg string, err error) {
-	s.applyUserActions()
-	later := append([]userAction(nil), s.user[s.nextUser:]...)
-	defer func() { s.user = append(s.user, later...) }()
-	return s.Apply(a)
+// TimedUserAction is a user action with the virtual time (since the start)
+// of the step it was recorded at.
+type TimedUserAction struct {
+	At     time.Duration
+	Action scenario.Action
 }
 
-// LaterUserActions returns how many user actions are recorded after the
-// current step (they run when the run gets there).
-func (s *Session) LaterUserActions() int {
-	n := 0
-	for _, u := range s.user[s.nextUser:] {
-		if u.AtStep > s.sim.Steps() {
-			n++
+// UserActionsAfter returns the user actions recorded after step n, in
+// order, each with the virtual time of its step: a fork that changes
+// something at n can do them again at the same moments of its own run
+// (compare.Fork with keepLater), whose steps are numbered differently.
+func (s *Session) UserActionsAfter(n int) []TimedUserAction {
+	var out []TimedUserAction
+	for _, u := range s.user {
+		if u.AtStep <= n {
+			continue
 		}
+		at := time.Duration(0)
+		if u.AtStep > 0 && u.AtStep <= len(s.history) {
+			at = s.history[u.AtStep-1].At
+		}
+		out = append(out, TimedUserAction{At: at, Action: u.Action})
 	}
-	return n
+	return out
 }
 
 // run performs a through the simulator, recorded like a timeline action.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	appsv1 "k8s.io/api/apps/v1"
+	"math"
 	"strings"
 
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
@@ -65,6 +66,9 @@ func (s *Session) ParseUserAction(raw []byte) (scenario.Action, error) {
 	if a.Type == scenario.ActionScale && int(a.Replicas) > s.scen.Limits.MaxPods {
 		return scenario.Action{}, tooMany("replicas", a.Replicas)
 	}
+	// The objects of one apply together (two Deployments of 6,000 ask for
+	// 12,000 pods).
+	total := 0
 	for _, o := range a.Manifest {
 		var replicas *int32
 		switch obj := o.Obj.(type) {
@@ -73,8 +77,11 @@ func (s *Session) ParseUserAction(raw []byte) (scenario.Action, error) {
 		case *appsv1.ReplicaSet:
 			replicas = obj.Spec.Replicas
 		}
-		if replicas != nil && int(*replicas) > s.scen.Limits.MaxPods {
-			return scenario.Action{}, tooMany(fmt.Sprintf("manifest line %d: spec.replicas", o.FieldLine("spec.replicas")), *replicas)
+		if replicas == nil {
+			continue
+		}
+		if total += int(*replicas); total > s.scen.Limits.MaxPods {
+			return scenario.Action{}, tooMany(fmt.Sprintf("manifest line %d: spec.replicas", o.FieldLine("spec.replicas")), int32(min(total, math.MaxInt32)))
 		}
 	}
 	return a, nil

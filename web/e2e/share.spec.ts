@@ -68,6 +68,13 @@ test('a share link restores scenario, actions and step', async ({ page, context 
   await expect(third.locator('#banner')).toContainText('Opened a shared simulation at step 14.');
   await expect(third.locator('#step-label')).toHaveText(/^step 14 \//);
   expect(await snapshot(third)).toEqual(before);
+  // Worked in since, the tab comes back to the work on a reload, not to the link.
+  await third.evaluate(() => window.__rolloutlabApp!.advance('event', 3));
+  await expect(third.locator('#step-label')).toHaveText(/^step 17 \//);
+  await third.reload();
+  await expect(third.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(third.locator('#banner')).toContainText('Back where you were: step 17, with your 2 action(s).');
+  await expect(third.locator('#step-label')).toHaveText(/^step 17 \//);
 });
 
 test('a damaged or newer share link is explained and the app keeps working', async ({ page }) => {

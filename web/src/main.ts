@@ -140,22 +140,31 @@ const headerTools = document.querySelector('.header-tools');
 if (headerTools) mountShareButton(headerTools, recorder);
 // The run on screen comes back after a reload of this tab (scenario,
 // actions, step), unless a share link or a presentation decides.
-const tab = hasShareLink(location) || wantsPresenter() ? null : readTab(sessionStorage);
-const keepTab = () => saveTab(sessionStorage, recorder.state(), defaultSource);
+// A tab opened from a share link and worked in since comes back to the
+// work, not to the link (the link stays in the address bar).
+let link = hasShareLink(location) ? `${location.search}${location.hash}` : '';
+const saved = wantsPresenter() ? null : readTab(sessionStorage);
+const tab = saved && (saved.from ?? '') === link ? saved : null;
+// Saved once the boot (and its restore) is over: a reload during a long
+// replay keeps what was saved before, not a half-replayed run.
+let booted = false;
+const keepTab = () => booted && saveTab(sessionStorage, recorder.state(), defaultSource, link);
 addEventListener('pagehide', keepTab);
 document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && keepTab());
 void app
   .start(DEFAULT_SCENARIO, defaultSource, { draftStaysUnloaded: tab !== null })
   .then(async () => {
     await engineReady;
-    // A share link decides the step; otherwise presenter mode comes back where it was.
-    if (hasShareLink(location)) await (await import('./share/restore')).restoreShare(app, recorder);
+    // A share link decides the step (unless this tab has worked since);
+    // otherwise presenter mode comes back where it was.
+    if (link && !tab) await (await import('./share/restore')).restoreShare(app, recorder);
     else if (wantsPresenter()) await (await loadPresenter()).restore();
     else if (tab) {
       const n = tab.actions.length;
       await (await import('./share/restore')).applyShareState(app, recorder, tab, null, (step) => t(n ? 'player.tabRestoredActions' : 'player.tabRestored', { step, n }));
       await app.noteDraftKept();
     }
+    booted = true;
     document.body.dataset.app = 'ready';
     app.preloadEditorWhenIdle();
     // A share link pasted into the address bar of a tab that has the app
@@ -166,7 +175,12 @@ void app
     window.addEventListener('hashchange', () => {
       if (!hasShareLink({ hash: location.hash, search: '' })) return;
       const hash = location.hash;
-      restoring = restoring.then(() => import('./share/restore').then((m) => m.restoreShare(app, recorder, { hash, search: '' }))).catch(() => {});
+      restoring = restoring
+        .then(() => import('./share/restore').then((m) => m.restoreShare(app, recorder, { hash, search: '' })))
+        .then((ok) => {
+          if (ok) link = `${location.search}${hash}`; // the run on screen now comes from this link
+        })
+        .catch(() => {});
     });
   })
   .catch(() => {}); // an engine that failed to start is reported by the status bar above

@@ -45,4 +45,7 @@ it('theme: light or dark as asked, else the page around the player decides (its 
   expect(pageTheme(c.el, c.style)).toBeNull(); // nothing painted: the system decides
   c = chain('rgb(30 30 30 / 90%)');
   expect(pageTheme(c.el, c.style)).toBe('dark');
+  // Another colour space is read back as rgb (by a canvas in the page).
+  c = chain('oklch(0.145 0 0)');
+  expect(pageTheme(c.el, c.style, (css) => (css === 'oklch(0.145 0 0)' ? 'rgba(10, 10, 10, 1)' : ''))).toBe('dark');
 });

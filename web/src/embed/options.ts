@@ -91,9 +91,12 @@ function themeOf(v: string | null): 'light' | 'dark' | null {
  *
  *   a player on a page whose body is rgb(13, 17, 23) → 'dark'
  */
-export function pageTheme(el: Element, style: (e: Element) => { backgroundColor: string } = getComputedStyle): 'light' | 'dark' | null {
+export function pageTheme(el: Element, style: (e: Element) => { backgroundColor: string } = getComputedStyle, toRGB: (css: string) => string = canvasRGB): 'light' | 'dark' | null {
   for (let e: Element | null = el.parentElement; e; e = e.parentElement) {
-    const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:[,\s/]+([\d.]+%?))?/.exec(style(e).backgroundColor);
+    let bg = style(e).backgroundColor;
+    // Computed colours keep their space (oklch(0.145 0 0) in Tailwind 4 themes): read them back as rgb.
+    if (bg && !/^rgba?\(|^transparent$/.test(bg)) bg = toRGB(bg);
+    const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:[,\s/]+([\d.]+%?))?/.exec(bg);
     if (!m) continue;
     const alpha = m[4] === undefined ? 1 : m[4].endsWith('%') ? Number.parseFloat(m[4]) / 100 : Number(m[4]);
     if (alpha < 0.5) continue;
@@ -101,6 +104,18 @@ export function pageTheme(el: Element, style: (e: Element) => { backgroundColor:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5 ? 'dark' : 'light';
   }
   return null;
+}
+
+/** Any CSS colour as rgba(), painted on a pixel of a canvas ("" when there is no canvas). */
+function canvasRGB(css: string): string {
+  if (typeof document === 'undefined') return '';
+  const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+  if (!ctx) return '';
+  ctx.clearRect(0, 0, 1, 1);
+  ctx.fillStyle = css;
+  ctx.fillRect(0, 0, 1, 1);
+  const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+  return `rgba(${r}, ${g}, ${b}, ${(a ?? 0) / 255})`;
 }
 
 /** Styles a player of our own site (its shadow root's :host) light, dark, or as the system prefers (null). */

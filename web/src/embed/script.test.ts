@@ -8,7 +8,7 @@ it('dedent strips the indentation every line shares, tabs included', async () =>
   g.window ??= { addEventListener: () => {} };
   g.customElements ??= { get: () => true, define: () => {} };
   g.HTMLElement ??= class {};
-  g.document ??= { readyState: 'complete', querySelectorAll: () => [], documentElement: {} };
+  g.document ??= { readyState: 'complete', querySelectorAll: () => [], documentElement: {}, body: {}, addEventListener: () => {} };
   g.MutationObserver ??= class {
     observe(): void {}
   };

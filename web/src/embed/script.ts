@@ -135,6 +135,10 @@ async function upgrade(el: HTMLElement): Promise<void> {
   if (!el.style.height && el.getBoundingClientRect().height < 1) el.style.height = '500px';
   el.append(frame);
   frames.set(frame, el);
+  // A switch the page made while the frame loaded did not reach it.
+  frame.addEventListener('load', () => {
+    if (elementOptions(el)('theme') === null) frame.contentWindow?.postMessage({ type: 'rollout-lab-theme', theme: pageTheme(el) }, scriptURL.origin);
+  });
 }
 
 /** Mounts el again with its options as they are now (an attribute changed after it was mounted). */
@@ -169,6 +173,7 @@ class RolloutLabElement extends HTMLElement {
 
 /** Stops the engines of players whose element left the document. */
 function reap(): void {
+  for (const [frame, el] of frames) if (!el.isConnected) frames.delete(frame);
   for (const [el, p] of players) {
     if (el.isConnected) continue;
     p.dispose();
@@ -209,10 +214,18 @@ function followTheme(): void {
   }
 }
 
-const themeWatch = new MutationObserver(followTheme);
-for (const target of [document.documentElement, document.body].filter(Boolean)) {
-  themeWatch.observe(target, { attributes: true, attributeFilter: ['class', 'style', 'data-theme', 'data-bs-theme', 'data-mode'] });
-}
+// Any attribute of <html> or <body> (themes use class, data-theme,
+// data-md-color-scheme...); and once more after a colour transition.
+let themeAgain = 0;
+const themeWatch = new MutationObserver(() => {
+  followTheme();
+  clearTimeout(themeAgain);
+  themeAgain = window.setTimeout(followTheme, 500);
+});
+themeWatch.observe(document.documentElement, { attributes: true });
+const watchBody = () => document.body && themeWatch.observe(document.body, { attributes: true });
+if (document.body) watchBody();
+else document.addEventListener('DOMContentLoaded', watchBody, { once: true });
 
 if (!customElements.get('rollout-lab')) customElements.define('rollout-lab', RolloutLabElement);
 const scan = () => document.querySelectorAll<HTMLElement>('[data-rollout-lab]').forEach((el) => void upgrade(el));

@@ -74,6 +74,13 @@ export async function applyShareState(app: ShareableApp, recorder: ShareRecorder
     await app.act(a.action);
   }
   await app.seek(state.step);
+  // An action the engine refused now (a newer build's limits) is not in
+  // the run: say so rather than "restored".
+  const replayed = recorder.state()?.actions.length ?? 0;
+  if (replayed < state.actions.length) {
+    app.banner(t('share.restoreFailed', { message: `${state.actions.length - replayed} of ${state.actions.length} action(s) could not be done again` }), 'error');
+    return false;
+  }
   const at = app.current()?.step ?? 0;
   if (at !== state.step) {
     app.banner(t('share.restoreFailed', { message: `step ${state.step} was not reached (at ${at})` }), 'error');

@@ -10,7 +10,9 @@ it('keeps the run across a reload, and nothing for the default scenario untouche
   const s = store();
   const st = { source: 'kind: Deployment', name: 'mine.yaml', seed: 3, actions: [{ step: 13, action: { type: 'setImage' as const, target: 'deployment/web', image: 'x:2' } }], step: 59 };
   saveTab(s, st, 'default');
-  expect(readTab(s)).toEqual(st);
+  expect(readTab(s)).toEqual({ ...st, from: '' });
+  saveTab(s, st, 'default', '#v1.abc');
+  expect(readTab(s)?.from).toBe('#v1.abc');
   saveTab(s, { source: 'default', actions: [], step: 0 }, 'default');
   expect(s.m.has(TAB_STATE)).toBe(false);
   saveTab(s, { source: 'default', actions: [], step: 4 }, 'default'); // stepped: kept

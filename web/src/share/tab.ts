@@ -8,26 +8,30 @@ import type { KeyValue } from '../whatif/persist';
 export const TAB_STATE = 'rolloutlab-tab';
 
 /**
- * Saves the run, or forgets it when there is nothing to come back to (the
- * default scenario at step 0 with no action).
+ * Saves the run and the share link the tab was opened from (from), or
+ * forgets it when there is nothing to come back to (the default scenario at
+ * step 0 with no action, opened without a link).
  */
-export function saveTab(store: KeyValue, st: ShareState | null, defaultSource: string): void {
+export function saveTab(store: KeyValue, st: ShareState | null, defaultSource: string, from = ''): void {
   try {
-    if (!st || (st.actions.length === 0 && st.step === 0 && st.source === defaultSource)) store.removeItem(TAB_STATE);
-    else store.setItem(TAB_STATE, JSON.stringify(st));
+    if (!st || (st.actions.length === 0 && st.step === 0 && st.source === defaultSource && !from)) store.removeItem(TAB_STATE);
+    else store.setItem(TAB_STATE, JSON.stringify({ ...st, from } satisfies TabState));
   } catch {
     // storage full or disabled: a reload starts afresh, as it did
   }
 }
 
+/** A kept run, and the share link the tab was opened from ("" for none). */
+export type TabState = ShareState & { from?: string };
+
 /** The saved run, if any and well-formed. */
-export function readTab(store: KeyValue): ShareState | null {
+export function readTab(store: KeyValue): TabState | null {
   try {
     const raw = store.getItem(TAB_STATE);
     const v = raw ? (JSON.parse(raw) as Partial<ShareState>) : null;
     if (!v || typeof v.source !== 'string' || !Array.isArray(v.actions) || typeof v.step !== 'number' || v.step < 0) return null;
     if (!v.actions.every((a) => typeof a?.step === 'number' && typeof a.action === 'object' && a.action !== null)) return null;
-    return v as ShareState;
+    return v as TabState;
   } catch {
     return null;
   }
