@@ -145,13 +145,21 @@ func TestSameFile(t *testing.T) {
 // deleted, 30 at the peak. B's minimum available counts from the moment the
 // 30 were first available (before that, 20 of 30 is a scale-up still under
 // way, not a dip), so it is 30.
-func TestForkInstead(t *testing.T) {
+// surgeWithoutTimeline loads the max-surge scenario with an empty timeline:
+// the user's actions are the only ones.
+func surgeWithoutTimeline(t *testing.T) *session.Session {
+	t.Helper()
 	src := strings.Replace(string(surgeSource(t)), "  timeline:", "  timeline: []\n  x-unused:", 1)
 	src = src[:strings.Index(src, "  x-unused:")] + src[strings.Index(src, "---"):]
 	s, err := session.Load("web.yaml", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+func TestForkInstead(t *testing.T) {
+	s := surgeWithoutTimeline(t)
 	s.RunToTime(3 * time.Second)
 	n := s.Step()
 	setImage := scenario.Action{Type: scenario.ActionSetImage, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Image: "nginx:1.26"}
@@ -189,12 +197,7 @@ func TestForkInstead(t *testing.T) {
 // differently from A's); without it, B never sets it. The user's own action
 // at the fork step is replaced by the alternative either way.
 func TestForkKeepingLater(t *testing.T) {
-	src := strings.Replace(string(surgeSource(t)), "  timeline:", "  timeline: []\n  x-unused:", 1)
-	src = src[:strings.Index(src, "  x-unused:")] + src[strings.Index(src, "---"):]
-	s, err := session.Load("web.yaml", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := surgeWithoutTimeline(t)
 	s.RunToTime(3 * time.Second)
 	n := s.Step()
 	web := scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}

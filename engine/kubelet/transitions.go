@@ -178,19 +178,7 @@ func (k *Kubelet) start(p *podState, pod *corev1.Pod, restart bool) {
 		return
 	}
 	now := k.clock.Now()
-	pod.Status.Phase = corev1.PodRunning
-	if pod.Status.StartTime == nil {
-		t := metav1.NewTime(now)
-		pod.Status.StartTime = &t
-	}
-	pod.Status.HostIP = nodeIP(k.nodeIndex(p.node))
-	if pod.Status.PodIP == "" {
-		pod.Status.PodIP = podIP(k.nodeIndex(p.node), p.uid)
-	}
-	setPodCondition(pod, corev1.PodScheduled, corev1.ConditionTrue, "", now)
-	setPodCondition(pod, corev1.PodInitialized, corev1.ConditionTrue, "", now)
-	setPodCondition(pod, corev1.ContainersReady, corev1.ConditionFalse, "ContainersNotReady", now)
-	setPodCondition(pod, corev1.PodReady, corev1.ConditionFalse, "ContainersNotReady", now)
+	k.takenUp(p, pod, corev1.PodRunning, now)
 	pod.Status.ContainerStatuses = containerStatuses(pod, p.restarts, now, false)
 	k.writeStatus("kubelet", pod)
 	p.stage = stageRunning
@@ -202,13 +190,12 @@ func (k *Kubelet) start(p *podState, pod *corev1.Pod, restart bool) {
 	k.planRun(p, now)
 }
 
-// pullBackOff is the start of a pod whose image cannot be pulled: it stays
-// Pending, its containers waiting in ImagePullBackOff, and nothing more
-// is scheduled for it (the kubelet's pull retries change nothing the
-// controllers read).
-func (k *Kubelet) pullBackOff(p *podState, pod *corev1.Pod) {
-	now := k.clock.Now()
-	pod.Status.Phase = corev1.PodPending
+// takenUp writes what a pod the node's kubelet has taken up shows, whether
+// its containers run (Running) or not (Pending: the image cannot be
+// pulled): the phase, its start time, the host's and its own IP, and the
+// conditions of a pod not ready yet.
+func (k *Kubelet) takenUp(p *podState, pod *corev1.Pod, phase corev1.PodPhase, now time.Time) {
+	pod.Status.Phase = phase
 	if pod.Status.StartTime == nil {
 		t := metav1.NewTime(now)
 		pod.Status.StartTime = &t
@@ -221,6 +208,15 @@ func (k *Kubelet) pullBackOff(p *podState, pod *corev1.Pod) {
 	setPodCondition(pod, corev1.PodInitialized, corev1.ConditionTrue, "", now)
 	setPodCondition(pod, corev1.ContainersReady, corev1.ConditionFalse, "ContainersNotReady", now)
 	setPodCondition(pod, corev1.PodReady, corev1.ConditionFalse, "ContainersNotReady", now)
+}
+
+// pullBackOff is the start of a pod whose image cannot be pulled: it stays
+// Pending, its containers waiting in ImagePullBackOff, and nothing more
+// is scheduled for it (the kubelet's pull retries change nothing the
+// controllers read).
+func (k *Kubelet) pullBackOff(p *podState, pod *corev1.Pod) {
+	now := k.clock.Now()
+	k.takenUp(p, pod, corev1.PodPending, now)
 	statuses := make([]corev1.ContainerStatus, 0, len(pod.Spec.Containers))
 	for _, c := range pod.Spec.Containers {
 		statuses = append(statuses, corev1.ContainerStatus{Name: c.Name, Image: c.Image, State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{

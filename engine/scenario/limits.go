@@ -52,14 +52,7 @@ func (s *Scenario) CheckLimits(file string, c Ceilings) error {
 	}
 	maxPods := int32(min(s.Limits.MaxPods, c.MaxPods))
 	for _, obj := range s.Objects {
-		var replicas *int32
-		switch o := obj.Obj.(type) {
-		case *appsv1.Deployment:
-			replicas = o.Spec.Replicas
-		case *appsv1.ReplicaSet:
-			replicas = o.Spec.Replicas
-		}
-		if replicas != nil && *replicas > maxPods {
+		if replicas := ReplicasOf(obj); replicas != nil && *replicas > maxPods {
 			errs = append(errs, &Error{File: file, Doc: obj.Doc, Line: obj.FieldLine("spec.replicas"), Field: "spec.replicas", Message: tooMany(*replicas)})
 		}
 	}
@@ -70,6 +63,18 @@ func (s *Scenario) CheckLimits(file string, c Ceilings) error {
 	}
 	if len(errs) > 0 {
 		return errs
+	}
+	return nil
+}
+
+// ReplicasOf returns the spec.replicas of a Deployment or ReplicaSet (nil
+// for other kinds, or when unset): what a file or an action asks pods for.
+func ReplicasOf(o Object) *int32 {
+	switch obj := o.Obj.(type) {
+	case *appsv1.Deployment:
+		return obj.Spec.Replicas
+	case *appsv1.ReplicaSet:
+		return obj.Spec.Replicas
 	}
 	return nil
 }

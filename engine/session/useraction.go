@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	appsv1 "k8s.io/api/apps/v1"
 	"math"
 	"strings"
 
@@ -70,13 +69,7 @@ func (s *Session) ParseUserAction(raw []byte) (scenario.Action, error) {
 	// 12,000 pods).
 	total := 0
 	for _, o := range a.Manifest {
-		var replicas *int32
-		switch obj := o.Obj.(type) {
-		case *appsv1.Deployment:
-			replicas = obj.Spec.Replicas
-		case *appsv1.ReplicaSet:
-			replicas = obj.Spec.Replicas
-		}
+		replicas := scenario.ReplicasOf(o)
 		if replicas == nil {
 			continue
 		}
