@@ -4,6 +4,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rolloutlab/rolloutlab/engine/kubelet"
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
 )
 
 // Pasted pods that are failing tell how their image behaves. A pod stuck in
@@ -45,7 +46,7 @@ func (p *parser) profileFailingImages(s *Scenario) {
 			continue
 		}
 		image := pod.Spec.Containers[0].Image
-		if podReady(pod) && !restarted(pod) {
+		if podutil.IsPodReady(pod) && !restarted(pod) {
 			ready[image] = true
 		}
 		if failing[image] != nil {
@@ -99,16 +100,6 @@ func restarted(pod *corev1.Pod) bool {
 	for _, cs := range pod.Status.ContainerStatuses {
 		if cs.RestartCount > 0 && cs.LastTerminationState.Terminated != nil {
 			return true
-		}
-	}
-	return false
-}
-
-// podReady reports whether pod's Ready condition is True.
-func podReady(pod *corev1.Pod) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
 		}
 	}
 	return false
