@@ -149,12 +149,19 @@ func TestGracefulTermination(t *testing.T) {
 	}
 }
 
-func TestNodeFailureAndRecovery(t *testing.T) {
+// oneNodeWithPodA is a cluster of node-1 alone, running pod a (ready).
+func oneNodeWithPodA(t *testing.T) *fixture {
+	t.Helper()
 	cfg := Defaults()
 	cfg.Nodes = []string{"node-1"}
 	f := newFixture(t, cfg)
 	f.createPod("a", "nginx:1.25")
 	f.runFor(5 * time.Second)
+	return f
+}
+
+func TestNodeFailureAndRecovery(t *testing.T) {
+	f := oneNodeWithPodA(t)
 	if err := f.k.FailNode("node-1"); err != nil {
 		t.Fatal(err)
 	}
@@ -391,11 +398,7 @@ func TestPullErrorImage(t *testing.T) {
 // A node back before the grace period ran out was never seen down: no
 // write to it, and its ready pod stays ready without a status write.
 func TestNodeRecoversWithinTheGracePeriod(t *testing.T) {
-	cfg := Defaults()
-	cfg.Nodes = []string{"node-1"}
-	f := newFixture(t, cfg)
-	f.createPod("a", "nginx:1.25")
-	f.runFor(5 * time.Second)
+	f := oneNodeWithPodA(t)
 	node, _ := f.server.GetNode("", "node-1")
 	pod := f.pod("a")
 	if err := f.k.FailNode("node-1"); err != nil {

@@ -50,3 +50,28 @@ describe('keyLabel', () => {
     expect(keyLabel('s')).toBe('s');
   });
 });
+
+it('PressQueue runs quick presses in turn, drops held-key repeats and those past max, and stops when told', async () => {
+  const { PressQueue } = await import('./keys');
+  const done: string[] = [];
+  let release!: () => void;
+  const slow = () => new Promise<void>((r) => (release = r)).then(() => void done.push('slow'));
+  const quick = (name: string) => async () => void done.push(name);
+  let on = true;
+  const q = new PressQueue(2, () => on);
+  const first = q.push(slow);
+  void q.push(quick('a'));
+  void q.push(quick('held'), true); // a repeat while busy: dropped
+  void q.push(quick('b'));
+  void q.push(quick('c')); // past max: dropped
+  release();
+  await first;
+  expect(done).toEqual(['slow', 'a', 'b']);
+  // Told to stop: what waits is not run.
+  const second = q.push(slow);
+  void q.push(quick('d'));
+  on = false;
+  release();
+  await second;
+  expect(done).toEqual(['slow', 'a', 'b', 'slow']);
+});

@@ -69,3 +69,40 @@ export function keyLabel(key: string): string {
   const names: Record<string, string> = { ' ': 'Space', ArrowRight: '→', ArrowLeft: '←', Escape: 'Esc' };
   return names[key] ?? key;
 }
+
+/**
+ * Runs the actions of key presses and clicks one at a time. A press made
+ * while one is carried out follows in turn (three quick → are three
+ * steps), up to max waiting; a held key's repeats are dropped while one
+ * runs, so they do not pile up behind a slow step. goOn stops the presses
+ * still waiting (presenter mode left).
+ */
+export class PressQueue {
+  private busy = false;
+  private waiting: (() => Promise<unknown>)[] = [];
+
+  constructor(
+    private readonly max = 3,
+    private readonly goOn: () => boolean = () => true,
+  ) {}
+
+  /** Runs act now, or after those under way and waiting; repeat marks a held key's repeat. */
+  async push(act: () => Promise<unknown>, repeat = false): Promise<void> {
+    if (this.busy) {
+      if (!repeat && this.waiting.length < this.max) this.waiting.push(act);
+      return;
+    }
+    this.busy = true;
+    try {
+      for (let next: (() => Promise<unknown>) | undefined = act; next && this.goOn(); next = this.waiting.shift()) await next();
+    } finally {
+      this.busy = false;
+      this.waiting = [];
+    }
+  }
+
+  /** Drops the presses waiting. */
+  clear(): void {
+    this.waiting = [];
+  }
+}

@@ -15,6 +15,7 @@ import { type MathBlock, mathOf } from '../math';
 import { ClusterPanel, renderExpectations, renderMath, renderQueues, renderTrace } from '../panels';
 import { ChartPanel } from '../player/chartpanel';
 import type { LibraryEntry, Sample, Snapshot, TraceRecord, View } from '../types';
+import { PressQueue } from '../keys';
 import { list } from '../types';
 import { type EmbedOptions, isLibraryID, type PanelName } from './options';
 
@@ -40,9 +41,8 @@ export class Player {
   private playing = false;
   private playTimer = 0;
   private frame = 0;
-  private busy = false;
-  /** Presses and clicks that came while one was being carried out, run in turn (a few at most). */
-  private queued: (() => Promise<unknown>)[] = [];
+  /** The reader's presses and clicks, one engine operation at a time. */
+  private readonly presses = new PressQueue();
   /** Whether the whole run is known (computeAhead reached its end). */
   private ended = false;
   private aheadTimer = 0;
@@ -223,25 +223,11 @@ export class Player {
     return null;
   }
 
-  /**
-   * Runs one engine operation at a time: presses made while one is carried
-   * out follow in turn (three quick → are three steps), a held key's
-   * repeats (repeat) do not pile up.
-   */
+  /** Runs a reader's press or click (PressQueue); repeat marks a held key's repeat. */
   private async exclusive(fn: () => Promise<unknown>, repeat = false): Promise<void> {
     // Only the reader's controls come here: autoplay stops following the view.
     this.takeOver();
-    if (this.busy) {
-      if (!repeat && this.queued.length < 3) this.queued.push(fn);
-      return;
-    }
-    this.busy = true;
-    try {
-      for (let next: (() => Promise<unknown>) | undefined = fn; next; next = this.queued.shift()) await next();
-    } finally {
-      this.busy = false;
-      this.queued = [];
-    }
+    await this.presses.push(fn, repeat);
   }
 
   /**

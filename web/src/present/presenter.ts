@@ -4,6 +4,7 @@
 // previous note for clickers, Esc exits). Survives a reload at the same step:
 // the scenario and step are kept in sessionStorage.
 import { setText } from '../dom';
+import { PressQueue } from '../keys';
 import { t } from '../i18n';
 import '../i18n/present-modes';
 import { Layout } from '../player/layout';
@@ -38,9 +39,8 @@ export class Presenter {
   private anns: Annotation[] = [];
   private seen: RecordSteps = new Map();
   private scannedSeq = 0;
-  private busy = false;
-  /** Key presses that came while one was being carried out, run in turn (a few at most). */
-  private queued: (() => Promise<void>)[] = [];
+  /** Key presses, one at a time; those queued before leaving presenter mode are dropped with it. */
+  private readonly presses = new PressQueue(3, () => this.on);
   /** The note a note move chose at its step (one of several there), while that step is shown. */
   private pinned: { step: number; index: number } | null = null;
   /** Where the last search for a note not placed yet gave up (the end of what it computed): steps before it are not searched again. */
@@ -134,31 +134,14 @@ export class Presenter {
       // Never queued nor dropped: leaving wins over presses still waiting.
       e.preventDefault();
       e.stopImmediatePropagation();
-      this.queued = [];
+      this.presses.clear();
       this.exit();
       return;
     }
     if (!act) return;
     e.preventDefault();
     e.stopImmediatePropagation();
-    if (this.busy) {
-      // Separate presses made quickly are all carried out; a held key's
-      // repeats are not piled up behind a slow step.
-      if (!e.repeat && this.queued.length < 3) this.queued.push(act);
-      return;
-    }
-    void this.run(act);
-  }
-
-  private async run(act: () => Promise<void>): Promise<void> {
-    this.busy = true;
-    try {
-      // Presses queued before leaving presenter mode are dropped with it.
-      for (let next: (() => Promise<void>) | undefined = act; next && this.on; next = this.queued.shift()) await next();
-    } finally {
-      this.busy = false;
-      this.queued = [];
-    }
+    void this.presses.push(act, e.repeat);
   }
 
   /** The note shown at step: the one a note move chose there, else noteAt's. */
