@@ -73,7 +73,7 @@ func (s *Server) FindPod(ns, name string) (*corev1.Pod, bool) {
 // stored pod always has a namespace): a caller that keeps pods by that key
 // looks them up without splitting it and joining it again.
 func (s *Server) FindPodByKey(key string) (*corev1.Pod, bool) {
-	o, ok := s.tables[Pods].objs[key]
+	o, ok := s.tables[Pods].objs.Get(key)
 	if !ok {
 		return nil, false
 	}
@@ -87,7 +87,7 @@ func (s *Server) ListPods(ns string, sel labels.Selector) []*corev1.Pod {
 }
 
 // PodCount returns the number of stored pods.
-func (s *Server) PodCount() int { return len(s.tables[Pods].objs) }
+func (s *Server) PodCount() int { return s.tables[Pods].objs.Len() }
 
 // EachPod calls fn for every stored pod, in namespace/name order, until fn
 // returns false; it builds no list. The pods are stored pointers:

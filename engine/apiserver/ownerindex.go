@@ -41,10 +41,11 @@ type ownerIndex struct {
 
 // dependentSet is one owner's dependents, written only when its epoch is
 // the index's (see writable). The references are held by pointer, never
-// changed once made: a copy of a large set (one per checkpoint interval
-// that changes it) copies pointers, not references.
+// changed once made, in a cow.Map: a copy of a large set (one per
+// checkpoint interval that changes it) shares the chunks it does not
+// write.
 type dependentSet struct {
-	refs  map[types.UID]*ObjectRef
+	refs  *cow.Map[types.UID, *ObjectRef]
 	epoch *cow.Token
 }
 
@@ -55,9 +56,9 @@ func (x *ownerIndex) writable(u types.UID) *dependentSet {
 	set := x.deps[u]
 	switch {
 	case set == nil:
-		set = &dependentSet{refs: map[types.UID]*ObjectRef{}, epoch: x.epoch}
+		set = &dependentSet{refs: cow.NewMap[types.UID, *ObjectRef](), epoch: x.epoch}
 	case set.epoch != x.epoch:
-		set = &dependentSet{refs: maps.Clone(set.refs), epoch: x.epoch}
+		set = &dependentSet{refs: set.refs.Fork(), epoch: x.epoch}
 	default:
 		return set
 	}
@@ -87,14 +88,14 @@ func (x *ownerIndex) update(res Resource, old, cur Object) {
 		r := refOf(res, old)
 		for _, o := range old.GetOwnerReferences() {
 			if set := x.deps[o.UID]; set != nil {
-				if _, ok := set.refs[r.UID]; !ok {
+				if !set.refs.Has(r.UID) {
 					continue
 				}
-				if len(set.refs) == 1 {
+				if set.refs.Len() == 1 {
 					delete(x.deps, o.UID)
 					continue
 				}
-				delete(x.writable(o.UID).refs, r.UID)
+				x.writable(o.UID).refs.Delete(r.UID)
 			}
 		}
 	}
@@ -102,7 +103,7 @@ func (x *ownerIndex) update(res Resource, old, cur Object) {
 		if owners := cur.GetOwnerReferences(); len(owners) > 0 {
 			r := refOf(res, cur)
 			for _, o := range owners {
-				x.writable(o.UID).refs[r.UID] = &r
+				x.writable(o.UID).refs.Set(r.UID, &r)
 			}
 		}
 	}
@@ -126,14 +127,15 @@ func sameOwnerUIDs(old, cur Object) bool {
 // Dependents returns the stored objects that carry an ownerReference to
 // ownerUID, sorted by resource, namespace and name.
 func (s *Server) Dependents(ownerUID types.UID) []ObjectRef {
-	var set map[types.UID]*ObjectRef
+	var set *cow.Map[types.UID, *ObjectRef]
 	if d := s.owners.deps[ownerUID]; d != nil {
 		set = d.refs
 	}
-	out := make([]ObjectRef, 0, len(set))
-	for _, r := range set {
+	out := make([]ObjectRef, 0, set.Len())
+	set.Range(func(_ types.UID, r *ObjectRef) bool {
 		out = append(out, *r)
-	}
+		return true
+	})
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Resource != b.Resource {

@@ -169,7 +169,7 @@ func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 		return nil, false
 	}
 	if !res.Namespaced() || ns == "" {
-		obj, ok := t.objs[name]
+		obj, ok := t.objs.Get(name)
 		return obj, ok
 	}
 	// objectKey's key, built here: in the browser's wasm, built without
@@ -177,7 +177,7 @@ func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 	// per lookup (1.2% of a js/wasm rewind replay, node CPU profile of
 	// BenchmarkSeek at 100k steps); built in the index expression it stays
 	// in a stack buffer.
-	obj, ok := t.objs[ns+"/"+name]
+	obj, ok := t.objs.Get(ns + "/" + name)
 	return obj, ok
 }
 

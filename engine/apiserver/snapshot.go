@@ -38,20 +38,19 @@ type Checkpoint struct {
 // sorted by a new slice instead of writing into it, so sorted is shared;
 // added is appended to in place, so it is copied.
 type tableCheckpoint struct {
-	objs    map[string]Object
+	objs    cow.MapSnapshot[string, Object]
 	sorted  []string
 	added   []string
 	removed int
 }
 
 func (t *table) checkpoint() tableCheckpoint {
-	return tableCheckpoint{objs: maps.Clone(t.objs), sorted: t.sorted, added: slices.Clone(t.added), removed: t.removed}
+	return tableCheckpoint{objs: t.objs.Snapshot(), sorted: t.sorted, added: slices.Clone(t.added), removed: t.removed}
 }
 
-// restore copies the objects' map whole (maps.Clone copies its storage
-// in bulk, far faster than writing the entries that differ one by one).
 func (t *table) restore(cp tableCheckpoint) {
-	t.objs, t.sorted = maps.Clone(cp.objs), cp.sorted
+	t.objs.Restore(cp.objs)
+	t.sorted = cp.sorted
 	t.added, t.removed = inplace.Slice(t.added, cp.added), cp.removed
 }
 
@@ -99,7 +98,7 @@ func (s *Server) Restore(cp *Checkpoint) {
 func (s *Server) ObjectCount() int {
 	n := 0
 	for _, t := range s.tables {
-		n += len(t.objs)
+		n += t.objs.Len()
 	}
 	return n
 }
@@ -112,19 +111,18 @@ func (s *Server) restoreEvents(cp eventLog) {
 }
 
 // ObjectsChangedSince counts the objects cp holds in another version than
-// prev (an earlier checkpoint of the same run) does, or that prev does not
-// hold: the object versions cp alone may keep alive once the run has moved
-// on. Every version stored gets a resourceVersion above all before it, so
-// those are the objects cp holds whose resourceVersion is above prev's
-// counter: no lookup in prev's tables.
+// prev (an earlier checkpoint of the same run, or of a run sharing its
+// checkpoints) does, or that prev does not hold: the object versions cp
+// alone may keep alive once the run has moved on. Versions are compared
+// by identity, not resourceVersion: a replay (a seek, or the idle
+// refinement of the checkpoints) stores new copies of the versions an
+// earlier pass stored, which a checkpoint taken during it keeps alive
+// beside the earlier ones. The tables' chunks that cp and prev share are
+// skipped (cow.ChangedSince).
 func (cp *Checkpoint) ObjectsChangedSince(prev *Checkpoint) int {
 	n := 0
-	for _, t := range cp.tables {
-		for _, obj := range t.objs {
-			if parseRV(obj) > prev.rv {
-				n++
-			}
-		}
+	for r, t := range cp.tables {
+		n += cow.ChangedSince(t.objs, prev.tables[r].objs)
 	}
 	return n
 }

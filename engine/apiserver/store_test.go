@@ -12,23 +12,25 @@ import (
 
 // TestTableKeysStaySorted interleaves creations, removals, re-creations of
 // removed keys and reads, and checks every read against a full sort of the
-// live keys.
+// live keys. Reads come often at first, then rarely, so that put merges
+// the keys added in between itself (maxAdded).
 func TestTableKeysStaySorted(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	tb := newTable()
-	for i := 0; i < 3000; i++ {
-		k := "ns/p" + strconv.Itoa(r.IntN(200))
+	for i := 0; i < 6000; i++ {
+		k := "ns/p" + strconv.Itoa(r.IntN(2000))
 		switch r.IntN(3) {
 		case 0, 1:
 			tb.put(k, &corev1.Pod{})
 		case 2:
 			tb.remove(k)
 		}
-		if r.IntN(7) == 0 {
-			want := make([]string, 0, len(tb.objs))
-			for k := range tb.objs {
+		if every := 7 + i/3000*400; r.IntN(every) == 0 {
+			want := make([]string, 0, tb.objs.Len())
+			tb.objs.Range(func(k string, _ Object) bool {
 				want = append(want, k)
-			}
+				return true
+			})
 			sort.Strings(want)
 			if got := tb.keys(); !slices.Equal(got, want) {
 				t.Fatalf("op %d: keys %v, want %v", i, got, want)

@@ -20,7 +20,7 @@ func (g *Collector) Step() bool {
 	if !ok {
 		return false
 	}
-	n := g.nodes[it.uid]
+	n := g.nodes.At(it.uid)
 	if n == nil {
 		return true // removed from the graph since it was queued
 	}
@@ -87,7 +87,7 @@ func (g *Collector) attemptToDelete(n *node, queue string) error {
 		}
 		g.emit(queue, n, verdict, "keep, remove references to "+names(append(dangling, waiting...)))
 		return nil
-	case len(waiting) > 0 && len(n.dependents) > 0:
+	case len(waiting) > 0 && n.dependents.Len() > 0:
 		for _, d := range g.sortedDependents(n) {
 			if d.deletingDependents {
 				// Break a possible cycle: stop blocking the owners this

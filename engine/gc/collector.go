@@ -30,7 +30,7 @@ type Collector struct {
 	cursor int
 	// nodes holds every observed or virtual node by UID. A node is
 	// written only when its epoch is epoch (see writable).
-	nodes map[types.UID]*node
+	nodes *cow.Map[types.UID, *node]
 	// epoch is the current copy-on-write epoch, new at every checkpoint
 	// and restore.
 	epoch  *cow.Token
@@ -55,7 +55,7 @@ func New(srv *apiserver.Server, c *clock.Clock, rec *trace.Recorder) *Collector 
 	return &Collector{
 		srv: srv, clock: c, rec: rec,
 		RetryDelay: DefaultRetryDelay,
-		nodes:      map[types.UID]*node{},
+		nodes:      cow.NewMap[types.UID, *node](),
 		epoch:      cow.NewToken(),
 		queue:      newWorkQueue(),
 		absent:     newAbsentCache(),
@@ -74,7 +74,7 @@ func (g *Collector) Pending() []string {
 	var out []string
 	render := func(it item, suffix string) {
 		name := string(it.uid)
-		if n := g.nodes[it.uid]; n != nil {
+		if n := g.nodes.At(it.uid); n != nil {
 			name = n.ref.String()
 		}
 		out = append(out, it.queue.String()+" "+name+suffix)
@@ -103,7 +103,7 @@ func (g *Collector) Observe() {
 	for _, ev := range g.srv.WatchSince(g.cursor) {
 		g.cursor++
 		if ev.Type == apiserver.Deleted {
-			if n := g.nodes[ev.Object.GetUID()]; n != nil {
+			if n := g.nodes.At(ev.Object.GetUID()); n != nil {
 				g.removeNode(n)
 			}
 			continue
@@ -122,12 +122,12 @@ func (g *Collector) Observe() {
 // upsert records an added or modified object.
 func (g *Collector) upsert(res apiserver.Resource, obj apiserver.Object) {
 	uid := obj.GetUID()
-	n := g.nodes[uid]
+	n := g.nodes.At(uid)
 	var oldOwners []metav1.OwnerReference
 	wasDeleting, oldFins := false, []string(nil)
 	if n == nil {
 		n = &node{epoch: g.epoch} // most objects never get a dependent: no map until one does
-		g.nodes[uid] = n
+		g.nodes.Set(uid, n)
 	} else {
 		n = g.writable(n)
 		oldOwners = n.owners
@@ -180,20 +180,20 @@ func (g *Collector) relink(n *node, oldOwners []metav1.OwnerReference) {
 			break
 		}
 		nr, still := lastOwnerRef(n.owners, r.UID)
-		owner := g.nodes[r.UID]
+		owner := g.nodes.At(r.UID)
 		if owner == nil {
 			continue
 		}
 		switch {
 		case !still:
-			delete(g.writable(owner).dependents, uid)
+			g.writable(owner).dependents.Delete(uid)
 			g.enqueue(attemptToDelete, owner, "ownerReference removed from "+n.ref.String())
 		case r.BlockOwnerDeletion != nil && *r.BlockOwnerDeletion && (nr.BlockOwnerDeletion == nil || !*nr.BlockOwnerDeletion):
 			g.enqueue(attemptToDelete, owner, "unblocked by "+n.ref.String())
 		}
 	}
 	for _, r := range n.owners {
-		owner := g.nodes[r.UID]
+		owner := g.nodes.At(r.UID)
 		if _, before := lastOwnerRef(oldOwners, r.UID); owner == nil && before {
 			continue // an unchanged reference to an owner already gone
 		}
@@ -208,18 +208,18 @@ func (g *Collector) relink(n *node, oldOwners []metav1.OwnerReference) {
 			}
 			owner = &node{
 				ref:        apiserver.ObjectRef{Resource: res, Namespace: ns, Name: r.Name, UID: r.UID},
-				dependents: map[types.UID]struct{}{},
+				dependents: cow.NewMap[types.UID, struct{}](),
 				virtual:    true,
 				epoch:      g.epoch,
 			}
-			g.nodes[r.UID] = owner
+			g.nodes.Set(r.UID, owner)
 			g.enqueue(attemptToDelete, owner, "virtual owner of "+n.ref.String())
 		}
 		owner = g.writable(owner)
 		if owner.dependents == nil {
-			owner.dependents = map[types.UID]struct{}{}
+			owner.dependents = cow.NewMap[types.UID, struct{}]()
 		}
-		owner.dependents[uid] = struct{}{}
+		owner.dependents.Set(uid, struct{}{})
 		n.linked = len(n.owners) == 1
 	}
 }
@@ -228,7 +228,7 @@ func (g *Collector) relink(n *node, oldOwners []metav1.OwnerReference) {
 // are enqueued, it is remembered as absent if it had any, and owners waiting
 // for it in foreground are enqueued.
 func (g *Collector) removeNode(n *node) {
-	delete(g.nodes, n.ref.UID)
+	g.nodes.Delete(n.ref.UID)
 	deps := g.sortedDependents(n)
 	if len(deps) > 0 {
 		g.absent.add(absentKey{namespace: n.ref.Namespace, uid: n.ref.UID})
@@ -241,11 +241,11 @@ func (g *Collector) removeNode(n *node) {
 		g.enqueue(attemptToDelete, d, "owner "+n.ref.String()+" deleted")
 	}
 	for _, r := range n.owners {
-		owner := g.nodes[r.UID]
+		owner := g.nodes.At(r.UID)
 		if owner == nil {
 			continue
 		}
-		delete(g.writable(owner).dependents, n.ref.UID)
+		g.writable(owner).dependents.Delete(n.ref.UID)
 		if owner.deletingDependents {
 			g.enqueue(attemptToDelete, owner, "dependent "+n.ref.String()+" deleted")
 		}

@@ -1,7 +1,6 @@
 package gc
 
 import (
-	"maps"
 	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,9 +20,9 @@ type node struct {
 	owners []metav1.OwnerReference
 	// dependents are the UIDs of the nodes whose owners name this node's
 	// UID (each the graph's node of that UID); nil until the first one is
-	// linked. Shared with the copies of the node (see Collector.writable):
-	// written only by the node's epoch, after writable cloned it.
-	dependents map[types.UID]struct{}
+	// linked. A copy of the node (Collector.writable) forks it (cow.Map),
+	// so it is written only by the node's epoch.
+	dependents *cow.Map[types.UID, struct{}]
 	// virtual is true until the object itself is observed.
 	virtual bool
 	// beingDeleted: the last observed object had a deletionTimestamp.
@@ -49,21 +48,22 @@ type node struct {
 // iteration. n may already be removed from the graph (removeNode): a
 // dependent of its own UID is n itself.
 func (g *Collector) sortedDependents(n *node) []*node {
-	out := make([]*node, 0, len(n.dependents))
-	for uid := range n.dependents {
-		d := g.nodes[uid]
+	out := make([]*node, 0, n.dependents.Len())
+	n.dependents.Range(func(uid types.UID, _ struct{}) bool {
+		d := g.nodes.At(uid)
 		if uid == n.ref.UID {
 			d = n
 		}
 		out = append(out, d)
-	}
+		return true
+	})
 	sort.Slice(out, func(i, j int) bool { return lessRef(out[i].ref, out[j].ref) })
 	return out
 }
 
 // writable returns the node that may be written for n: n itself when it
 // was made in the current epoch, otherwise a copy made in this one (its
-// dependents cloned), which replaces n in the graph (n may be shared with
+// dependents forked), which replaces n in the graph (n may be shared with
 // a checkpoint). n must be the graph's node of its UID.
 func (g *Collector) writable(n *node) *node {
 	if n.epoch == g.epoch {
@@ -72,9 +72,9 @@ func (g *Collector) writable(n *node) *node {
 	c := *n
 	c.epoch = g.epoch
 	if n.dependents != nil {
-		c.dependents = maps.Clone(n.dependents)
+		c.dependents = n.dependents.Fork()
 	}
-	g.nodes[c.ref.UID] = &c
+	g.nodes.Set(c.ref.UID, &c)
 	return &c
 }
 

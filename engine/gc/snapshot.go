@@ -13,8 +13,8 @@ import (
 // Checkpoint is the collector's whole mutable state at one moment: its
 // position in the watch log, the dependency graph, both queues and the
 // absent-owner cache. Graph nodes are copy-on-write (see package cow) and
-// name their dependents by UID, so the checkpoint copies the map of nodes
-// and shares the nodes, which the collector copies before writing; a node
+// name their dependents by UID, so the checkpoint shares the map of nodes
+// (cow.Map) and the nodes, which the collector copies before writing; a node
 // a checkpoint holds is never written again, so a checkpoint taken after
 // another shares every node not written in between. The ownerReference
 // and finalizer slices the nodes hold come from stored objects and are
@@ -22,7 +22,7 @@ import (
 type Checkpoint struct {
 	retryDelay time.Duration
 	cursor     int
-	nodes      map[types.UID]*node
+	nodes      cow.MapSnapshot[types.UID, *node]
 	queue      workQueue
 	absent     absentCache
 	unlinked   bool
@@ -34,7 +34,7 @@ func (g *Collector) Checkpoint() *Checkpoint {
 	cp := &Checkpoint{
 		retryDelay: g.RetryDelay,
 		cursor:     g.cursor,
-		nodes:      maps.Clone(g.nodes),
+		nodes:      g.nodes.Snapshot(),
 		queue:      g.queue.clone(),
 		absent:     g.absent.clone(),
 		unlinked:   g.unlinkedByRemoval,
@@ -48,7 +48,7 @@ func (g *Collector) Checkpoint() *Checkpoint {
 func (g *Collector) Restore(cp *Checkpoint) {
 	g.RetryDelay = cp.retryDelay
 	g.cursor = cp.cursor
-	g.nodes = maps.Clone(cp.nodes)
+	g.nodes.Restore(cp.nodes)
 	g.epoch = cow.NewToken() // the nodes are shared with cp
 	q, a := cp.queue.clone(), cp.absent.clone()
 	g.queue, g.absent = &q, &a

@@ -14,25 +14,41 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
+// savedNode is a node as a checkpoint held it, its dependents copied.
+type savedNode struct {
+	node
+	deps map[types.UID]struct{}
+}
+
+// depSet copies a dependents map into a Go map.
+func depSet(m *cow.Map[types.UID, struct{}]) map[types.UID]struct{} {
+	out := map[types.UID]struct{}{}
+	m.Range(func(uid types.UID, _ struct{}) bool {
+		out[uid] = struct{}{}
+		return true
+	})
+	return out
+}
+
 // savedNodes copies the nodes a checkpoint holds, dependents included.
-func savedNodes(cp *Checkpoint) map[types.UID]node {
-	out := make(map[types.UID]node, len(cp.nodes))
-	for uid, n := range cp.nodes {
-		v := *n
-		v.dependents = maps.Clone(n.dependents)
-		out[uid] = v
-	}
+func savedNodes(cp *Checkpoint) map[types.UID]savedNode {
+	out := make(map[types.UID]savedNode, cp.nodes.Len())
+	cp.nodes.Range(func(uid types.UID, n *node) bool {
+		out[uid] = savedNode{*n, depSet(n.dependents)}
+		return true
+	})
 	return out
 }
 
 // sameNode reports whether a and b hold the same fields, the same
 // ownerReference and finalizer slices and the same dependents.
-func sameNode(a, b node) bool {
+func sameNode(a, b savedNode) bool {
 	return a.ref == b.ref && a.virtual == b.virtual && a.beingDeleted == b.beingDeleted &&
 		a.deletingDependents == b.deletingDependents && a.linked == b.linked && a.epoch == b.epoch &&
-		sameSlice(a.owners, b.owners) && sameSlice(a.finalizers, b.finalizers) && maps.Equal(a.dependents, b.dependents)
+		sameSlice(a.owners, b.owners) && sameSlice(a.finalizers, b.finalizers) && maps.Equal(a.deps, b.deps)
 }
 
 // A node a checkpoint holds is never written afterwards: every scenario of
@@ -44,7 +60,7 @@ func TestCheckpointedNodesAreNeverWritten(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		e := newEnv()
 		var cps []*Checkpoint
-		var want []map[types.UID]node
+		var want []map[types.UID]savedNode
 		save := func() {
 			cp := e.gc.Checkpoint()
 			cps, want = append(cps, cp), append(want, savedNodes(cp))
@@ -91,7 +107,7 @@ func TestCheckpointedOwnerKeepsItsDependents(t *testing.T) {
 		}
 	}
 	var cps []*Checkpoint
-	var want []map[types.UID]node
+	var want []map[types.UID]savedNode
 	save := func() {
 		e.gc.Observe()
 		cp := e.gc.Checkpoint()
@@ -114,8 +130,8 @@ func TestCheckpointedOwnerKeepsItsDependents(t *testing.T) {
 			}
 		}
 	}
-	if n := want[1][created.GetUID()]; len(n.dependents) != 2 {
-		t.Fatalf("the owner's node has dependents %v, want p1 and p2", n.dependents)
+	if n := want[1][created.GetUID()]; len(n.deps) != 2 {
+		t.Fatalf("the owner's node has dependents %v, want p1 and p2", n.deps)
 	}
 }
 
@@ -218,12 +234,12 @@ func TestKeptWriteRelinksToVirtualOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.gc.Observe()
-	x := e.gc.nodes[owner.GetUID()]
+	x := e.gc.nodes.At(owner.GetUID())
 	if x == nil || !x.virtual {
 		t.Fatalf("no virtual node for x: %+v", x)
 	}
-	if _, ok := x.dependents[p.UID]; !ok {
-		t.Fatalf("p's status write did not link it to x's virtual node: dependents %v", x.dependents)
+	if !x.dependents.Has(p.UID) {
+		t.Fatalf("p's status write did not link it to x's virtual node: dependents %v", depSet(x.dependents))
 	}
 }
 
@@ -232,20 +248,21 @@ func TestKeptWriteRelinksToVirtualOwner(t *testing.T) {
 func sameGraphs(t *testing.T, when string, fast, full *env) {
 	t.Helper()
 	a, b := fast.gc.nodes, full.gc.nodes
-	if len(a) != len(b) {
-		t.Fatalf("%s: %d nodes, %d when every write is applied", when, len(a), len(b))
+	if a.Len() != b.Len() {
+		t.Fatalf("%s: %d nodes, %d when every write is applied", when, a.Len(), b.Len())
 	}
-	for uid, n := range b {
-		m := a[uid]
+	b.Range(func(uid types.UID, n *node) bool {
+		m := a.At(uid)
 		if m == nil {
 			t.Fatalf("%s: no node %s", when, n.ref)
 		}
 		x, y := *m, *n
 		if x.ref != y.ref || x.virtual != y.virtual || x.beingDeleted != y.beingDeleted || x.deletingDependents != y.deletingDependents ||
-			x.linked != y.linked || !reflect.DeepEqual(x.owners, y.owners) || !slices.Equal(x.finalizers, y.finalizers) || !maps.Equal(x.dependents, y.dependents) {
+			x.linked != y.linked || !reflect.DeepEqual(x.owners, y.owners) || !slices.Equal(x.finalizers, y.finalizers) || !maps.Equal(depSet(x.dependents), depSet(y.dependents)) {
 			t.Fatalf("%s: node %s is %+v, %+v when every write is applied", when, n.ref, x, y)
 		}
-	}
+		return true
+	})
 	if p, q := fast.gc.Pending(), full.gc.Pending(); !slices.Equal(p, q) {
 		t.Fatalf("%s: queue %q, %q when every write is applied", when, p, q)
 	}

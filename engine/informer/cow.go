@@ -1,7 +1,6 @@
 package informer
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
@@ -26,14 +25,6 @@ func (s *orderedSet) own(tok *cow.Token) {
 	s.owner = tok
 }
 
-// ownObjects makes the objects map the store's own before a write.
-func (s *Store) ownObjects() {
-	if s.objectsOwner != s.token {
-		s.objects = maps.Clone(s.objects)
-		s.objectsOwner = s.token
-	}
-}
-
 // writable returns the cached entry e ready to be written in place: e
 // itself when the store owns it, else a copy (its own indexed slice; the
 // value slices inside are replaced, never written, and stay shared) that
@@ -44,8 +35,7 @@ func (s *Store) writable(e *entry) *entry {
 		return e
 	}
 	c := e.copyFor(s.token)
-	s.ownObjects()
-	s.objects[c.key] = c
+	s.objects.Set(c.key, c)
 	s.entries.set(s.token, c.seq, c)
 	return c
 }

@@ -36,7 +36,7 @@ func dumpGroups(s *Store) string {
 // remembered signature and state: value -> "labels|state" -> count.
 func recountGroups(s *Store, index IndexFunc, classify Classifier) map[string]map[string]int {
 	out := map[string]map[string]int{}
-	for _, e := range s.objects {
+	s.objects.Range(func(_ string, e *entry) bool {
 		for _, v := range index(e.obj) {
 			if out[v] == nil {
 				out[v] = map[string]int{}
@@ -44,7 +44,8 @@ func recountGroups(s *Store, index IndexFunc, classify Classifier) map[string]ma
 			f := classify(e.obj)
 			out[v][fmt.Sprintf("%v|%d|%s", e.obj.GetLabels(), f.State, f.Tag)]++
 		}
-	}
+		return true
+	})
 	return out
 }
 

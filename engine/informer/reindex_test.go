@@ -85,7 +85,7 @@ func TestControllerIndexFollowsControllerChanges(t *testing.T) {
 		s.put(p)
 		for i, name := range s.indexNames {
 			want := s.indexers[name](p)
-			if got := s.objects["default/p"].indexed[i]; !slices.Equal(got, want) {
+			if got := s.objects.At("default/p").indexed[i]; !slices.Equal(got, want) {
 				t.Fatalf("step %d: index %s holds %v, want %v", step, name, got, want)
 			}
 			for _, v := range want {

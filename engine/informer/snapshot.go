@@ -29,10 +29,8 @@ type Checkpoint struct {
 // checkpoints are shared by both; taking or restoring one copies headers,
 // not entries (BenchmarkStoreCheckpoint8k, BenchmarkStoreRestore8k).
 type storeCheckpoint struct {
-	// objects is the store's objects map as it was, objectsOwner its
-	// token then; never written again.
-	objects       map[string]*entry
-	objectsOwner  *cow.Token
+	// objects is the store's objects map as it was (cow.Map).
+	objects       cow.MapSnapshot[string, *entry]
 	entries       seqTable[*entry]
 	order         orderedSet
 	byNamespace   map[string]orderedSet
@@ -81,8 +79,7 @@ func (i *Informer) Restore(cp *Checkpoint) {
 // the store copies each part before its next write to it.
 func (s *Store) checkpoint() storeCheckpoint {
 	cp := storeCheckpoint{
-		objects:       s.objects,
-		objectsOwner:  s.objectsOwner,
+		objects:       s.objects.Snapshot(),
 		entries:       s.entries.save(),
 		order:         s.order.save(),
 		byNamespace:   saveSets(s.byNamespace),
@@ -109,7 +106,7 @@ func (s *Store) checkpoint() storeCheckpoint {
 // field by field whatever their tokens).
 func (s *Store) restore(cp *storeCheckpoint) {
 	s.newToken()
-	s.objects, s.objectsOwner = cp.objects, cp.objectsOwner
+	s.objects.Restore(cp.objects)
 	s.entries = cp.entries
 	s.order.restore(cp.order)
 	s.byNamespace = restoreSets(s.byNamespace, cp.byNamespace)

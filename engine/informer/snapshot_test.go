@@ -20,13 +20,14 @@ import (
 func dumpStore(t *testing.T, s *Store) string {
 	t.Helper()
 	var b strings.Builder
-	keys := make([]string, 0, len(s.objects))
-	for k := range s.objects {
+	keys := make([]string, 0, s.objects.Len())
+	s.objects.Range(func(k string, _ *entry) bool {
 		keys = append(keys, k)
-	}
+		return true
+	})
 	sort.Strings(keys)
 	for _, k := range keys {
-		e := s.objects[k]
+		e := s.objects.At(k)
 		fmt.Fprintf(&b, "%s rv=%s labels=%v seq=%d indexed=%v\n", e.key, e.obj.GetResourceVersion(), e.obj.GetLabels(), e.seq, e.indexed)
 	}
 	set := func(name string, os *orderedSet) {
@@ -37,7 +38,7 @@ func dumpStore(t *testing.T, s *Store) string {
 				continue
 			}
 			e := s.entries.get(q)
-			if e == nil || e.seq != q || s.objects[e.key] != e {
+			if e == nil || e.seq != q || s.objects.At(e.key) != e {
 				t.Fatalf("set %s holds seq %d, whose entry is not the cached one", name, q)
 			}
 			i, _ := os.index(q)
@@ -74,12 +75,12 @@ func dumpStore(t *testing.T, s *Store) string {
 	// The entry table holds exactly the cached entries, each at its seq.
 	tabled := tableValues(t, &s.entries)
 	for q, e := range tabled {
-		if e.seq != q || s.objects[e.key] != e {
+		if e.seq != q || s.objects.At(e.key) != e {
 			t.Fatalf("entry table: seq %d holds %s (seq %d), not the cached entry", q, e.key, e.seq)
 		}
 	}
-	if len(tabled) != len(s.objects) {
-		t.Fatalf("entry table holds %d entries, the store caches %d", len(tabled), len(s.objects))
+	if len(tabled) != s.objects.Len() {
+		t.Fatalf("entry table holds %d entries, the store caches %d", len(tabled), s.objects.Len())
 	}
 	set("order", s.order)
 	sets("ns/", s.byNamespace)
@@ -94,7 +95,7 @@ func dumpStore(t *testing.T, s *Store) string {
 	if s.groups != nil {
 		b.WriteString(dumpGroups(s))
 		for _, k := range keys {
-			e := s.objects[k]
+			e := s.objects.At(k)
 			fmt.Fprintf(&b, "%s sig=%q facts=%+v\n", k, e.labelSig, e.facts)
 		}
 	}
@@ -163,13 +164,14 @@ func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 	later := s.checkpoint()
 	wantLater := dumpStore(t, s)
 	shared := 0
-	for k, e := range later.objects {
-		if saved.objects[k] == e {
+	later.objects.Range(func(k string, e *entry) bool {
+		if saved.objects.At(k) == e {
 			shared++
 		}
-	}
-	if shared == 0 || shared == len(later.objects) {
-		t.Fatalf("%d of %d entries shared: the test checks nothing", shared, len(later.objects))
+		return true
+	})
+	if shared == 0 || shared == later.objects.Len() {
+		t.Fatalf("%d of %d entries shared: the test checks nothing", shared, later.objects.Len())
 	}
 	s.restore(&saved)
 	if got := dumpStore(t, s); got != want {

@@ -154,8 +154,8 @@ type IndexFunc func(obj apiserver.Object) []string
 // Store is an informer's cache of one resource.
 type Store struct {
 	// objects maps "ns/name" to the entry holding the latest delivered
-	// object.
-	objects map[string]*entry
+	// object. A checkpoint shares it (cow.Map).
+	objects *cow.Map[string, *entry]
 	// entries maps the seq of every entry of objects to it; the sets below
 	// hold seqs. Snapshot: yes (copied on write).
 	entries seqTable[*entry]
@@ -191,21 +191,18 @@ type Store struct {
 	// index and classifier are wiring).
 	groups *groupSummary
 	// token is the store's current owner token, replaced by every
-	// checkpoint and restore: entries and sets carrying it, and objects
-	// when objectsOwner is it, are the store's alone and written in place;
+	// checkpoint and restore: entries and sets carrying it are the
+	// store's alone and written in place;
 	// anything else may be shared with a checkpoint and is copied before
 	// it is written (copy-on-write; see cow.go). Never nil. Snapshot: no
 	// (each store has its own).
 	token *cow.Token
-	// objectsOwner is the token the objects map was created or copied
-	// under.
-	objectsOwner *cow.Token
 }
 
 func newStore(indexers map[string]IndexFunc) *Store {
 	tok := cow.NewToken()
 	s := &Store{
-		objects:      map[string]*entry{},
+		objects:      cow.NewMap[string, *entry](),
 		order:        newOrderedSet(tok),
 		byNamespace:  map[string]*orderedSet{},
 		indexers:     indexers,
@@ -213,7 +210,6 @@ func newStore(indexers map[string]IndexFunc) *Store {
 		byLabel:      map[labelBucket]*orderedSet{},
 		nextSeq:      1,
 		token:        tok,
-		objectsOwner: tok,
 		entries:      seqTable[*entry]{owner: tok},
 	}
 	for name := range indexers {
@@ -241,7 +237,7 @@ func (s *Store) put(obj apiserver.Object) (old apiserver.Object) {
 
 // putKey is put with obj's key (KeyOf) already computed.
 func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) {
-	e := s.objects[key]
+	e := s.objects.At(key)
 	if e != nil {
 		e = s.writable(e)
 		old = e.obj
@@ -264,8 +260,7 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 	if s.groups != nil {
 		e.labelSig = labelSignature(obj.GetLabels())
 	}
-	s.ownObjects()
-	s.objects[key] = e
+	s.objects.Set(key, e)
 	s.entries.set(s.token, e.seq, e)
 	s.order.addAbsent(s.token, e)
 	ns := s.byNamespace[obj.GetNamespace()]
@@ -280,7 +275,7 @@ func (s *Store) putKey(key string, obj apiserver.Object) (old apiserver.Object) 
 }
 
 func (s *Store) remove(key string) (old apiserver.Object) {
-	e := s.objects[key]
+	e := s.objects.At(key)
 	if e == nil {
 		return nil
 	}
@@ -288,8 +283,7 @@ func (s *Store) remove(key string) (old apiserver.Object) {
 	s.uncount(e)
 	s.unindex(e)
 	s.relabel(e, old.GetNamespace(), old.GetLabels(), nil)
-	s.ownObjects()
-	delete(s.objects, key)
+	s.objects.Delete(key)
 	s.entries.set(s.token, e.seq, nil)
 	s.order.remove(s.token, e)
 	if ns := s.byNamespace[old.GetNamespace()]; ns != nil {
@@ -371,7 +365,7 @@ func (s *Store) unindexOne(i int, name string, e *entry) {
 
 // Get returns the cached object for key, or nil.
 func (s *Store) Get(key string) apiserver.Object {
-	if e := s.objects[key]; e != nil {
+	if e := s.objects.At(key); e != nil {
 		return e.obj
 	}
 	return nil
@@ -385,9 +379,9 @@ func (s *Store) Get(key string) apiserver.Object {
 func (s *Store) Lookup(ns, name string) (obj apiserver.Object, key string, ok bool) {
 	var e *entry
 	if ns == "" {
-		e = s.objects[name]
+		e = s.objects.At(name)
 	} else {
-		e = s.objects[ns+"/"+name]
+		e = s.objects.At(ns + "/" + name)
 	}
 	if e == nil {
 		return nil, "", false
@@ -396,7 +390,7 @@ func (s *Store) Lookup(ns, name string) (obj apiserver.Object, key string, ok bo
 }
 
 // Len returns the number of cached objects.
-func (s *Store) Len() int { return len(s.objects) }
+func (s *Store) Len() int { return s.objects.Len() }
 
 // List returns the cached objects in namespace ns ("" for all) matching sel
 // (nil matches everything), in insertion order. Within a namespace, a
@@ -453,10 +447,11 @@ func (s *Store) EachByIndex(name, value string, fn func(obj apiserver.Object)) {
 
 // Keys returns all cached keys, sorted (for views and tests).
 func (s *Store) Keys() []string {
-	keys := make([]string, 0, len(s.objects))
-	for k := range s.objects {
+	keys := make([]string, 0, s.objects.Len())
+	s.objects.Range(func(k string, _ *entry) bool {
 		keys = append(keys, k)
-	}
+		return true
+	})
 	sort.Strings(keys)
 	return keys
 }

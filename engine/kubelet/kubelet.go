@@ -89,8 +89,9 @@ type Kubelet struct {
 	cursor int
 	// pods holds every pod the model knows, by "ns/name". A state is
 	// written only when its epoch is epoch (see writable). Invariant: a
-	// state of the current epoch is in pods unless it is gone.
-	pods map[string]*podState
+	// state of the current epoch is in pods unless it is gone. A
+	// checkpoint shares the map (cow.Map).
+	pods *cow.Map[string, *podState]
 	// epoch is the current copy-on-write epoch, new at every checkpoint
 	// and restore.
 	epoch *cow.Token
@@ -106,7 +107,7 @@ type Kubelet struct {
 // New creates the model and registers the configured nodes with the API
 // server.
 func New(server *apiserver.Server, c *clock.Clock, r *rng.Stream, rec *trace.Recorder, cfg Config) (*Kubelet, error) {
-	k := &Kubelet{server: server, clock: c, rand: r, rec: rec, cfg: cfg, pods: map[string]*podState{}, nodes: map[string]*nodeState{}, epoch: cow.NewToken()}
+	k := &Kubelet{server: server, clock: c, rand: r, rec: rec, cfg: cfg, pods: cow.NewMap[string, *podState](), nodes: map[string]*nodeState{}, epoch: cow.NewToken()}
 	for _, name := range cfg.Nodes {
 		node := &corev1.Node{}
 		node.Name = name
@@ -153,7 +154,7 @@ func (k *Kubelet) writable(p *podState) *podState {
 	}
 	c := *p
 	c.epoch = k.epoch
-	k.pods[c.key] = &c
+	k.pods.Set(c.key, &c)
 	return &c
 }
 
@@ -163,9 +164,9 @@ func (k *Kubelet) writable(p *podState) *podState {
 // makes every timer look its pod up (valid), as the replaced state cannot
 // be marked gone without a lookup of its own.
 func (k *Kubelet) addPod(p *podState) {
-	held := len(k.pods)
-	k.pods[p.key] = p
-	if len(k.pods) == held {
+	held := k.pods.Len()
+	k.pods.Set(p.key, p)
+	if k.pods.Len() == held {
 		k.epoch = cow.NewToken()
 		p.epoch = k.epoch
 	}
@@ -176,7 +177,7 @@ func (k *Kubelet) deletePod(p *podState) {
 	if p.epoch == k.epoch {
 		p.gone = true
 	}
-	delete(k.pods, p.key)
+	k.pods.Delete(p.key)
 }
 
 // NextDue returns when the next valid transition is due.
@@ -207,7 +208,7 @@ func (k *Kubelet) valid(t timer) (*podState, bool) {
 	if p := t.pod; p.epoch == k.epoch {
 		return p, !p.gone && p.gen == t.gen
 	}
-	p := k.pods[t.key]
+	p := k.pods.At(t.key)
 	return p, p != nil && p.uid == t.pod.uid && p.gen == t.gen
 }
 
@@ -262,11 +263,11 @@ func (k *Kubelet) Observe() {
 			if pod.DeletionTimestamp == nil {
 				continue
 			}
-			if p := k.pods[ev.Key]; p != nil && p.uid == pod.UID && p.stage != stageTerminating {
+			if p := k.pods.At(ev.Key); p != nil && p.uid == pod.UID && p.stage != stageTerminating {
 				k.podTerminating(k.writable(p), pod)
 			}
 		case apiserver.Deleted:
-			if p := k.pods[ev.Key]; p != nil && p.uid == pod.UID {
+			if p := k.pods.At(ev.Key); p != nil && p.uid == pod.UID {
 				if n := k.nodes[p.node]; n != nil {
 					n.pods--
 				}
@@ -366,11 +367,12 @@ func (k *Kubelet) NodeReady(name string) bool {
 // sortedPodKeysOnNode returns the keys of pods bound to node, sorted.
 func (k *Kubelet) sortedPodKeysOnNode(node string) []string {
 	var keys []string
-	for key, p := range k.pods {
+	k.pods.Range(func(key string, p *podState) bool {
 		if p.node == node {
 			keys = append(keys, key)
 		}
-	}
+		return true
+	})
 	sort.Strings(keys)
 	return keys
 }

@@ -58,7 +58,7 @@ func (k *Kubelet) RecoverNode(name string) error {
 	}
 	k.emit(Transition{Actor: "kubelet", Node: name, What: "node-recovered"})
 	for _, key := range k.sortedPodKeysOnNode(name) {
-		p := k.writable(k.pods[key])
+		p := k.writable(k.pods.At(key))
 		pod, ok := k.freshPod(p)
 		if !ok {
 			continue
@@ -78,7 +78,7 @@ func (k *Kubelet) RecoverNode(name string) error {
 	pending := k.unschedulable
 	k.unschedulable = nil
 	for _, key := range pending {
-		if p := k.pods[key]; p != nil && p.node == "" {
+		if p := k.pods.At(key); p != nil && p.node == "" {
 			k.schedulePod(k.writable(p), 0, actBind)
 		}
 	}
@@ -111,7 +111,7 @@ func (k *Kubelet) markNodePodsNotReady(name string) {
 	k.setNodeReady("node-controller", name, corev1.ConditionUnknown, "NodeStatusUnknown")
 	marked := 0
 	for _, key := range k.sortedPodKeysOnNode(name) {
-		p := k.pods[key]
+		p := k.pods.At(key)
 		pod, ok := k.freshPod(p)
 		if !ok || pod.DeletionTimestamp != nil {
 			continue
@@ -128,7 +128,7 @@ func (k *Kubelet) evictNodePods(name string) {
 	keys := k.sortedPodKeysOnNode(name)
 	n := 0
 	for _, key := range keys {
-		p := k.pods[key]
+		p := k.pods.At(key)
 		if p.stage == stageTerminating {
 			continue
 		}

@@ -11,7 +11,7 @@ import (
 // moment: its configuration (image profiles change at run time), its
 // position in the watch log, every pod's and node's state, the timers and
 // their sequence number, and the pods waiting for a ready node. Pod states
-// are copy-on-write (see package cow): the checkpoint copies the map and
+// are copy-on-write (see package cow): the checkpoint shares the map (cow.Map) and
 // shares the states, which the model copies before writing; a state a
 // checkpoint holds is never written again, so a checkpoint taken after
 // another shares every state not written in between. Node states (a
@@ -19,7 +19,7 @@ import (
 type Checkpoint struct {
 	cfg           Config
 	cursor        int
-	pods          map[string]*podState
+	pods          cow.MapSnapshot[string, *podState]
 	nodes         map[string]nodeState
 	timers        timerHeap
 	seq           uint64
@@ -32,7 +32,7 @@ func (k *Kubelet) Checkpoint() *Checkpoint {
 	cp := &Checkpoint{
 		cfg:           k.cfg,
 		cursor:        k.cursor,
-		pods:          maps.Clone(k.pods),
+		pods:          k.pods.Snapshot(),
 		nodes:         make(map[string]nodeState, len(k.nodes)),
 		timers:        slices.Clone(k.timers),
 		seq:           k.seq,
@@ -52,7 +52,7 @@ func (k *Kubelet) Restore(cp *Checkpoint) {
 	k.cfg = cp.cfg
 	k.cfg.Images = maps.Clone(cp.cfg.Images)
 	k.cursor = cp.cursor
-	k.pods = maps.Clone(cp.pods)
+	k.pods.Restore(cp.pods)
 	k.epoch = cow.NewToken() // the states are shared with cp
 	for name := range k.nodes {
 		if _, ok := cp.nodes[name]; !ok {

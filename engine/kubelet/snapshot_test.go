@@ -11,10 +11,11 @@ import (
 
 // savedValues copies the pod states a checkpoint holds.
 func savedValues(cp *Checkpoint) map[string]podState {
-	out := make(map[string]podState, len(cp.pods))
-	for key, p := range cp.pods {
+	out := make(map[string]podState, cp.pods.Len())
+	cp.pods.Range(func(key string, p *podState) bool {
 		out[key] = *p
-	}
+		return true
+	})
 	return out
 }
 

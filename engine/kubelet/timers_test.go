@@ -63,7 +63,7 @@ func TestTimerHeapMatchesSortedOrder(t *testing.T) {
 // fast path) or an older one (the lookup), which differs between a run and
 // its replay after a restore.
 func TestTimerValidityAcrossEpochsAndNames(t *testing.T) {
-	k := &Kubelet{pods: map[string]*podState{}, epoch: cow.NewToken()}
+	k := &Kubelet{pods: cow.NewMap[string, *podState](), epoch: cow.NewToken()}
 	scheduled := func(p *podState) timer {
 		p.gen++
 		return timer{key: p.key, gen: p.gen, act: actStart, pod: p}

@@ -346,7 +346,7 @@ func BenchmarkCheckpoint(b *testing.B) {
 // (sim.Checkpoint.ApproxBytes, est-MB) next to the heap they hold
 // (ckpt-MB): the calibration of the estimate, which the budget relies on.
 func BenchmarkCheckpointMemory(b *testing.B) {
-	for _, every := range []int{8192, 16384} {
+	for _, every := range []int{4096, 8192, 16384} {
 		b.Run(fmt.Sprintf("every=%d", every), func(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
@@ -359,6 +359,16 @@ func BenchmarkCheckpointMemory(b *testing.B) {
 					b.Fatalf("spacing widened to %d", s.cps.every)
 				}
 				b.ReportMetric(float64(s.CheckpointStats().ApproxBytes)/1e6, "est-MB")
+				// The sums the estimate is fitted on: objects stored and
+				// objects changed since the checkpoint before, over every
+				// checkpoint.
+				objects, changed := 0, 0
+				for _, c := range s.cps.list {
+					objects += c.sim.Objects()
+					changed += c.sim.Changed()
+				}
+				b.ReportMetric(float64(objects), "sum-objects")
+				b.ReportMetric(float64(changed), "sum-changed")
 				reportCheckpoints(b, s)
 				b.StartTimer()
 			}

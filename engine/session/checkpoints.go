@@ -66,9 +66,9 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // 180 MB: 22 checkpoints, 9,142 records).
 const (
 	minCheckpointEvery = 128
-	maxCheckpoints     = 64
+	maxCheckpoints     = 128
 	maxCheckpointBytes = 200_000_000
-	stepsPerObject     = 0.2
+	stepsPerObject     = 0.1
 	scratchGap         = 64
 	minTrailEvery      = 256
 )

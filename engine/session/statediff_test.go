@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
 // stateDiff compares two simulations (or any two values) field by field,
 // unexported fields included, and returns the path of the first difference,
 // "" when there is none. Functions are wiring and are skipped; a nil and an
 // empty map or slice are the same; pointers are compared by what they point
-// to; a field tagged statediff:"skip" is skipped. Used to check that a
+// to; a field tagged statediff:"skip" is skipped; a copy-on-write map
+// (cow.Map) is compared by its entries, not their layout. Used to check that a
 // restored-and-replayed simulation is in exactly the state of one replayed
 // from step 0: a field a snapshot.go forgets to save or restore shows up
 // here by name even when the trace does not (yet) show it.
@@ -58,6 +61,10 @@ func diffValues(a, b reflect.Value, seen map[[2]uintptr]bool) *difference {
 	case reflect.Func:
 		return nil
 	case reflect.Pointer:
+		if ca, ok := contentsOf(a); ok {
+			cb, _ := contentsOf(b)
+			return diffValues(reflect.ValueOf(ca), reflect.ValueOf(cb), seen)
+		}
 		if a.IsNil() || b.IsNil() {
 			if a.IsNil() != b.IsNil() {
 				return differ("nil vs non-nil")
@@ -151,6 +158,18 @@ func diffValues(a, b reflect.Value, seen map[[2]uintptr]bool) *difference {
 	return nil
 }
 
+// contentsOf returns the entries of v, a pointer to a cow.Map, ok false
+// for any other pointer. The pointer is rebuilt from its address, since v
+// may come from an unexported field (whose methods reflect cannot call).
+func contentsOf(v reflect.Value) (any, bool) {
+	p := reflect.NewAt(v.Type().Elem(), v.UnsafePointer())
+	m, ok := p.Interface().(interface{ Contents() any })
+	if !ok {
+		return nil, false
+	}
+	return m.Contents(), true
+}
+
 // stateDiff names the first difference by its path, through structs,
 // pointers, maps, slices and byte slices; skipped fields and equal values
 // give "".
@@ -185,6 +204,23 @@ func TestStateDiffNamesTheFirstDifference(t *testing.T) {
 	y = mk()
 	y.P.N = 8
 	if d, want := stateDiff(x, y), ".P.N: 7 vs 8"; d != want {
+		t.Errorf("got %q, want %q", d, want)
+	}
+	// cow.Maps compare by their entries: the same ones set in another
+	// order (other slots) are equal; another value is named by its key.
+	type holder struct{ m *cow.Map[string, int] }
+	a, b := holder{cow.NewMap[string, int]()}, holder{cow.NewMap[string, int]()}
+	a.m.Set("p", 1)
+	a.m.Set("q", 2)
+	b.m.Set("z", 0)
+	b.m.Set("q", 2)
+	b.m.Set("p", 1)
+	b.m.Delete("z")
+	if d := stateDiff(a, b); d != "" {
+		t.Errorf("maps with the same entries differ: %q", d)
+	}
+	b.m.Set("q", 3)
+	if d, want := stateDiff(a, b), ".m[q]: 2 vs 3"; d != want {
 		t.Errorf("got %q, want %q", d, want)
 	}
 }

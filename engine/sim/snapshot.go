@@ -63,8 +63,8 @@ type Checkpoint struct {
 // object in every component, and the object's version, which the
 // checkpoint keeps alive once the run has replaced it).
 const (
-	approxBytesPerObject        = 400
-	approxBytesPerChangedObject = 2000
+	approxBytesPerObject        = 130
+	approxBytesPerChangedObject = 1900
 )
 
 // ApproxBytes estimates the memory the checkpoint holds beyond what the
@@ -84,6 +84,12 @@ func (c *Checkpoint) ApproxBytesAfter(prev *Checkpoint) int {
 // FixedBytes is the part of ApproxBytes that does not depend on what
 // changed: what the checkpoint copies for every object stored.
 func (c *Checkpoint) FixedBytes() int { return 4096 + c.objects*approxBytesPerObject }
+
+// Objects returns the number of objects stored at the checkpoint, and
+// Changed the number of those changed since the checkpoint it was taken
+// after (all of them when none): what ApproxBytes counts.
+func (c *Checkpoint) Objects() int { return c.objects }
+func (c *Checkpoint) Changed() int { return c.changed }
 
 // Step returns the step count the checkpoint was taken at.
 func (c *Checkpoint) Step() int { return c.step }

@@ -1,0 +1,153 @@
+package cow
+
+import (
+	"maps"
+	"math/rand/v2"
+	"testing"
+)
+
+// contents returns m's entries as a Go map, checking Len and Get agree
+// with Range.
+func contents(t *testing.T, m *Map[int, int]) map[int]int {
+	t.Helper()
+	out := map[int]int{}
+	m.Range(func(k, v int) bool {
+		if _, dup := out[k]; dup {
+			t.Fatalf("Range visits %d twice", k)
+		}
+		out[k] = v
+		if got, ok := m.Get(k); !ok || got != v {
+			t.Fatalf("Get(%d) = %d, %v; Range gives %d", k, got, ok, v)
+		}
+		return true
+	})
+	if len(out) != m.Len() {
+		t.Fatalf("Len %d, Range visits %d", m.Len(), len(out))
+	}
+	return out
+}
+
+// TestMapMatchesAGoMapThroughSnapshotsAndRestores applies random sets,
+// deletes, snapshots and restores to a Map and, in parallel, to Go maps
+// (the snapshots as clones), and checks they always agree: a snapshot
+// keeps what the map held when it was taken, whatever is written after,
+// by the map or by another map that restored it.
+func TestMapMatchesAGoMapThroughSnapshotsAndRestores(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	type saved struct {
+		snap MapSnapshot[int, int]
+		want map[int]int
+	}
+	var snaps []saved
+	maps2 := []*Map[int, int]{NewMap[int, int]()}
+	wants := []map[int]int{{}}
+	for i := 0; i < 20000; i++ {
+		j := r.IntN(len(maps2))
+		m, want := maps2[j], wants[j]
+		switch op := r.IntN(100); {
+		case op < 55:
+			k, v := r.IntN(300), r.Int()
+			m.Set(k, v)
+			want[k] = v
+		case op < 85:
+			k := r.IntN(300)
+			m.Delete(k)
+			delete(want, k)
+		case op < 92:
+			snaps = append(snaps, saved{m.Snapshot(), maps.Clone(want)})
+		case op < 97 && len(snaps) > 0:
+			s := snaps[r.IntN(len(snaps))]
+			m.Restore(s.snap)
+			wants[j] = maps.Clone(s.want)
+		case len(maps2) < 4 && len(snaps) > 0:
+			s := snaps[r.IntN(len(snaps))]
+			n := NewMap[int, int]()
+			n.Restore(s.snap)
+			maps2 = append(maps2, n)
+			wants = append(wants, maps.Clone(s.want))
+		default:
+			f := m.Fork()
+			maps2 = append(maps2[:j:j], append([]*Map[int, int]{f}, maps2[j+1:]...)...)
+		}
+		for x, m := range maps2 {
+			if got := contents(t, m); !maps.Equal(got, wants[x]) {
+				t.Fatalf("op %d: map %d holds %v, want %v", i, x, got, wants[x])
+			}
+		}
+	}
+	for i, s := range snaps {
+		n := NewMap[int, int]()
+		n.Restore(s.snap)
+		if got := contents(t, n); !maps.Equal(got, s.want) || s.snap.Len() != len(s.want) {
+			t.Fatalf("snapshot %d restores %v, was %v", i, got, s.want)
+		}
+	}
+}
+
+// TestMapSnapshotCopiesOnlyTheChunksWritten checks what a snapshot costs:
+// writing one entry after it copies one chunk, and the others stay shared.
+func TestMapSnapshotCopiesOnlyTheChunksWritten(t *testing.T) {
+	m := NewMap[int, int]()
+	for k := 0; k < 10*chunkSize; k++ {
+		m.Set(k, k)
+	}
+	s := m.Snapshot()
+	m.Set(3, -3)
+	m.Delete(5*chunkSize + 1)
+	shared := 0
+	for i := range m.chunks {
+		if m.chunks[i] == s.chunks[i] {
+			shared++
+		}
+	}
+	if shared != 8 {
+		t.Fatalf("%d of 10 chunks shared after writes to 2, want 8", shared)
+	}
+	if v, _ := (&Map[int, int]{slots: s.slots, chunks: s.chunks, n: s.n}).Get(3); v != 3 {
+		t.Fatalf("the snapshot sees %d under 3, want 3", v)
+	}
+}
+
+// TestMapDropsEmptyChunks checks that deleting every entry of a chunk
+// frees it.
+func TestMapDropsEmptyChunks(t *testing.T) {
+	m := NewMap[string, int]()
+	for k := 0; k < 2*chunkSize; k++ {
+		m.Set(string(rune('a'+k)), k)
+	}
+	for k := 0; k < chunkSize; k++ {
+		m.Delete(string(rune('a' + k)))
+	}
+	if m.chunks[0] != nil || m.chunks[1] == nil || m.Len() != chunkSize {
+		t.Fatalf("chunks %v, len %d", m.chunks, m.Len())
+	}
+	m.Set("a", 7)
+	if v, ok := m.Get("a"); !ok || v != 7 || m.Len() != chunkSize+1 {
+		t.Fatalf("a = %d, %v after a delete and a set again", v, ok)
+	}
+}
+
+// TestChangedSince counts what a snapshot holds that an earlier one does
+// not, in maps sharing a slot table and not.
+func TestChangedSince(t *testing.T) {
+	m := NewMap[int, int]()
+	for k := 0; k < 100; k++ {
+		m.Set(k, k)
+	}
+	prev := m.Snapshot()
+	m.Set(3, -3)  // changed
+	m.Set(40, 40) // same value: not counted
+	m.Delete(50)  // gone: not held by s, not counted
+	m.Set(200, 1) // new
+	s := m.Snapshot()
+	if got := ChangedSince(s, prev); got != 2 {
+		t.Fatalf("ChangedSince = %d, want 2", got)
+	}
+	other := NewMap[int, int]()
+	for k := 99; k >= 0; k-- {
+		other.Set(k, k)
+	}
+	if got := ChangedSince(s, other.Snapshot()); got != 2 {
+		t.Fatalf("ChangedSince across slot tables = %d, want 2", got)
+	}
+}
