@@ -16,17 +16,19 @@
 #                  wasm/native ratio (issue #10's goal: at most 5x)
 #   --cli BIN      the CLI to measure (default bin/rolloutlab, built if
 #                  missing)
-#   --rounds N     then runs the two benchmarks N more times (default 5; 0
-#                  for none), each time in one process as above, and prints
-#                  each round's 10k/1k ratio in the order run, with their
-#                  median and range: on a shared machine one run's ratio
-#                  moved between 9.8x and 13.4x within minutes
+#   --rounds N     then runs BenchmarkRollingUpdateRatio (engine/sim) with N
+#                  pairs (default 7; 0 for none): the 1k and 10k rollouts
+#                  in turn in one process, each from a collected heap, and
+#                  prints the ratio of their median times with the range
+#                  of one pair's ratio: on a shared machine the ratio of two
+#                  benchmark lines moved between 8.9x and 13.4x within
+#                  minutes
 # Every result line starts with "bench-engine:". Exit status 0, or 2 when a
 # benchmark or the CLI run fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-native= wasm= cli=bin/rolloutlab rounds=5
+native= wasm= cli=bin/rolloutlab rounds=7
 while [[ $# -gt 0 ]]; do
   case $1 in
     --native) native=$2; shift 2 ;;
@@ -74,31 +76,24 @@ for n in 1000 10000; do
 done
 
 if ((rounds > 0)); then
-  bin=$(mktemp) out=$(mktemp)
-  tmps+=("$bin" "$out")
-  go test -c -o "$bin" ./engine/sim || exit 2
-  ratios=()
-  for ((i = 1; i <= rounds; i++)); do
-    if ! "$bin" -test.run '^$' -test.bench 'RollingUpdate(1000|10000)$' -test.benchtime 3x >"$out"; then
-      cat "$out" >&2
-      exit 2
-    fi
-    r1=$(field "$out" BenchmarkRollingUpdate1000 ns/op)
-    r10=$(field "$out" BenchmarkRollingUpdate10000 ns/op)
-    if [[ -z $r1 || -z $r10 ]]; then
-      echo "bench-engine: round $i: no RollingUpdate1000/10000 results" >&2
-      cat "$out" >&2
-      exit 2
-    fi
-    ratios+=("$(awk -v a="$r1" -v b="$r10" 'BEGIN { printf "%.2f %.1f %.1f", b/a, a/1e6, b/1e6 }')")
-  done
-  # Each round in the order run, then the median and range of the ratios.
-  each=$(printf '%s\n' "${ratios[@]}" | awk '{ printf " %.1fx (%.1f/%.1f ms)", $1, $2, $3 }')
-  printf '%s\n' "${ratios[@]}" | sort -n | awk -v each="$each" '{ r[NR] = $1 }
-    END {
-      med = (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
-      printf "bench-engine: 10k/1k ratio in %d more runs: median %.1fx, range %.1f-%.1fx; each in order (1k/10k):%s\n", NR, med, r[1], r[NR], each
-    }'
+  out=$(mktemp)
+  tmps+=("$out")
+  if ! go test -run '^$' -bench 'RollingUpdateRatio$' -benchtime "${rounds}x" ./engine/sim >"$out"; then
+    cat "$out" >&2
+    exit 2
+  fi
+  ratio=$(field "$out" BenchmarkRollingUpdateRatio ratio)
+  m1=$(field "$out" BenchmarkRollingUpdateRatio 1k-ms)
+  m10=$(field "$out" BenchmarkRollingUpdateRatio 10k-ms)
+  lo=$(field "$out" BenchmarkRollingUpdateRatio pair-min)
+  hi=$(field "$out" BenchmarkRollingUpdateRatio pair-max)
+  if [[ -z $ratio ]]; then
+    echo "bench-engine: no RollingUpdateRatio result" >&2
+    cat "$out" >&2
+    exit 2
+  fi
+  awk -v r="$ratio" -v a="$m1" -v b="$m10" -v lo="$lo" -v hi="$hi" -v n="$rounds" 'BEGIN {
+    printf "bench-engine: 10k/1k ratio, %d pairs run in turn in one process: %.2fx of the medians (1k %.1f ms, 10k %.1f ms); one pair %.1f-%.1fx\n", n, r, a, b, lo, hi }'
 fi
 
 if [[ -n $wasm ]]; then

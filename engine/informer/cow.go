@@ -15,16 +15,6 @@ import (
 // token, so the same checkpoint can be restored again, by this store or by
 // another (a fork's).
 
-// own makes s's items the store's own (token tok) before a write, copying
-// them when a checkpoint may share them. The copy keeps every position.
-func (s *orderedSet) own(tok *cow.Token) {
-	if s.owner == tok {
-		return
-	}
-	s.items = slices.Clone(s.items)
-	s.owner = tok
-}
-
 // writable returns the cached entry e ready to be written in place: e
 // itself when the store owns it, else a copy (its own indexed slice; the
 // value slices inside are replaced, never written, and stay shared) that

@@ -109,9 +109,9 @@ func (s *Store) EachGroup(index, value string, fn func(g Group)) {
 // each entry its signature and state (as count does).
 func (s *Store) recount() map[string][]group {
 	out := map[string][]group{}
-	for _, q := range s.order.items {
+	s.order.items.each(func(q uint64) {
 		if q == 0 {
-			continue
+			return
 		}
 		e := s.writable(s.entries.get(q))
 		e.labelSig = labelSignature(e.obj.GetLabels())
@@ -119,7 +119,7 @@ func (s *Store) recount() map[string][]group {
 		for _, v := range e.indexed[s.groups.index] {
 			out[v] = appendCounted(out[v], e)
 		}
-	}
+	})
 	return out
 }
 

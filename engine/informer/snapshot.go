@@ -127,7 +127,7 @@ func (s *Store) restore(cp *storeCheckpoint) {
 }
 
 func (s *orderedSet) save() orderedSet {
-	return orderedSet{owner: s.owner, pos: s.pos.save(), items: slices.Clip(s.items), live: s.live}
+	return orderedSet{pos: s.pos.save(), items: s.items.save(), live: s.live}
 }
 
 // restore makes s hold saved's items and positions under the tokens they

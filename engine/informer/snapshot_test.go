@@ -32,7 +32,7 @@ func dumpStore(t *testing.T, s *Store) string {
 	}
 	set := func(name string, os *orderedSet) {
 		fmt.Fprintf(&b, "%s:", name)
-		for _, q := range os.items {
+		for _, q := range os.items.all() {
 			if q == 0 {
 				b.WriteString(" -")
 				continue
@@ -46,7 +46,7 @@ func dumpStore(t *testing.T, s *Store) string {
 		}
 		// pos maps exactly the seqs of items to their indexes.
 		live := 0
-		for _, q := range os.items {
+		for _, q := range os.items.all() {
 			if q != 0 {
 				live++
 			}
@@ -56,7 +56,7 @@ func dumpStore(t *testing.T, s *Store) string {
 			t.Fatalf("set %s: %d live items, %d positions, len %d", name, live, len(positions), os.len())
 		}
 		for q, p := range positions {
-			if int(p) > len(os.items) || os.items[p-1] != q {
+			if int(p) > os.items.len() || os.items.at(int(p)-1) != q {
 				t.Fatalf("set %s: seq %d at position %d, which holds another", name, q, p-1)
 			}
 		}

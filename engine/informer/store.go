@@ -40,25 +40,23 @@ type entry struct {
 
 // orderedSet is a set of entries that remembers insertion order. It holds
 // their seqs, and the store's entry table gives the entries (each). Its
-// mutators take the store's current token: items is written in place only
-// while owner is that token, and copied first otherwise (a checkpoint
-// shares it; see own); pos copies itself by chunk likewise.
+// mutators take the store's current token: items and pos copy themselves
+// by chunk before a write under a new one (a checkpoint shares them; see
+// seqList and seqTable).
 type orderedSet struct {
-	// owner is the token items was created or copied under.
-	owner *cow.Token
 	// pos maps the seq of a live entry to 1 + its index in items (0 for
 	// a seq not in the set): a lookup is two loads, and a checkpoint
 	// shares the chunks.
 	pos seqTable[uint32]
 	// items holds the seqs of live entries and 0 for tombstones (no entry
-	// has seq 0); len(items)-live tombstones.
-	items []uint64
+	// has seq 0); items.len()-live tombstones.
+	items seqList
 	// live is the number of entries in the set.
 	live int
 }
 
 func newOrderedSet(tok *cow.Token) *orderedSet {
-	return &orderedSet{owner: tok, pos: seqTable[uint32]{owner: tok}}
+	return &orderedSet{pos: seqTable[uint32]{owner: tok}, items: seqList{owner: tok}}
 }
 
 // index returns the index of seq q in items, ok false when q is not in s.
@@ -78,9 +76,8 @@ func (s *orderedSet) add(tok *cow.Token, e *entry) {
 // or one entering the label bucket of a value its object did not have): it
 // skips the membership lookup.
 func (s *orderedSet) addAbsent(tok *cow.Token, e *entry) {
-	s.own(tok)
-	s.items = append(s.items, e.seq)
-	s.pos.set(tok, e.seq, uint32(len(s.items)))
+	s.items.append(tok, e.seq)
+	s.pos.set(tok, e.seq, uint32(s.items.len()))
 	s.live++
 }
 
@@ -89,9 +86,8 @@ func (s *orderedSet) remove(tok *cow.Token, e *entry) {
 	if !ok {
 		return
 	}
-	s.own(tok)
 	s.pos.set(tok, e.seq, 0)
-	s.items[i] = 0
+	s.items.set(tok, i, 0)
 	s.live--
 	s.compact(tok)
 }
@@ -104,27 +100,26 @@ func (s *orderedSet) moveToEnd(tok *cow.Token, e *entry) {
 		s.addAbsent(tok, e)
 		return
 	}
-	if i == len(s.items)-1 {
+	if i == s.items.len()-1 {
 		return
 	}
-	s.own(tok)
-	s.items[i] = 0
-	s.items = append(s.items, e.seq)
-	s.pos.set(tok, e.seq, uint32(len(s.items)))
+	s.items.set(tok, i, 0)
+	s.items.append(tok, e.seq)
+	s.pos.set(tok, e.seq, uint32(s.items.len()))
 	s.compact(tok)
 }
 
-// compact drops the tombstones when they dominate, keeping order. The
-// caller owns s.
+// compact drops the tombstones when they dominate, keeping order: the
+// items move to new chunks.
 func (s *orderedSet) compact(tok *cow.Token) {
-	if len(s.items) > 32 && s.live < len(s.items)/2 {
-		live := s.items[:0]
-		for _, q := range s.items {
+	if s.items.len() > 32 && s.live < s.items.len()/2 {
+		live := seqList{owner: tok}
+		s.items.each(func(q uint64) {
 			if q != 0 {
-				live = append(live, q)
-				s.pos.set(tok, q, uint32(len(live)))
+				live.append(tok, q)
+				s.pos.set(tok, q, uint32(live.len()))
 			}
-		}
+		})
 		s.items = live
 	}
 }
@@ -137,15 +132,15 @@ func (s *orderedSet) each(t *seqTable[*entry], fn func(e *entry)) {
 	// Seqs close in a set are usually in one chunk: its lookup is kept.
 	var c *seqChunk[*entry]
 	ci := ^uint64(0)
-	for _, q := range s.items {
+	s.items.each(func(q uint64) {
 		if q == 0 {
-			continue
+			return
 		}
 		if i := q >> seqChunkBits; i != ci {
 			c, ci = t.chunks[i-t.base], i
 		}
 		fn(c.vals[q&(seqChunkSize-1)])
-	}
+	})
 }
 
 // IndexFunc returns the index values of an object.
@@ -202,15 +197,15 @@ type Store struct {
 func newStore(indexers map[string]IndexFunc) *Store {
 	tok := cow.NewToken()
 	s := &Store{
-		objects:      cow.NewMap[string, *entry](),
-		order:        newOrderedSet(tok),
-		byNamespace:  map[string]*orderedSet{},
-		indexers:     indexers,
-		indices:      map[string]map[string]*orderedSet{},
-		byLabel:      map[labelBucket]*orderedSet{},
-		nextSeq:      1,
-		token:        tok,
-		entries:      seqTable[*entry]{owner: tok},
+		objects:     cow.NewMap[string, *entry](),
+		order:       newOrderedSet(tok),
+		byNamespace: map[string]*orderedSet{},
+		indexers:    indexers,
+		indices:     map[string]map[string]*orderedSet{},
+		byLabel:     map[labelBucket]*orderedSet{},
+		nextSeq:     1,
+		token:       tok,
+		entries:     seqTable[*entry]{owner: tok},
 	}
 	for name := range indexers {
 		s.indices[name] = map[string]*orderedSet{}

@@ -7,40 +7,38 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 // many trace records as a spacing of the run's average steps (see
 // checkpointAfterStep). The spacing starts at minCheckpointEvery. When
 // more than maxCheckpoints are kept or their estimated size passes
-// maxCheckpointBytes, checkpoints are dropped one at a time, each time the
-// one whose loss lengthens seeks least for what it frees (see
-// dropLeastUseful), until the list fits; the spacing then grows to the mean gap between the
-// checkpoints kept (rounded up to a multiple of minCheckpointEvery), so new
-// checkpoints come no more often than the kept ones lie apart, and no
-// less: the last gap, which a step back at the end replays, is no longer
-// than the others on average. The spacing also widens when the cluster is so
-// large that checkpoints would slow the run down: the spacing is kept at
-// least stepsPerObject steps per stored object. A copy-on-write checkpoint
-// (with the copies its first writes make) costs a few hundredths of a step
-// per object, so at 0.2 checkpoints add about 3% to a run (a 10,000-replica
-// run to 72k steps: 513 -> 529 ms native, while its seeks, no longer held
-// 8,192 steps apart by this rule but by the budget, went from 13.1 to 8.9 ms
-// on average; at 0.1 the run took 590 ms for no faster seek). A seek restores the nearest
-// checkpoint at or before its target and replays the steps from there:
-// at most the gap between two checkpoints kept, or, past the last one,
-// less than the spacing. The memory the spaced checkpoints hold stays
-// within the budget, with one scratch checkpoint on top (stored
-// objects and trace records are shared, and a checkpoint shares the saved
-// states that did not change with the one before it, see sim.Checkpoint;
-// what it holds grows with the objects stored and with the objects changed
-// since the checkpoint before, whose old versions it keeps alive).
+// maxCheckpointBytes, checkpoints are dropped one at a time (see
+// dropLeastUseful) until the list fits; the spacing then grows to the
+// mean gap between the checkpoints kept (rounded up to a multiple of
+// minCheckpointEvery), so new checkpoints come no more often than the kept
+// ones lie apart, and no less: the last gap, which a step back at the end
+// replays, is no longer than the others on average. The spacing also
+// widens when the cluster is so large that checkpoints would slow the run
+// down: the spacing is kept at least stepsPerObject steps per stored
+// object. A seek restores the nearest checkpoint at or before its target
+// and replays the steps from there: at most the gap between two
+// checkpoints kept, or, past the last one, less than the spacing. The
+// memory the spaced checkpoints hold stays within the budget, with one
+// scratch checkpoint on top (stored objects and trace records are shared,
+// and a checkpoint shares the saved states and the chunks of the maps that
+// did not change with the one before it, see sim.Checkpoint; what it holds
+// grows with the objects changed since the checkpoint before, whose old
+// versions it keeps alive, and a little with the objects stored).
 //
-// Dropping by use instead of dropping every other checkpoint keeps what
-// the budget allows: at 100k steps of 7,800 replicas (measured before the
-// records rule below), 17 checkpoints 8,192 steps apart were over 160 MB;
-// dropping four of them left 13, where halving left 9 at 16,384 (a seek
-// to a uniformly drawn step replayed 6,161 steps on average instead of
-// 8,092). Weighing each drop by the
-// memory it frees, and taking checkpoints by records as well as steps,
-// keeps the cheap checkpoints of that run's first steps: 16 checkpoints
-// instead of 15 in the same budget, the first gap 5,639 steps instead of
-// 11,264, and a seek to a uniformly drawn step 19.8 ms instead of 24.6 ms
-// native (BenchmarkSeek).
+// Measured on the benchmark's run of 7,800 replicas created and rolled out
+// (132,882 steps, 337,466 trace records; BenchmarkSeek, BenchmarkSeekWorst):
+// when a checkpoint copied its components' maps whole (about 400 bytes per
+// stored object), 200 MB held 28 checkpoints, and a seek to a uniformly
+// drawn step replayed 7,185 trace records on average (14.2 ms native), the
+// end of the largest gap 21,528 (73 ms). With the maps copy-on-write by
+// chunk (cow.Map, and the informers' sets by chunk too) a checkpoint costs
+// about 46 bytes per stored object beyond the versions it holds, and taking
+// one 0.2 ms instead of 2; the same budget holds 74, 2,317 records on
+// average (6.0 ms), 6,950 at the end of the largest gap (10.9 ms on average
+// over the largest gaps). stepsPerObject went from 0.2 to 0.1 with that:
+// at 0.2 the records rule could not split the run's heavy stretch (pods
+// created by the hundred), whose gaps stayed the largest (10,767 records);
+// at 0.05 no gap was smaller and the run took longer.
 //
 // Stepping back repeatedly is the usual way to rewind, so a step back (a
 // seek at most scratchGap steps behind the current step) that replays a
@@ -52,18 +50,11 @@ import "github.com/rolloutlab/rolloutlab/engine/sim"
 //
 // The budget: the estimate (sim.Checkpoint.ApproxBytes) is calibrated on
 // the heap the checkpoints actually hold, old object versions included
-// (BenchmarkCheckpointMemory runs the 100k-step run of 7,800 replicas with
-// a fixed spacing and no budget, and reports both: 166.5 MB estimated and
-// 165.1 MB held at 8,192 steps, 127.7 and 127.1 MB at 16,384, before the
-// records rule added checkpoints in between). 160 MB held 16 of that run.
-// The budget is 200 MB since the trace is stored encoded (engine/trace):
-// that cut the run's whole heap after a GC from 287.5 to 238.9 MB at 160
-// MB, and 200 MB gives the 40 MB back to checkpoints (284.3 MB): 28
-// checkpoints instead of 17 (CheckpointStats' count, the scratch one
-// included), a seek to a uniformly drawn step replaying 7,185 trace
-// records on average instead of 11,055 (BenchmarkSeek 17.2-17.9 ->
-// 10.1-11.5 ms native, the worst first step back 44.5-47.7 -> 8.5-8.8 ms;
-// 180 MB: 22 checkpoints, 9,142 records).
+// (see sim's approxBytesPerObject). On the page the Worker's heap after a
+// 100k-step run is then about 330 MB: the checkpoints, the live cluster
+// and the encoded trace. maxCheckpoints (128) is above what the budget
+// holds for a large run; it bounds the work of dropLeastUseful for a long
+// run of a small cluster.
 const (
 	minCheckpointEvery = 128
 	maxCheckpoints     = 128
@@ -338,34 +329,59 @@ func (s *Session) fitCheckpoints() {
 // magnitude (a sync that creates 500 pods writes over a thousand records,
 // a watch delivery a few) and a replay redoes the work the records follow.
 // Over the memory budget, that added work is weighed against the memory
-// the checkpoint holds (its bytes, an upper bound of what dropping it
-// frees: the checkpoint after it then holds some of the old versions it
-// held): a checkpoint of a large run's first
+// dropping the checkpoint frees (freedByDropping): a checkpoint of a large run's first
 // steps holds few objects and saves a long replay of heavy steps, and
 // went first when only the work counted (a seek to step 1,654 of a
 // 10,000-replica run replayed the creation of every pod: 274 ms in the
 // browser's worker). Over the count limit alone, every checkpoint frees
 // one place and the work decides. The checkpoint dropped is the one,
 // neither the first nor the last, for which that is least, the earliest
-// of equals. The checkpoint after it (the scratch one too) may have shared
+// of equals, among those whose loss leaves no gap longer (in records)
+// than the longest one now, when there are any: what a seek to any step
+// can take is the longest gap's replay, and weighing by the mean alone
+// kept many cheap checkpoints in light stretches and split the heavy one
+// less (at the default budget of the benchmark's 100k-step run: 94
+// checkpoints, the longest gap 10,279 records; with this rule 74 and
+// 6,950). The checkpoint after it (the scratch one too) may have shared
 // its states: that one's estimate is taken again, since the checkpoint
 // now before it. The list must hold more than two checkpoints.
 func (s *Session) dropLeastUseful() {
 	list := s.cps.list
 	byBytes := s.cps.spacedBytes() > s.cps.budget
-	best, bestCost := 1, -1.0
+	largest := 0
+	for i := 1; i < len(list); i++ {
+		largest = max(largest, list[i].sim.Records()-list[i-1].sim.Records())
+	}
+	// grows: dropping the best one makes a gap longer than largest.
+	best, bestCost, bestGrows := 1, -1.0, true
 	for i := 1; i < len(list)-1; i++ {
 		s1, s2 := list[i].sim.Step()-list[i-1].sim.Step(), list[i+1].sim.Step()-list[i].sim.Step()
 		r1, r2 := list[i].sim.Records()-list[i-1].sim.Records(), list[i+1].sim.Records()-list[i].sim.Records()
 		cost := float64(s1)*float64(r2) + float64(s2)*float64(r1)
 		if byBytes {
-			cost /= float64(max(list[i].bytes, 1))
+			cost /= float64(max(s.freedByDropping(i), 1))
 		}
-		if bestCost < 0 || cost < bestCost {
-			best, bestCost = i, cost
+		grows := r1+r2 > largest
+		if bestCost < 0 || (bestGrows && !grows) || (grows == bestGrows && cost < bestCost) {
+			best, bestCost, bestGrows = i, cost, grows
 		}
 	}
 	s.removeCheckpoint(best)
+}
+
+// freedByDropping estimates the memory dropping list[i] (neither the first
+// nor the last) frees: its own estimate, less what the checkpoint after it
+// then holds beyond the one before it that it did not hold beyond list[i].
+// An object version list[i] and the next checkpoint both hold (a pod
+// created in the gap before list[i] and not changed until after the next
+// one) stays alive: counting it, as list[i].bytes does, made the
+// checkpoints of a stretch of heavy steps (pods created by the hundred,
+// each a new object) look dear and go first, leaving that stretch the
+// longest gaps of the run.
+func (s *Session) freedByDropping(i int) int {
+	list := s.cps.list
+	next := list[i+1]
+	return list[i].bytes + next.bytes - next.sim.ApproxBytesAfter(list[i-1].sim)
 }
 
 // removeCheckpoint drops list[i] (neither the first nor the last kept

@@ -12,10 +12,16 @@ import (
 // within the budget and the count, and leaves the session as it was: same
 // step, view, trace, samples and cursors. Seeks through the new
 // checkpoints equal a replay from step 0.
+//
+// The run is computed within a small budget that is then doubled, so that
+// refining has room for more checkpoints: within the budget the run was
+// computed in, the layout the run leaves (dropLeastUseful weighing each
+// checkpoint by what dropping it frees) left nothing to gain here.
 func TestRefineCheckpoints(t *testing.T) {
 	s := loadBench(t, benchScenario(2000))
 	s.SetCheckpointBudget(30_000_000)
 	s.RunToEnd()
+	s.SetCheckpointBudget(60_000_000)
 	at := s.MaxStep() / 3
 	if err := s.Seek(at); err != nil {
 		t.Fatal(err)
@@ -96,6 +102,7 @@ func TestRefineInheritedAndStoppedRuns(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			s.SetCheckpointBudget(16_000_000) // room to refine (see TestRefineCheckpoints)
 			view, trace := viewJSON(t, s), traceJSON(t, s)
 			before, calls := s.maxReplay(), 0
 			for s.RefineCheckpoints() {

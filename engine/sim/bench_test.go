@@ -1,8 +1,11 @@
 package sim_test
 
 import (
+	"math"
 	"runtime"
+	"slices"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -84,17 +87,8 @@ func benchRollingUpdate(b *testing.B, n int32) {
 	var steps, records int
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s := newBenchSim(b, int(n))
-		do(b, s, "create deployment/web", func(k *kubectl.Kubectl) (string, error) { return k.Apply(benchDeployment(n, "nginx:1.25")) })
-		settleAll(b, s)
-		rolledOut(b, s, n)
-		do(b, s, "set image", func(k *kubectl.Kubectl) (string, error) { return k.SetImage("default", "web", "web", "nginx:1.26") })
+		s := readyToRoll(b, n)
 		before := s.Recorder().Len()
-		// Start from a collected heap: the set-up (creating n pods) leaves
-		// garbage in proportion to n, and a collection it started would
-		// otherwise run on into the timed rollout, at a point that varies
-		// from run to run. The rollout's own collections are timed.
-		runtime.GC()
 		b.StartTimer()
 		steps += settleAll(b, s)
 		b.StopTimer()
@@ -104,6 +98,74 @@ func benchRollingUpdate(b *testing.B, n int32) {
 	}
 	b.ReportMetric(float64(steps)/float64(b.N), "steps/op")
 	b.ReportMetric(float64(records)/float64(b.N), "records/op")
+}
+
+// readyToRoll returns a simulation holding an n-replica Deployment whose
+// pods are all available, its image just changed, with the heap
+// collected: the set-up (creating n pods) leaves garbage in proportion to
+// n, and a collection it started would otherwise run on into the timed
+// rollout, at a point that varies from run to run. The rollout's own
+// collections are timed.
+func readyToRoll(b *testing.B, n int32) *sim.Sim {
+	s := newBenchSim(b, int(n))
+	do(b, s, "create deployment/web", func(k *kubectl.Kubectl) (string, error) { return k.Apply(benchDeployment(n, "nginx:1.25")) })
+	settleAll(b, s)
+	rolledOut(b, s, n)
+	do(b, s, "set image", func(k *kubectl.Kubectl) (string, error) { return k.SetImage("default", "web", "web", "nginx:1.26") })
+	runtime.GC()
+	return s
+}
+
+// BenchmarkRollingUpdateRatio measures the 10k/1k ratio of issue #10 in a
+// way this shared 2-core machine's drift does not decide: each op runs the
+// 1,000- and the 10,000-replica rolling update of the benchmarks below in
+// turn (which one first alternates), each from a collected heap, and
+// times them alone. It reports the ratio of the median 10k time to the
+// median 1k time (ratio), the medians (1k-ms, 10k-ms), and the lowest and
+// highest ratio of one op's pair (pair-min, pair-max). Run with
+// -benchtime Nx (scripts/bench-engine.sh: 7x); ns/op counts the set-up.
+func BenchmarkRollingUpdateRatio(b *testing.B) {
+	var small, large []time.Duration
+	for i := 0; b.Loop(); i++ {
+		order := []int32{1000, 10000}
+		if i%2 == 1 {
+			order[0], order[1] = order[1], order[0]
+		}
+		for _, n := range order {
+			s := readyToRoll(b, n)
+			t0 := time.Now()
+			settleAll(b, s)
+			d := time.Since(t0)
+			rolledOut(b, s, n)
+			if n == 1000 {
+				small = append(small, d)
+			} else {
+				large = append(large, d)
+			}
+		}
+	}
+	pairMin, pairMax := math.Inf(1), 0.0
+	for i := range small {
+		r := float64(large[i]) / float64(small[i])
+		pairMin, pairMax = min(pairMin, r), max(pairMax, r)
+	}
+	m1, m10 := median(small), median(large)
+	b.ReportMetric(float64(m10)/float64(m1), "ratio")
+	b.ReportMetric(float64(m1.Microseconds())/1e3, "1k-ms")
+	b.ReportMetric(float64(m10.Microseconds())/1e3, "10k-ms")
+	b.ReportMetric(pairMin, "pair-min")
+	b.ReportMetric(pairMax, "pair-max")
+}
+
+// median returns the median of ds (the mean of the middle two for an even
+// count).
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // BenchmarkRollingUpdate1000 is the reference run: a 1,000-replica rolling

@@ -1,8 +1,9 @@
 // Package cow is copy-on-write for the records a simulated component keeps
 // in a map and changes in place (pod states, graph nodes, informer cache
-// entries and sets): a checkpoint and a restore copy the map, not the
-// records, and a record is copied the first time it is written after
-// either.
+// entries and sets): a checkpoint and a restore share the records, and a
+// record is copied the first time it is written after either. The maps
+// that hold them are copy-on-write too (Map): a checkpoint copies a short
+// list of chunk headers, and a write copies one chunk of the map.
 //
 // Each record carries the Token of the epoch it was made in; the component
 // holds the token of its current epoch and starts a new epoch at every
