@@ -109,8 +109,7 @@ func (s *Server) commitDeletionMark(res Resource, old, obj Object) (Object, erro
 		return old, nil
 	}
 	obj.SetResourceVersion(formatRV(s.nextRV()))
-	s.store(res, old, obj)
-	return obj, nil
+	return s.store(res, old, obj), nil
 }
 
 // validateDeleteOptions applies the API server's DeleteOptions validation

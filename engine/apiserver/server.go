@@ -57,6 +57,9 @@ type Server struct {
 	// podShare holds what the last created pod may share with the next.
 	// Snapshot: yes.
 	podShare podShare
+	// replayTo, while set, is a checkpoint of this run that the server's
+	// state is being replayed toward (see ReplayToward). Snapshot: no.
+	replayTo *Checkpoint
 }
 
 // New returns an empty server reading time from c, drawing UIDs and
@@ -183,8 +186,12 @@ func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 
 // store writes obj (already carrying a fresh RV) and logs the change.
 // old is the previously stored object, nil on create.
-func (s *Server) store(res Resource, old, obj Object) {
+//
+// It returns the object stored: obj, or, while the server replays toward
+// a checkpoint that holds this very version (ReplayToward), that one.
+func (s *Server) store(res Resource, old, obj Object) Object {
 	key := objectKey(obj.GetNamespace(), obj.GetName())
+	obj = s.replayed(res, key, obj)
 	s.tables[res].put(key, obj)
 	s.owners.update(res, old, obj)
 	s.countNodePods(res, old, obj)
@@ -193,6 +200,7 @@ func (s *Server) store(res Resource, old, obj Object) {
 		typ = Added
 	}
 	s.log = append(s.log, WatchEvent{Type: typ, Resource: res, Key: key, Object: obj, Prev: old, RV: parseRV(obj)})
+	return obj
 }
 
 // erase removes the object named by last from storage and logs a DELETED

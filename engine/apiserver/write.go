@@ -116,8 +116,7 @@ func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error)
 	if p, ok := obj.(*corev1.Pod); ok {
 		s.podShare.share(p)
 	}
-	s.store(res, nil, obj)
-	return obj, nil
+	return s.store(res, nil, obj), nil
 }
 
 // update applies a PUT (mode modeUpdate or modeStatus) of in.
@@ -188,8 +187,7 @@ func (s *Server) commitUpdate(res Resource, old, obj Object, mode updateMode) (O
 		return s.erase(res, obj), nil
 	}
 	obj.SetResourceVersion(formatRV(s.nextRV()))
-	s.store(res, old, obj)
-	return obj, nil
+	return s.store(res, old, obj), nil
 }
 
 // shouldDeleteDuringUpdate: an object marked for deletion whose finalizers

@@ -529,3 +529,20 @@ func (cps *checkpoints) wellFormed() bool {
 	}
 	return true
 }
+
+// replayToward has the simulation, about to replay the run from step n
+// (a state of the run the checkpoints were taken on), store the versions
+// of the first spaced checkpoint after n instead of new copies of them
+// (sim.ReplayToward): the checkpoints a replay takes (a step back's
+// scratch one, refinement's) and the state it leaves then share them. It
+// returns the call that stops it, which must come before anything but the
+// run's recorded steps and user actions runs.
+func (s *Session) replayToward(n int) (stop func()) {
+	for _, c := range s.cps.list {
+		if c.sim.Step() > n {
+			s.sim.ReplayToward(c.sim)
+			return func() { s.sim.ReplayToward(nil) }
+		}
+	}
+	return func() {}
+}

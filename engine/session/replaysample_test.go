@@ -7,13 +7,17 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 )
 
 // TestMain makes every test of the package check that a replayed step's
 // kept chart sample is the one it computes again (checkReplayedSamples),
 // so each seek of the rewind, fork and restore tests also proves that
-// replays need not compute samples. Benchmarks time the real cost and
-// leave it off.
+// replays need not compute samples. Likewise every version a replay
+// shares with a later checkpoint instead of storing its own copy
+// (apiserver.VerifyReplayedVersions) is compared with that copy.
+// Benchmarks time the real cost and leave both off.
 //
 // Under js/wasm it also sets a soft memory limit of 1 GB. The collector
 // there runs only when Go code allocates, so a heap can grow to several
@@ -23,6 +27,7 @@ import (
 func TestMain(m *testing.M) {
 	flag.Parse()
 	checkReplayedSamples = flag.Lookup("test.bench").Value.String() == ""
+	apiserver.VerifyReplayedVersions = checkReplayedSamples
 	if runtime.GOOS == "js" {
 		debug.SetMemoryLimit(1 << 30)
 	}

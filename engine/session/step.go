@@ -202,6 +202,7 @@ func (s *Session) Seek(n int) error {
 	if n < from && from-n <= s.cps.gap && n-s.sim.Steps() >= 2*s.cps.gap {
 		scratchAt = n - s.cps.gap
 	}
+	defer s.replayToward(s.sim.Steps())()
 	for s.sim.Steps() < n {
 		if _, ok := s.stepOnce(); !ok {
 			return fmt.Errorf("%w: the run ends at step %d", ErrNoSuchStep, s.sim.Steps())

@@ -184,6 +184,19 @@ func (s *Sim) Restore(cp *Checkpoint) {
 	s.err = cp.err
 }
 
+// ReplayToward tells the API server that the steps about to run replay
+// the run toward cp, a later checkpoint of it, so that its writes store
+// the versions cp holds instead of new copies of them
+// (apiserver.Server.ReplayToward). nil stops it; the caller must stop it
+// before the run takes another path than the one cp was taken on.
+func (s *Sim) ReplayToward(cp *Checkpoint) {
+	if cp == nil {
+		s.server.ReplayToward(nil)
+		return
+	}
+	s.server.ReplayToward(cp.server)
+}
+
 // ReplaceAction puts b in the place of the pending action a (same turn in
 // the order of actions due together) and reports whether a was pending.
 func (s *Sim) ReplaceAction(a, b *Action) bool {
