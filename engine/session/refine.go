@@ -7,26 +7,30 @@ import "sort"
 // The checkpoints a run keeps are taken as it is computed, on a spacing in
 // steps and trace records, and dropped, once over the budget, by what their
 // loss adds to the mean seek for the memory they free (dropLeastUseful).
-// That layout leaves some gaps between checkpoints far longer in replay
-// work than others: in the benchmark's 100k-step run of 7,800 replicas the
-// gap a seek replays most of held 21,528 trace records, with 337,466 in the
-// run over 27 gaps (12,500 on average). A seek to any step is bounded by
-// the largest gap, so RefineCheckpoints, which the page's Worker calls
-// when nothing else is asked of it, evens them out, one change to the list
-// per call: it moves the checkpoint between the largest gap and a
-// neighbour to the point that splits the two evenly, or takes one half-way
-// (in records) through the largest gap, dropping another if the budget
-// needs it. A change must lower the largest gap, or keep it and leave
-// fewer gaps near it (gapScore), and is weighed from the history first, so
-// a call that gains nothing replays nothing; when no change gains within
-// the budget, it reports that it is done (until the list changes). The
-// gap after the last checkpoint is left alone: it grows while the run is
-// played, and a step back there replays from the scratch checkpoint
-// trailing the head. On that run, at the default budget: six changes in
-// 0.3-0.6 s native, the largest gap 21,528 -> 16,388 records, the mean
-// replay of a seek to a uniformly drawn step 7,185 -> 6,973 records, the
-// slowest of 10 seeks to the ends of the largest gaps 32.9 -> 25.5 ms and
-// 43.8 -> 38.1 ms in two runs (BenchmarkSeekWorst, BenchmarkSeekWorstRefined).
+// That layout leaves some gaps between checkpoints longer in replay work
+// than others: in the benchmark's 100k-step run of 7,800 replicas (337,466
+// trace records) the default budget keeps 74 checkpoints, 4,560 records
+// apart on average, and the longest gap holds 6,950. A seek to any step is
+// bounded by the largest gap, so RefineCheckpoints, which the page's
+// Worker calls when nothing else is asked of it, evens them out, one
+// change to the list per call: it moves the checkpoint between the
+// largest gap and a neighbour to the point that splits the two evenly, or
+// takes one half-way (in records) through the largest gap, dropping
+// another if the budget needs it. A change must lower the largest gap, or
+// keep it and leave fewer gaps near it (gapScore), and is weighed from the
+// history first, so a call that gains nothing replays nothing; when no
+// change gains within the budget, it reports that it is done (until the
+// list changes). The gap after the last checkpoint is left alone: it grows
+// while the run is played, and a step back there replays from the scratch
+// checkpoint trailing the head.
+//
+// A checkpoint refining takes is the state of a replay, which shares the
+// first pass's object versions with the checkpoint after it
+// (Session.replayToward): without that it held a second copy of every
+// object the replay wrote, its estimate counted them (objects changed are
+// counted by identity), and no change fitted the budget. On that run: 7
+// changes in 0.14 s native, the largest gap 6,950 -> 5,393 records
+// (BenchmarkSeekWorst, BenchmarkSeekWorstRefined).
 
 // minRefineGap is the fewest steps a gap must span for RefineCheckpoints
 // to split it.
