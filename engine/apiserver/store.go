@@ -89,9 +89,7 @@ func (t *table) each(ns string, fn func(Object) bool) {
 }
 
 func (t *table) put(key string, obj Object) {
-	added := !t.objs.Has(key)
-	t.objs.Set(key, obj)
-	if added {
+	if t.objs.Set(key, obj) {
 		t.added = append(t.added, key)
 		if len(t.added) >= maxAdded+len(t.sorted)/8 {
 			t.keys()

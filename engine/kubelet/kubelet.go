@@ -164,9 +164,7 @@ func (k *Kubelet) writable(p *podState) *podState {
 // makes every timer look its pod up (valid), as the replaced state cannot
 // be marked gone without a lookup of its own.
 func (k *Kubelet) addPod(p *podState) {
-	held := k.pods.Len()
-	k.pods.Set(p.key, p)
-	if k.pods.Len() == held {
+	if !k.pods.Set(p.key, p) {
 		k.epoch = cow.NewToken()
 		p.epoch = k.epoch
 	}

@@ -109,8 +109,8 @@ func (m *Map[K, V]) Has(k K) bool {
 	return ok
 }
 
-// Set stores v under k.
-func (m *Map[K, V]) Set(k K, v V) {
+// Set stores v under k and reports whether k had no entry.
+func (m *Map[K, V]) Set(k K, v V) (added bool) {
 	slot, ok := m.slots.of[k]
 	if !ok {
 		slot = len(m.slots.keys)
@@ -122,8 +122,10 @@ func (m *Map[K, V]) Set(k K, v V) {
 	if c.live&bit == 0 {
 		c.live |= bit
 		m.n++
+		added = true
 	}
 	c.vals[slot%chunkSize] = v
+	return added
 }
 
 // Delete removes k's entry, if any.
