@@ -61,6 +61,12 @@ func (ps *podShare) copyForCreate(in *corev1.Pod) *corev1.Pod {
 	return out
 }
 
+// remember makes p's containers, labels and owner references the ones the
+// next created pod shares when equal (p is stored).
+func (ps *podShare) remember(p *corev1.Pod) {
+	ps.containers, ps.labels, ps.owners = p.Spec.Containers, p.Labels, p.OwnerReferences
+}
+
 // share replaces p's containers, labels and owner references by the last
 // created pod's when they are equal, and remembers p's otherwise. p is the
 // server's own copy, about to be stored.

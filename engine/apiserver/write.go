@@ -113,10 +113,17 @@ func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error)
 	}
 	obj.SetUID(s.newUID())
 	obj.SetResourceVersion(formatRV(s.nextRV()))
-	if p, ok := obj.(*corev1.Pod); ok {
+	p, isPod := obj.(*corev1.Pod)
+	if isPod {
 		s.podShare.share(p)
 	}
-	return s.store(res, nil, obj), nil
+	stored := s.store(res, nil, obj)
+	if sp, ok := stored.(*corev1.Pod); ok && isPod && sp != p {
+		// A replay stored the first pass's version (ReplayToward): the
+		// next pods share its values, not the discarded copy's.
+		s.podShare.remember(sp)
+	}
+	return stored, nil
 }
 
 // update applies a PUT (mode modeUpdate or modeStatus) of in.

@@ -44,8 +44,9 @@ type storeCheckpoint struct {
 }
 
 // A saved set is an orderedSet value as it was; its items and pos are
-// never written again (items is clipped to its length, so not even an
-// append can reach its array, and pos is copied on write).
+// never written again: both copy their chunks (and their lists of chunks)
+// before a write under a token other than the one they were made under,
+// and the store takes a new token at every checkpoint and restore.
 
 // Checkpoint saves the informer's state. The store keeps working on the
 // same entries and sets under a new write token, copying each before it

@@ -17,8 +17,10 @@ import (
 // keepLater false, the actions recorded at step n or later are dropped, so
 // that the caller can apply an alternative "instead" (Apply).
 //
-// The fork shares checkpoints with s, but nothing either writes to:
-// stepping, rewinding or acting on one never moves the other.
+// The fork shares checkpoints with s, and no entry either writes to:
+// stepping, rewinding or acting on one never moves the other. (The
+// copy-on-write maps they share grow a common slot table, see cow.Map:
+// both must be used from one goroutine.)
 //
 // Example: a session that set an image at step 40 and played on to step 90,
 // forked at 40 without later actions, stands at step 40 with the image

@@ -218,7 +218,8 @@ func (s *Session) insertCheckpointAt(i, at int) bool {
 	// which Seek ran; restore sets the cursor before them.
 	doneUser := s.nextUser
 	s.restore(s.cps.list[i])
-	stop := s.replayToward(s.sim.Steps())
+	// Stopped before anything but the replay runs, even if a step panics.
+	defer s.replayToward(s.sim.Steps())()
 	// at lies before the last checkpoint (refineOnce neither moves it nor
 	// splits the gap after it), so the replay takes no spaced checkpoint
 	// (checkpointAfterStep counts from the last one).
@@ -227,7 +228,6 @@ func (s *Session) insertCheckpointAt(i, at int) bool {
 			break
 		}
 	}
-	stop()
 	ok := s.sim.Steps() == at
 	if ok {
 		s.putCheckpoint(i+1, s.saveCheckpoint(&s.cps.list[i]))

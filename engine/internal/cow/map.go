@@ -31,7 +31,15 @@ import (
 // show: use Range to aggregate, or sort.
 //
 // The zero Map is not usable: make one with NewMap. A nil *Map reads as
-// empty (Len, Get, At, Has, Range).
+// empty (Len, Get, At, Has, Range) and Delete does nothing on it.
+//
+// The slot table only grows: a key deleted keeps its slot (a table entry
+// of about 40 bytes and its string) for as long as any map or snapshot
+// sharing the table lives, keys of a future abandoned by a rewind
+// included. The session's step limit bounds the keys a run can set. The
+// table is written by every map that shares it, so maps sharing one (a
+// session and its forks, which share checkpoints) must be used from one
+// goroutine, as the engine is.
 type Map[K comparable, V any] struct {
 	// slots is the key -> slot table shared with every snapshot and every
 	// map restored from one. Append-only.
@@ -128,8 +136,11 @@ func (m *Map[K, V]) Set(k K, v V) (added bool) {
 	return added
 }
 
-// Delete removes k's entry, if any.
+// Delete removes k's entry, if any (nothing, on a nil map).
 func (m *Map[K, V]) Delete(k K) {
+	if m == nil {
+		return
+	}
 	slot, ok := m.slots.of[k]
 	if !ok {
 		return
@@ -217,7 +228,8 @@ func (m *Map[K, V]) Restore(s MapSnapshot[K, V]) {
 
 // Fork returns a map holding the same entries that shares the chunks with
 // m until either writes them (a record that holds a Map is copied with its
-// map forked).
+// map forked). m takes a new token (m may be a map a checkpoint holds;
+// its entries do not change).
 func (m *Map[K, V]) Fork() *Map[K, V] {
 	f := &Map[K, V]{}
 	f.Restore(m.Snapshot())
