@@ -131,3 +131,36 @@ func (s *Session) maxReplay() int {
 	_, r := s.largestReplay()
 	return r
 }
+
+// The checkpoints refining takes share the first pass's object versions
+// (Session.replayToward): putting one in a gap leaves the estimate of the
+// first-pass checkpoint after it no higher than it was (it holds nothing
+// the new one holds a second copy of). Without the sharing, every object
+// the replay wrote and the next checkpoint still holds was counted again.
+func TestRefinedCheckpointsShareTheFirstPassVersions(t *testing.T) {
+	s := loadBench(t, benchScenario(2000))
+	s.SetCheckpointBudget(30_000_000)
+	s.RunToEnd()
+	s.SetCheckpointBudget(60_000_000)
+	first := map[int]int{} // step -> bytes, the checkpoints of the first pass
+	for _, c := range s.cps.list {
+		first[c.sim.Step()] = c.bytes
+	}
+	for s.RefineCheckpoints() {
+	}
+	checked := 0
+	for i := 1; i < len(s.cps.list); i++ {
+		prev, c := s.cps.list[i-1], s.cps.list[i]
+		was, original := first[c.sim.Step()]
+		if _, prevOriginal := first[prev.sim.Step()]; prevOriginal || !original {
+			continue
+		}
+		checked++
+		if c.bytes > was {
+			t.Errorf("checkpoint at step %d: estimated %d bytes after the one refining put before it, %d before", c.sim.Step(), c.bytes, was)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("refining put no checkpoint before one of the first pass: the test checks nothing")
+	}
+}
