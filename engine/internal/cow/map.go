@@ -60,6 +60,8 @@ type Map[K comparable, V any] struct {
 const chunkSize = 32
 
 type chunk[V any] struct {
+	// owner is the token of the map that made or copied the chunk; any
+	// other map copies it before writing it.
 	owner *Token
 	// live has bit i set when vals[i] holds an entry.
 	live uint32
