@@ -25,12 +25,7 @@ type savedNode struct {
 
 // depSet copies a dependents map into a Go map.
 func depSet(m *cow.Map[types.UID, struct{}]) map[types.UID]struct{} {
-	out := map[types.UID]struct{}{}
-	m.Range(func(uid types.UID, _ struct{}) bool {
-		out[uid] = struct{}{}
-		return true
-	})
-	return out
+	return m.Contents().(map[types.UID]struct{})
 }
 
 // savedNodes copies the nodes a checkpoint holds, dependents included.

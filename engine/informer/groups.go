@@ -110,9 +110,6 @@ func (s *Store) EachGroup(index, value string, fn func(g Group)) {
 func (s *Store) recount() map[string][]group {
 	out := map[string][]group{}
 	s.order.items.each(func(q uint64) {
-		if q == 0 {
-			return
-		}
 		e := s.writable(s.entries.get(q))
 		e.labelSig = labelSignature(e.obj.GetLabels())
 		e.facts = s.groups.classify(e.obj)

@@ -22,9 +22,9 @@ const (
 // The store's entry table maps the seq of every cached entry to the entry;
 // the sets hold seqs, so that putting a copy of an entry in place of the
 // original (copy-on-write, Store.writable) is one write in the entry table
-// instead of one in every set holding it. Each set's positions are a
-// seqTable too, so a checkpoint shares them instead of a restore
-// rebuilding them.
+// instead of one in every set holding it. Each set's positions and its
+// order (items by position) are seqTables too, so a checkpoint shares
+// them instead of a restore rebuilding them.
 type seqTable[T comparable] struct {
 	// owner is the token chunks (the list, not the chunks it points to)
 	// was created or copied under.
@@ -127,6 +127,21 @@ func (t *seqTable[T]) trim() {
 		clear(t.chunks[n:])
 		t.chunks = t.chunks[:n]
 		t.base += uint64(k)
+	}
+}
+
+// each calls fn for every non-zero value, in the order of their seqs.
+func (t *seqTable[T]) each(fn func(v T)) {
+	var zero T
+	for _, c := range t.chunks {
+		if c == nil {
+			continue
+		}
+		for _, v := range c.vals {
+			if v != zero {
+				fn(v)
+			}
+		}
 	}
 }
 

@@ -128,7 +128,7 @@ func (s *Store) restore(cp *storeCheckpoint) {
 }
 
 func (s *orderedSet) save() orderedSet {
-	return orderedSet{pos: s.pos.save(), items: s.items.save(), live: s.live}
+	return orderedSet{pos: s.pos.save(), items: s.items.save(), n: s.n, live: s.live}
 }
 
 // restore makes s hold saved's items and positions under the tokens they

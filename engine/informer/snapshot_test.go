@@ -32,7 +32,7 @@ func dumpStore(t *testing.T, s *Store) string {
 	}
 	set := func(name string, os *orderedSet) {
 		fmt.Fprintf(&b, "%s:", name)
-		for _, q := range os.items.all() {
+		for _, q := range itemsOf(os) {
 			if q == 0 {
 				b.WriteString(" -")
 				continue
@@ -46,7 +46,7 @@ func dumpStore(t *testing.T, s *Store) string {
 		}
 		// pos maps exactly the seqs of items to their indexes.
 		live := 0
-		for _, q := range os.items.all() {
+		for _, q := range itemsOf(os) {
 			if q != 0 {
 				live++
 			}
@@ -56,7 +56,7 @@ func dumpStore(t *testing.T, s *Store) string {
 			t.Fatalf("set %s: %d live items, %d positions, len %d", name, live, len(positions), os.len())
 		}
 		for q, p := range positions {
-			if int(p) > os.items.len() || os.items.at(int(p)-1) != q {
+			if int(p) > os.n || os.items.get(uint64(p)-1) != q {
 				t.Fatalf("set %s: seq %d at position %d, which holds another", name, q, p-1)
 			}
 		}
@@ -393,4 +393,13 @@ func TestListAfterOldestChunksDropped(t *testing.T) {
 	s.remove(want[0])
 	s.restore(&cp)
 	check("restored")
+}
+
+// itemsOf returns the order of os, position by position, 0 for a tombstone.
+func itemsOf(os *orderedSet) []uint64 {
+	out := make([]uint64, os.n)
+	for i := range out {
+		out[i] = os.items.get(uint64(i))
+	}
+	return out
 }

@@ -42,21 +42,24 @@ type entry struct {
 // their seqs, and the store's entry table gives the entries (each). Its
 // mutators take the store's current token: items and pos copy themselves
 // by chunk before a write under a new one (a checkpoint shares them; see
-// seqList and seqTable).
+// seqTable).
 type orderedSet struct {
 	// pos maps the seq of a live entry to 1 + its index in items (0 for
 	// a seq not in the set): a lookup is two loads, and a checkpoint
 	// shares the chunks.
 	pos seqTable[uint32]
-	// items holds the seqs of live entries and 0 for tombstones (no entry
-	// has seq 0); items.len()-live tombstones.
-	items seqList
+	// items maps the positions 0 to n-1 of the order to the seqs of live
+	// entries, 0 for tombstones (no entry has seq 0): n-live tombstones.
+	// A seqTable keyed by position: a run of tombstones as long as a chunk
+	// holds no chunk.
+	items seqTable[uint64]
+	n     int
 	// live is the number of entries in the set.
 	live int
 }
 
 func newOrderedSet(tok *cow.Token) *orderedSet {
-	return &orderedSet{pos: seqTable[uint32]{owner: tok}, items: seqList{owner: tok}}
+	return &orderedSet{pos: seqTable[uint32]{owner: tok}, items: seqTable[uint64]{owner: tok}}
 }
 
 // index returns the index of seq q in items, ok false when q is not in s.
@@ -76,8 +79,7 @@ func (s *orderedSet) add(tok *cow.Token, e *entry) {
 // or one entering the label bucket of a value its object did not have): it
 // skips the membership lookup.
 func (s *orderedSet) addAbsent(tok *cow.Token, e *entry) {
-	s.items.append(tok, e.seq)
-	s.pos.set(tok, e.seq, uint32(s.items.len()))
+	s.push(tok, e.seq)
 	s.live++
 }
 
@@ -87,7 +89,7 @@ func (s *orderedSet) remove(tok *cow.Token, e *entry) {
 		return
 	}
 	s.pos.set(tok, e.seq, 0)
-	s.items.set(tok, i, 0)
+	s.items.set(tok, uint64(i), 0)
 	s.live--
 	s.compact(tok)
 }
@@ -100,27 +102,28 @@ func (s *orderedSet) moveToEnd(tok *cow.Token, e *entry) {
 		s.addAbsent(tok, e)
 		return
 	}
-	if i == s.items.len()-1 {
+	if i == s.n-1 {
 		return
 	}
-	s.items.set(tok, i, 0)
-	s.items.append(tok, e.seq)
-	s.pos.set(tok, e.seq, uint32(s.items.len()))
+	s.items.set(tok, uint64(i), 0)
+	s.push(tok, e.seq)
 	s.compact(tok)
+}
+
+// push puts seq q at the end of the order.
+func (s *orderedSet) push(tok *cow.Token, q uint64) {
+	s.items.set(tok, uint64(s.n), q)
+	s.n++
+	s.pos.set(tok, q, uint32(s.n))
 }
 
 // compact drops the tombstones when they dominate, keeping order: the
 // items move to new chunks.
 func (s *orderedSet) compact(tok *cow.Token) {
-	if s.items.len() > 32 && s.live < s.items.len()/2 {
-		live := seqList{owner: tok}
-		s.items.each(func(q uint64) {
-			if q != 0 {
-				live.append(tok, q)
-				s.pos.set(tok, q, uint32(live.len()))
-			}
-		})
-		s.items = live
+	if s.n > 32 && s.live < s.n/2 {
+		old := s.items
+		s.items, s.n = seqTable[uint64]{owner: tok}, 0
+		old.each(func(q uint64) { s.push(tok, q) })
 	}
 }
 
@@ -133,9 +136,6 @@ func (s *orderedSet) each(t *seqTable[*entry], fn func(e *entry)) {
 	var c *seqChunk[*entry]
 	ci := ^uint64(0)
 	s.items.each(func(q uint64) {
-		if q == 0 {
-			return
-		}
 		if i := q >> seqChunkBits; i != ci {
 			c, ci = t.chunks[i-t.base], i
 		}

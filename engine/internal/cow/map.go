@@ -233,9 +233,8 @@ func (m *Map[K, V]) Restore(s MapSnapshot[K, V]) {
 // map forked). m takes a new token (m may be a map a checkpoint holds;
 // its entries do not change).
 func (m *Map[K, V]) Fork() *Map[K, V] {
-	f := &Map[K, V]{}
-	f.Restore(m.Snapshot())
-	return f
+	m.tok = NewToken()
+	return &Map[K, V]{slots: m.slots, chunks: slices.Clone(m.chunks), n: m.n, tok: NewToken()}
 }
 
 // Get returns the value the map held under k, if any.
