@@ -286,6 +286,33 @@ test('predict: the guess is asked before the math and then marked', async ({ pag
   await expect(page.locator('#predict')).toContainText('Score: 0 of 0');
 });
 
+test('panels below the fold catch up with the step shown as soon as they are scrolled into view', async ({ page }) => {
+  // At 1280x720 the timeline is below the fold: a render leaves it for
+  // later (web/src/player/onscreen.ts; the delay is raised to a minute
+  // here), and scrolling it into view brings it up to date at once.
+  await ready(page);
+  const r = await page.evaluate(async () => {
+    type App = { seek(n: number): Promise<void>; advance(by: string): Promise<number>; current(): { step: number }; offscreen: { delayMs: number; flush(): void } };
+    const app = (window as unknown as { __rolloutlabApp: App }).__rolloutlabApp;
+    const row = () => document.querySelector('#steps .current')?.textContent ?? '';
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    await app.seek(0);
+    app.offscreen.flush();
+    app.offscreen.delayMs = 60_000;
+    await frame();
+    for (let i = 0; i < 12; i++) await app.advance('event');
+    await frame();
+    const before = row();
+    document.getElementById('panel-steps')!.scrollIntoView();
+    await frame();
+    await frame();
+    return { step: app.current().step, before, after: row() };
+  });
+  expect(r.step).toBe(12);
+  expect(r.before).not.toMatch(/^12 \+/); // held back while out of view
+  expect(r.after).toMatch(/^12 \+/);
+});
+
 test('math after a seek: the latest decision before the step, not none', async ({ page }) => {
   test.setTimeout(90_000);
   await ready(page);

@@ -17,6 +17,7 @@ import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, View } from
 import { hasEdits, loadDraft, saveDraft } from '../whatif/persist';
 import type { WhatIfRoom } from '../whatif/room';
 import { HistoryComponents, SortedSteps } from './history';
+import { Deferred, Onscreen } from './onscreen';
 
 /** A scenario annotation as the bridge returns it (engine/scenario Annotation). */
 export interface Annotation {
@@ -113,6 +114,24 @@ export class Player {
     });
     if (this.view) this.whatif.update(this.view);
   }
+  /**
+   * The panels a render may leave for later while they are scrolled out of
+   * view (onscreen.ts): each renders the view current when it runs.
+   */
+  readonly offscreen: Deferred = this.deferPanels();
+
+  private deferPanels(): Deferred {
+    const panel = (id: string, render: (v: View) => void) => ({ el: $(id), render: () => this.view && render(this.view) });
+    const panels = new Map([
+      ['queues', panel('panel-queue', (v) => renderQueues($('queues'), v))],
+      ['expectations', panel('panel-exp', (v) => renderExpectations($('expectations'), v))],
+      ['trace', panel('panel-trace', (v) => renderTrace($('trace'), $('trace-step'), v))],
+      ['steps', panel('panel-steps', (v) => renderSteps($('steps'), this.history, v.step, $<HTMLSelectElement>('filter-component').value, $<HTMLSelectElement>('filter-kind').value, (n) => void this.seek(n)))],
+      ['whatif', panel('panel-act', (v) => this.whatif?.update(v))],
+    ]);
+    return new Deferred(new Onscreen([...panels.values()].map((p) => p.el), () => this.offscreen.flush()), panels);
+  }
+
   /** Called after every render with the view shown (presenter, predict). */
   readonly onRender: ((v: View) => void)[] = [];
   /** Called after every load with the scenario's annotations. */
@@ -589,16 +608,14 @@ export class Player {
     if (!v) return;
     const records = list(v.records);
     this.cluster.render(v, claimsOf(records), MAX_PODS);
-    renderQueues($('queues'), v);
-    renderExpectations($('expectations'), v);
+    // Queues, expectations, trace, timeline and what-if forms: now if in view, soon otherwise.
+    this.offscreen.render();
     this.backfillMath();
     const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
     const blocks = this.holdMath(v) ? null : this.mathBlocks(this.mathByStep.get(from) ?? NO_RECORDS);
     // Held (predict mode), or math.ts still loading: nothing rather than another step's math.
     if (blocks) renderMath($('math'), blocks, from, v.step);
     else $('math').replaceChildren();
-    renderTrace($('trace'), $('trace-step'), v);
-    renderSteps($('steps'), this.history, v.step, $<HTMLSelectElement>('filter-component').value, $<HTMLSelectElement>('filter-kind').value, (n) => void this.seek(n));
     if (this.chart.zoom === 'action') {
       // Only this zoom reads it: the latest action, found from the end.
       let i = this.history.length - 1;
@@ -606,7 +623,6 @@ export class Player {
       this.chart.lastActionStep = i >= 0 ? this.history[i]!.step : 0;
     }
     this.chart.render(this.samples, v.step);
-    this.whatif?.update(v);
     this.renderControls(v);
     this.kubectlSoon();
     for (const fn of this.onRender) fn(v);

@@ -1,0 +1,54 @@
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { Deferred } from './onscreen';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+/** Two panels, one in view and one not, counting their renders. */
+function setup() {
+  const shown = new Set<string>(['a']);
+  const el = (name: string) => ({ name }) as unknown as Element;
+  const renders: string[] = [];
+  const panels = new Map([
+    ['a', { el: el('a'), render: () => renders.push('a') }],
+    ['b', { el: el('b'), render: () => renders.push('b') }],
+  ]);
+  const onscreen = { inView: (e: Element) => shown.has((e as unknown as { name: string }).name) };
+  return { shown, renders, d: new Deferred(onscreen, panels, 100) };
+}
+
+it('renders the panels in view at once and the others once the delay has passed', () => {
+  const { renders, d } = setup();
+  d.render();
+  expect(renders).toEqual(['a']);
+  expect(d.pending).toBe(true);
+  vi.advanceTimersByTime(99);
+  expect(renders).toEqual(['a']);
+  vi.advanceTimersByTime(1);
+  expect(renders).toEqual(['a', 'b']);
+  expect(d.pending).toBe(false);
+});
+
+it('renders a panel out of view at most once per delay however often the view changes (playing)', () => {
+  const { renders, d } = setup();
+  for (let i = 0; i < 10; i++) {
+    d.render();
+    vi.advanceTimersByTime(16);
+  }
+  // 160 ms of frames: "a" every frame, "b" once, at 100 ms.
+  expect(renders.filter((r) => r === 'a')).toHaveLength(10);
+  expect(renders.filter((r) => r === 'b')).toHaveLength(1);
+});
+
+it('flush renders what is stale now (a panel scrolled into view) and cancels the timer', () => {
+  const { shown, renders, d } = setup();
+  d.render();
+  shown.add('b');
+  d.flush();
+  expect(renders).toEqual(['a', 'b']);
+  vi.advanceTimersByTime(500);
+  expect(renders).toEqual(['a', 'b']);
+  d.render(); // both in view now: nothing left for later
+  expect(renders).toEqual(['a', 'b', 'a', 'b']);
+  expect(d.pending).toBe(false);
+});
