@@ -198,11 +198,17 @@ async function traced(browser, page, fn) {
   }
 }
 
-/** Seeks to each target in turn; per seek: total ms (call to the frame showing it) and the Worker's ms. */
+/**
+ * Seeks to each target in turn; per seek: total ms (call to the frame showing
+ * it), the Worker's ms, and the longest unit of idle work the Worker did in
+ * the pause before it (engine-worker.ts's "workerIdle": a call that comes
+ * while one runs waits for it).
+ */
 function seekAll(page, targets, pauseMs = 0) {
   return page.evaluate(async ({ targets, pauseMs }) => {
     const app = window.__rolloutlabApp;
     const out = [];
+    await app.engineCall('workerIdle');
     for (const target of targets) {
       if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
       const s0 = performance.now();
@@ -210,10 +216,20 @@ function seekAll(page, targets, pauseMs = 0) {
       const s1 = performance.now();
       // The render is scheduled for the next frame: wait until it has run.
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      out.push({ target, ms: performance.now() - s0, callMs: s1 - s0, workerMs: app.workerMs('seek') ?? NaN });
+      const ms = performance.now() - s0;
+      const units = (await app.engineCall('workerIdle')) ?? [];
+      const longest = units.reduce((a, u) => (u.ms > a.ms ? u : a), { what: '', ms: 0 });
+      out.push({ target, ms, callMs: s1 - s0, workerMs: app.workerMs('seek') ?? NaN, idleMs: longest.ms, idleWhat: longest.what, idleUnits: units.length });
     }
     return out;
   }, { targets, pauseMs });
+}
+
+/** "; the Worker's idle work in the pauses: N units, the longest X ms (kind)" of seeks made with pauses. */
+function idleOf(seeks) {
+  const longest = seeks.reduce((a, x) => (x.idleMs > a.idleMs ? x : a), { idleMs: 0, idleWhat: '' });
+  const units = seeks.reduce((n, x) => n + (x.idleUnits ?? 0), 0);
+  return `; the Worker's idle work in the pauses: ${units} units, the longest ${longest.idleMs.toFixed(0)} ms (${longest.idleWhat || 'none'})`;
 }
 
 /**
@@ -569,10 +585,10 @@ async function main() {
       console.log(`bench-browser: seek, ${lr.steps}-step run, ${lr.random.length} uniformly drawn steps: median ${pad(r.median)} ms  max ${pad(r.max)} ms; engine in its Worker median ${pad(r.workerMedian)} ms  max ${pad(r.workerMax)} ms; each (total/worker ms): ${lr.random.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}`);
       const pc = seekStats(lr.paced);
       summary.seekLongRunPaced = { steps: lr.steps, ...pc };
-      console.log(`bench-browser: seek, ${lr.steps}-step run, the same ${lr.paced.length} steps with a 1 s pause before each: median ${pad(pc.median)} ms  max ${pad(pc.max)} ms; engine in its Worker median ${pad(pc.workerMedian)} ms  max ${pad(pc.workerMax)} ms; each (total/worker ms): ${lr.paced.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}`);
+      console.log(`bench-browser: seek, ${lr.steps}-step run, the same ${lr.paced.length} steps with a 1 s pause before each: median ${pad(pc.median)} ms  max ${pad(pc.max)} ms; engine in its Worker median ${pad(pc.workerMedian)} ms  max ${pad(pc.workerMax)} ms; each (total/worker ms): ${lr.paced.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}${idleOf(lr.paced)}`);
       const wc = seekStats(lr.worst);
       summary.seekLongRunWorst = { steps: lr.steps, ...wc, gaps: lr.worst };
-      console.log(`bench-browser: seek, ${lr.steps}-step run, to the end of the ${lr.worst.length} largest gaps between checkpoints (the slowest seeks; idle refinement ${lr.refineWait.refined ? 'done' : 'not done'} after ${(lr.refineWait.ms / 1000).toFixed(1)} s), a 1 s pause before each: max ${pad(wc.max)} ms; engine in its Worker max ${pad(wc.workerMax)} ms; each (total/worker ms, gap steps/records): ${lr.worst.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)} (${x.steps}/${x.records})`).join(' ')}`);
+      console.log(`bench-browser: seek, ${lr.steps}-step run, to the end of the ${lr.worst.length} largest gaps between checkpoints (the slowest seeks; idle refinement ${lr.refineWait.refined ? 'done' : 'not done'} after ${(lr.refineWait.ms / 1000).toFixed(1)} s), a 1 s pause before each: max ${pad(wc.max)} ms; engine in its Worker max ${pad(wc.workerMax)} ms; each (total/worker/answer-received ms, gap steps/records): ${lr.worst.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}/${x.callMs.toFixed(0)} (${x.steps}/${x.records})`).join(' ')}${idleOf(lr.worst)}`);
     } else if (lr) {
       console.log(`bench-browser: seek, long run: not measured: ${lr.error}`);
     }

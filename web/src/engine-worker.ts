@@ -105,12 +105,38 @@ const IDLE_MS = 400;
  * leaving the Worker free for a call in between.
  */
 const REFINE_AGAIN_MS = 20;
+/** True until the idle work after a call has begun (its first unit collects garbage first). */
+let idleFresh = true;
+/**
+ * The latest units of idle work, for scripts/bench-browser.mjs ("workerIdle",
+ * answered here): a call that comes while one runs waits for it.
+ */
+const idleLog: { what: string; ms: number }[] = [];
+const IDLE_LOG_MAX = 200;
+function logged(what: string, args: string): string {
+  const t0 = performance.now();
+  const raw = answer(what, args);
+  idleLog.push({ what, ms: performance.now() - t0 });
+  if (idleLog.length > IDLE_LOG_MAX) idleLog.shift();
+  return raw;
+}
 const idle = afterIdle(
   () => {
-    const more = refined(answer('refine', '{}'));
-    // Garbage once the refining is done: each unit allocates a checkpoint
-    // and a replay, and a collection after each would stretch the chain.
-    if (!more) void answer('idle', '{}');
+    // Garbage first, when the heap is past half its allowance ("idle"):
+    // the collection is the longest idle work (280-330 ms with a 100k-step
+    // run's heap) and cannot be interrupted, so a call that comes while it
+    // runs waits for all of it. Done first, it is over about 700 ms after
+    // the last answer, before the next click of a reader who pauses a
+    // second; left until a chain of refine units (20-45 ms each, 20 ms
+    // apart) has ended, it starts later by the length of the chain.
+    if (idleFresh) {
+      idleFresh = false;
+      void logged('idle', '{}');
+    }
+    const more = refined(logged('refine', '{}'));
+    // And once the refining is done (each unit allocates a checkpoint and
+    // a replay; a collection after each would stretch the chain).
+    if (!more) void logged('idle', '{}');
     return more;
   },
   IDLE_MS,
@@ -129,6 +155,11 @@ function refined(raw: string): boolean {
 
 scope.onmessage = (e) => {
   const m = e.data;
+  if (m.type === 'call' && m.method === 'workerIdle') {
+    // The idle work done since the last asking; the idle work goes on.
+    scope.postMessage({ type: 'result', id: m.id, result: JSON.stringify({ ok: true, value: idleLog.splice(0) }) });
+    return;
+  }
   idle.busy();
   if (m.type === 'start') {
     start(m.module).then(
@@ -140,6 +171,7 @@ scope.onmessage = (e) => {
     );
     return;
   }
+  idleFresh = true;
   const t0 = performance.now();
   const msg: Answer = m.method === 'samples' ? samplesDelta(m.id, m.args) : m.method === 'steps' ? chunked(m.id, answer(m.method, m.args)) : { type: 'result', id: m.id, result: answer(m.method, m.args) };
   msg.ms = performance.now() - t0;
