@@ -263,9 +263,10 @@ func (b *bridge) checkpoints(json.RawMessage) (any, error) {
 }
 
 // refine does one unit of idle work on the rewind checkpoints
-// (session.RefineCheckpoints): the page's Worker calls it, then "idle",
-// when no call has come for a while, and again soon after while it
-// reports {refined: true}.
+// (session.RefineCheckpoints): the page's Worker calls it when no call
+// has come for a while (after "idle", which may collect garbage first),
+// again soon after while it reports {refined: true}, then "idle" once
+// more.
 func (b *bridge) refine(json.RawMessage) (any, error) {
 	return b.guarded(func(s *session.Session) (any, error) {
 		return struct {

@@ -176,8 +176,10 @@ func BenchmarkSeek(b *testing.B) {
 // the slowest seek (worst-ms, what a seek to any step can take, including
 // this shared machine's worst moment), the slowest of those gaps by the
 // median of its seeks (slowest-gap-ms, once each was timed three times),
-// the mean of all seeks (ns/op), the most records a gap replays (gap-rec)
-// and the longest gap in steps (gap-steps).
+// the mean of all seeks (ns/op: half of them to those gaps, so it is
+// higher than when the ops cycled through every gap alone), the most
+// records a gap replays (gap-rec) and the longest gap in steps
+// (gap-steps).
 //
 // Between two seeks (untimed), it collects the heap when the page's Worker
 // would, idle after a seek: once the heap has used half of the growth the

@@ -131,7 +131,9 @@ const idle = afterIdle(
     // apart) has ended, it starts later by the length of the chain.
     if (idleFresh) {
       idleFresh = false;
-      void logged('idle', '{}');
+      // A collection is a unit of its own: a call that comes during it
+      // waits for it, not for a refine unit after it as well.
+      if (collected(logged('idle', '{}'))) return true;
     }
     const more = refined(logged('refine', '{}'));
     // And once the refining is done (each unit allocates a checkpoint and
@@ -142,6 +144,16 @@ const idle = afterIdle(
   IDLE_MS,
   REFINE_AGAIN_MS,
 );
+
+/** Whether an "idle" answer says it collected garbage. */
+function collected(raw: string): boolean {
+  try {
+    const env = JSON.parse(raw) as { ok?: boolean; value?: { collected?: unknown } };
+    return env.ok === true && env.value?.collected === true;
+  } catch {
+    return false;
+  }
+}
 
 /** Whether a "refine" answer says it changed the checkpoints (more may follow). */
 function refined(raw: string): boolean {
@@ -157,7 +169,7 @@ scope.onmessage = (e) => {
   const m = e.data;
   if (m.type === 'call' && m.method === 'workerIdle') {
     // The idle work done since the last asking; the idle work goes on.
-    scope.postMessage({ type: 'result', id: m.id, result: JSON.stringify({ ok: true, value: idleLog.splice(0) }) });
+    scope.postMessage({ type: 'result', id: m.id, result: JSON.stringify({ ok: true, value: idleLog.splice(0) }), ms: 0 });
     return;
   }
   idle.busy();
