@@ -4,15 +4,12 @@ import { Deferred } from './onscreen';
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-/** Two panels, one in view and one not, counting their renders. */
-function setup() {
+/** Panels (a and b unless named), a in view and the others not, counting their renders. */
+function setup(names = ['a', 'b']) {
   const shown = new Set<string>(['a']);
   const el = (name: string) => ({ name }) as unknown as Element;
   const renders: string[] = [];
-  const panels = new Map([
-    ['a', { el: el('a'), render: () => renders.push('a') }],
-    ['b', { el: el('b'), render: () => renders.push('b') }],
-  ]);
+  const panels = new Map(names.map((n) => [n, { el: el(n), render: () => renders.push(n) }]));
   const onscreen = { inView: (e: Element) => shown.has((e as unknown as { name: string }).name) };
   return { shown, renders, d: new Deferred(onscreen, panels, 100) };
 }
@@ -50,5 +47,19 @@ it('flush renders what is stale now (a panel scrolled into view) and cancels the
   expect(renders).toEqual(['a', 'b']);
   d.render(); // both in view now: nothing left for later
   expect(renders).toEqual(['a', 'b', 'a', 'b']);
+  expect(d.pending).toBe(false);
+});
+
+it('renders the stale panels one per task, so that a message between them waits for one render only', () => {
+  const { renders, d } = setup(['a', 'b', 'c']);
+  d.render();
+  expect(renders).toEqual(['a']);
+  // The delay's timer renders one panel and leaves the next to a timer of its own.
+  vi.advanceTimersToNextTimer();
+  expect(renders).toHaveLength(2);
+  expect(d.pending).toBe(true);
+  vi.advanceTimersToNextTimer();
+  expect(renders).toHaveLength(3);
+  expect(renders.slice(1).sort()).toEqual(['b', 'c']);
   expect(d.pending).toBe(false);
 });

