@@ -63,3 +63,26 @@ it('renders the stale panels one per task, so that a message between them waits 
   expect(renders.slice(1).sort()).toEqual(['b', 'c']);
   expect(d.pending).toBe(false);
 });
+
+it('a panel rendered in a round and stale again waits for the next delay, however often the view changes during the round', () => {
+  const { renders, d } = setup(['a', 'b', 'c']);
+  const count = (n: string) => renders.filter((r) => r === n).length;
+  d.render();
+  vi.advanceTimersToNextTimer(); // the delay: the round is b, c; b renders
+  const first = renders.at(-1)!;
+  const second = first === 'b' ? 'c' : 'b';
+  d.render(); // the next step, during the round: a renders, both are stale again
+  vi.advanceTimersToNextTimer(); // the round goes on: the other one renders
+  expect(count(first)).toBe(1);
+  expect(count(second)).toBe(1);
+  d.render();
+  vi.advanceTimersByTime(99);
+  expect(count(first)).toBe(1);
+  expect(count(second)).toBe(1);
+  vi.advanceTimersByTime(1); // the next round begins
+  expect(count(first) + count(second)).toBe(3);
+  vi.advanceTimersByTime(1);
+  expect(count(first)).toBe(2);
+  expect(count(second)).toBe(2);
+  expect(d.pending).toBe(false);
+});

@@ -56,6 +56,12 @@ export class Onscreen {
  */
 export class Deferred {
   private readonly stale = new Set<string>();
+  /**
+   * The panels that were stale when the delay ended, still to render in
+   * this round (one per task); a panel that turns stale again after its
+   * turn waits for the next delay.
+   */
+  private batch: string[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -76,22 +82,31 @@ export class Deferred {
     if (this.stale.size > 0 && this.timer === null) this.timer = setTimeout(() => this.next(), this.delayMs);
   }
 
-  /** The timer: renders one stale panel, and the next one in a task of its own. */
+  /**
+   * The timer: renders the next panel of the round (a panel rendered since
+   * it began, in view or by flush, is skipped), the one after in a task of
+   * its own; once the round is done, the panels stale again wait for the
+   * delay.
+   */
   private next(): void {
     this.timer = null;
-    const [name] = this.stale;
-    if (name === undefined) return;
-    this.stale.delete(name);
-    this.panels.get(name)?.render();
-    if (this.stale.size > 0) this.timer = setTimeout(() => this.next(), 0);
+    if (this.batch.length === 0) this.batch = [...this.stale];
+    for (let name = this.batch.shift(); name !== undefined; name = this.batch.shift()) {
+      if (!this.stale.delete(name)) continue;
+      this.panels.get(name)?.render();
+      break;
+    }
+    if (this.batch.length > 0) this.timer = setTimeout(() => this.next(), 0);
+    else if (this.stale.size > 0) this.timer = setTimeout(() => this.next(), this.delayMs);
   }
 
-  /** Renders every stale panel now (the timer, a panel scrolling into view, tests). */
+  /** Renders every stale panel now (a panel scrolling into view, tests). */
   flush(): void {
     if (this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;
     }
+    this.batch = [];
     for (const name of [...this.stale]) {
       this.stale.delete(name);
       this.panels.get(name)?.render();
