@@ -145,25 +145,21 @@ const idle = afterIdle(
   REFINE_AGAIN_MS,
 );
 
-/** Whether an "idle" answer says it collected garbage. */
-function collected(raw: string): boolean {
+/** Whether a successful answer's value has `flag` set to true. */
+function says(raw: string, flag: string): boolean {
   try {
-    const env = JSON.parse(raw) as { ok?: boolean; value?: { collected?: unknown } };
-    return env.ok === true && env.value?.collected === true;
+    const env = JSON.parse(raw) as { ok?: boolean; value?: Record<string, unknown> };
+    return env.ok === true && env.value?.[flag] === true;
   } catch {
     return false;
   }
 }
 
+/** Whether an "idle" answer says it collected garbage. */
+const collected = (raw: string): boolean => says(raw, 'collected');
+
 /** Whether a "refine" answer says it changed the checkpoints (more may follow). */
-function refined(raw: string): boolean {
-  try {
-    const env = JSON.parse(raw) as { ok?: boolean; value?: { refined?: unknown } };
-    return env.ok === true && env.value?.refined === true;
-  } catch {
-    return false;
-  }
-}
+const refined = (raw: string): boolean => says(raw, 'refined');
 
 scope.onmessage = (e) => {
   const m = e.data;
