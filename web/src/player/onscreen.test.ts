@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { Deferred } from './onscreen';
+import { Deferred, Onscreen } from './onscreen';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -85,4 +85,32 @@ it('a panel rendered in a round and stale again waits for the next delay, howeve
   expect(count(first)).toBe(2);
   expect(count(second)).toBe(2);
   expect(d.pending).toBe(false);
+});
+
+it('Onscreen: panels that scroll into view together are all in view, and the callback runs once', () => {
+  // A stand-in for the browser's observer: the test delivers its entries.
+  let deliver: (entries: { target: Element; isIntersecting: boolean }[]) => void = () => {};
+  vi.stubGlobal(
+    'IntersectionObserver',
+    class {
+      constructor(cb: typeof deliver) {
+        deliver = cb;
+      }
+      observe(): void {}
+    },
+  );
+  try {
+    const [a, b] = [{}, {}] as Element[];
+    let calls = 0;
+    const o = new Onscreen([a!, b!], () => calls++);
+    expect(o.inView(a!) && o.inView(b!)).toBe(true); // no answer yet: in view
+    deliver([{ target: a!, isIntersecting: false }, { target: b!, isIntersecting: false }]);
+    expect(o.inView(a!) || o.inView(b!)).toBe(false);
+    expect(calls).toBe(0);
+    deliver([{ target: a!, isIntersecting: true }, { target: b!, isIntersecting: true }]);
+    expect(o.inView(a!) && o.inView(b!)).toBe(true);
+    expect(calls).toBe(1);
+  } finally {
+    vi.unstubAllGlobals();
+  }
 });
