@@ -20,9 +20,12 @@ import (
 // testEnv is a server with its clock and recorder, plus the cursors the
 // golden tests use to print only what is new.
 type testEnv struct {
-	clock    *clock.Clock
-	rec      *trace.Recorder
-	srv      *Server
+	clock *clock.Clock
+	rec   *trace.Recorder
+	srv   *Server
+	// names is the server's random stream (a test that restores the
+	// server restores it too, as the simulation does).
+	names    *rng.Stream
 	watchPos int
 	tracePos uint64
 }
@@ -30,7 +33,8 @@ type testEnv struct {
 func newTestEnv() *testEnv {
 	c := clock.New(clock.Epoch)
 	rec := trace.NewRecorder(c, 1)
-	return &testEnv{clock: c, rec: rec, srv: New(c, rng.New(1).Stream("names"), rec)}
+	names := rng.New(1).Stream("names")
+	return &testEnv{clock: c, rec: rec, srv: New(c, names, rec), names: names}
 }
 
 // decode turns YAML into a typed object chosen by its kind.

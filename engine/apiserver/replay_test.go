@@ -3,10 +3,6 @@ package apiserver
 import (
 	"strings"
 	"testing"
-
-	"github.com/rolloutlab/rolloutlab/engine/clock"
-	"github.com/rolloutlab/rolloutlab/engine/rng"
-	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
 
 // A replay toward a later checkpoint stores that checkpoint's versions of
@@ -14,9 +10,8 @@ import (
 // not hold (replaced again before it was taken) keeps its own copy, and
 // once ReplayToward(nil) is called nothing is shared.
 func TestReplayTowardSharesTheCheckpointsVersions(t *testing.T) {
-	c := clock.New(clock.Epoch)
-	names := rng.New(1).Stream("names")
-	s := New(c, names, trace.NewRecorder(c, 1))
+	env := newTestEnv()
+	s, names := env.srv, env.names
 	must := mustWrite(t)
 	writes := func() {
 		for _, name := range []string{"a", "b"} {
@@ -60,9 +55,8 @@ func TestReplayTowardSharesTheCheckpointsVersions(t *testing.T) {
 func TestReplayTowardVerifiesWhatItShares(t *testing.T) {
 	defer func(v bool) { VerifyReplayedVersions = v }(VerifyReplayedVersions)
 	VerifyReplayedVersions = true
-	c := clock.New(clock.Epoch)
-	names := rng.New(1).Stream("names")
-	s := New(c, names, trace.NewRecorder(c, 1))
+	env := newTestEnv()
+	s, names := env.srv, env.names
 	must := mustWrite(t)
 	start, startNames := s.Checkpoint(), names.Checkpoint()
 	must(s.CreatePod("kubectl", testPod("default", "a", map[string]string{"v": "1"})))

@@ -113,15 +113,14 @@ func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error)
 	}
 	obj.SetUID(s.newUID())
 	obj.SetResourceVersion(formatRV(s.nextRV()))
-	p, isPod := obj.(*corev1.Pod)
-	if isPod {
+	if p, ok := obj.(*corev1.Pod); ok {
 		s.podShare.share(p)
 	}
 	stored := s.store(res, nil, obj)
-	if sp, ok := stored.(*corev1.Pod); ok && isPod && sp != p {
-		// A replay stored the first pass's version (ReplayToward): the
-		// next pods share its values, not the discarded copy's.
-		s.podShare.remember(sp)
+	if p, ok := stored.(*corev1.Pod); ok {
+		// The next pods share the stored pod's values: a replay stores
+		// the first pass's version instead of obj (ReplayToward).
+		s.podShare.remember(p)
 	}
 	return stored, nil
 }

@@ -123,10 +123,10 @@ type ReplicaSetView struct {
 	CreatedAt       string            `json:"createdAt"`
 }
 
-// PodView is one pod: what the page draws of it. A view lists up to 150
-// pods at every step, so it holds nothing the page does not read (its
-// labels, UID and creation time were half of the time the bridge spent
-// encoding a step's answer; kubectl shows them).
+// PodView is one pod: what the page draws of it. The page's view of every
+// step lists up to 150 pods, so it holds nothing the page does not read
+// (their labels, UIDs and creation times were half of the time the bridge
+// spent encoding a step's answer; kubectl shows them).
 type PodView struct {
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
