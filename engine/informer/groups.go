@@ -21,7 +21,7 @@ type Facts struct {
 	Tag string
 	// Nums are the classifier's own numbers (for pods: the deletion
 	// ranking's inputs); groups ignore them.
-	Nums [6]int64
+	Nums [7]int64
 }
 
 // Group is a set of cached objects filed under one value of the summarized

@@ -79,7 +79,7 @@ func podState(o apiserver.Object) Facts {
 	if p.DeletionTimestamp != nil {
 		st |= 8
 	}
-	return Facts{State: st, Tag: p.Spec.NodeName, Nums: [6]int64{int64(len(p.Status.Phase)), int64(len(p.Labels))}}
+	return Facts{State: st, Tag: p.Spec.NodeName, Nums: [7]int64{int64(len(p.Status.Phase)), int64(len(p.Labels))}}
 }
 
 // The group summary of the owner index stays equal to a recount from the

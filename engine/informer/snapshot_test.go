@@ -210,7 +210,7 @@ func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 func TestEntryCopySharesNothingWritable(t *testing.T) {
 	old, tok := cow.NewToken(), cow.NewToken()
 	e := &entry{owner: old, key: "k", obj: &corev1.Pod{}, seq: 1, indexed: [][]string{{"a"}, {"b"}},
-		labelSig: "app\x00web\x00", facts: Facts{State: 1, Tag: "n1", Nums: [6]int64{1, 2, 3, 4, 5, 6}}}
+		labelSig: "app\x00web\x00", facts: Facts{State: 1, Tag: "n1", Nums: [7]int64{1, 2, 3, 4, 5, 6, 7}}}
 	c := e.copyFor(tok)
 	if c == e || c.owner != tok {
 		t.Fatalf("copyFor returned %p owned by %p, want a new entry owned by %p", c, c.owner, tok)

@@ -1,7 +1,6 @@
 package podutil
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -45,13 +44,15 @@ func RankByNodeCounts(podsToRank []*corev1.Pod, perNode map[string]int, now time
 
 // GetPodsToDelete chooses diff victims among filteredPods for a scale-down.
 // When diff < len(filteredPods) it ranks the pods against relatedPods (see
-// RankByRelatedPodsOnNode), sorts filteredPods in place with
-// ActivePodsWithRanks and returns the first diff. Otherwise it returns the
-// pods unsorted, in input order. A diff above len(filteredPods) is treated
-// as len(filteredPods) (upstream's caller never passes one), and a negative
+// RankByRelatedPodsOnNode), reorders filteredPods in place so that its first
+// diff pods are the first diff of sort.Sort with ActivePodsWithRanks (as
+// upstream sorts, ties included; the pods after them are in no particular
+// order, see sortPrefix) and returns those. Otherwise it returns the pods
+// unsorted, in input order. A diff above len(filteredPods) is treated as
+// len(filteredPods) (upstream's caller never passes one), and a negative
 // diff as 0.
 func GetPodsToDelete(filteredPods, relatedPods []*corev1.Pod, diff int, now time.Time) []*corev1.Pod {
-	victims, _ := rankForDeletion(filteredPods, nil, relatedCounts(relatedPods), diff, now)
+	victims, _ := rankForDeletion(filteredPods, nil, relatedCounts(relatedPods), diff, 0, now)
 	return victims
 }
 
@@ -61,11 +62,12 @@ func relatedCounts(related []*corev1.Pod) func() map[string]int {
 }
 
 // rankForDeletion does GetPodsToDelete's work and also returns the ranked
-// view (nil when no sort happened). perNode gives the related pods'
-// ActivePerNode counts; it is called only when a ranking happens. known,
-// when not nil, holds the candidates' nodes and inputs, read instead of
-// the pods.
-func rankForDeletion(filteredPods []*corev1.Pod, known *KnownRankInputs, perNode func() map[string]int, diff int, now time.Time) ([]*corev1.Pod, *ActivePodsWithRanks) {
+// view (nil when no sort happened), in sort.Sort's order for its first
+// diff+more pods (those read after the victims: the survivors a record
+// shows). perNode gives the related pods' ActivePerNode counts; it is
+// called only when a ranking happens. known, when not nil, holds the
+// candidates' nodes and inputs, read instead of the pods.
+func rankForDeletion(filteredPods []*corev1.Pod, known *KnownRankInputs, perNode func() map[string]int, diff, more int, now time.Time) ([]*corev1.Pod, *ActivePodsWithRanks) {
 	diff = min(max(diff, 0), len(filteredPods))
 	if diff == len(filteredPods) {
 		return filteredPods[:diff], nil
@@ -76,9 +78,10 @@ func rankForDeletion(filteredPods []*corev1.Pod, known *KnownRankInputs, perNode
 	} else {
 		ranked = rankKnown(filteredPods, known, perNode(), now)
 	}
-	// sort.Sort, not a stable sort: equivalent pods end up where upstream's
-	// sort puts them, so victim choice matches upstream on ties too.
-	sort.Sort(ranked)
+	// sort.Sort's order, not a stable sort's: equivalent pods end up where
+	// upstream's sort puts them, so victim choice matches upstream on ties
+	// too. Only the pods that are read need to be in place.
+	sortPrefix(ranked, diff+max(more, 0))
 	return filteredPods[:diff], &ranked
 }
 
@@ -88,10 +91,9 @@ func rankKnown(pods []*corev1.Pod, known *KnownRankInputs, perNode map[string]in
 	rank, keys := known.Scratch.arrays(len(pods))
 	s := ActivePodsWithRanks{Pods: pods, Rank: rank, Now: now, keys: keys}
 	var ages rankAges
-	for i, p := range pods {
-		node := known.Nodes[i]
+	for i, node := range known.Nodes[:len(pods)] {
 		s.Rank[i] = perNode[node]
-		s.keys[i] = rankKeyFrom(p, node, &known.Inputs[i], now, &ages)
+		s.keys[i] = rankKeyFrom(node, &known.Inputs[i], now, &ages)
 	}
 	return s
 }
@@ -111,7 +113,9 @@ func GetPodsToDeleteExplained(owner string, filteredPods, relatedPods []*corev1.
 // aligned with filteredPods as passed; the sort reorders only the pods).
 func GetPodsToDeleteExplainedByNodeCounts(owner string, filteredPods []*corev1.Pod, known *KnownRankInputs, perNode func() map[string]int, diff int, now time.Time, survivorsShown int) ([]*corev1.Pod, DeletionRanking) {
 	candidates := len(filteredPods)
-	victims, ranked := rankForDeletion(filteredPods, known, perNode, diff, now)
+	// The record reads the victims, survivorsShown survivors after them,
+	// and the pod after the last one shown (its Before).
+	victims, ranked := rankForDeletion(filteredPods, known, perNode, diff, max(survivorsShown, 0)+1, now)
 	rec := DeletionRanking{Owner: owner, Diff: diff, Candidates: candidates, Sorted: ranked != nil}
 	if ranked == nil {
 		// No sort: every candidate is a victim, ranks are not computed.

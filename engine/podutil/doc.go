@@ -12,7 +12,7 @@
 //     argument taken from the virtual clock; nothing here reads the wall
 //     clock, draws random numbers or does I/O.
 //   - Inputs are never mutated, except where a function says it reorders the
-//     caller's slice (GetPodsToDelete sorts in place, as upstream does).
+//     caller's slice (GetPodsToDelete reorders it in place, as upstream sorts it).
 //   - Feature gates are at their v1.36 defaults: PodDeletionCost on,
 //     LogarithmicScaleDown on (locked), DeploymentReplicaSetTerminatingReplicas
 //     on.

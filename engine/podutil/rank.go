@@ -1,6 +1,7 @@
 package podutil
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"strconv"
@@ -140,20 +141,31 @@ func ageOf(now, t time.Time) age {
 
 // compareAges applies the logarithmic "newer first" order of rules 6 and 8.
 // decided is false when the two times are equal, letting later rules decide.
-func compareAges(now time.Time, ai, aj age, uidI, uidJ types.UID, rule, uidRule RankRule) (r RankRule, iFirst, decided bool) {
+// byUID is true when the times differ but share a bucket: then the lower
+// UID goes first (uidRule), and decides for good: equal UIDs make the pods
+// equivalent without consulting later rules. The caller compares the UIDs.
+func compareAges(now time.Time, ai, aj age, rule RankRule) (r RankRule, iFirst, decided, byUID bool) {
 	if ai.t.Equal(aj.t) {
-		return RuleTie, false, false
+		return RuleTie, false, false, false
 	}
 	if now.IsZero() || ai.t.IsZero() || aj.t.IsZero() {
-		return rule, newerOrZeroFirst(ai.t, aj.t), true
+		return rule, newerOrZeroFirst(ai.t, aj.t), true, false
 	}
 	diff := ai.bucket - aj.bucket
 	if diff == 0 {
-		// Same bucket: the UID decides, and decides for good: equal UIDs make
-		// the pods equivalent without consulting later rules.
-		return uidRule, uidI < uidJ, true
+		return rule, false, true, true
 	}
-	return rule, diff < 0, true
+	return rule, diff < 0, true, false
+}
+
+// uidPrefix is the first 8 bytes of uid as a big-endian number, zero
+// bytes past its end: of two UIDs whose prefixes differ, the lower prefix
+// is the lexically lower UID; equal prefixes leave the order to the UIDs
+// themselves (lowerUID).
+func uidPrefix(uid types.UID) uint64 {
+	var b [8]byte
+	copy(b[:], uid)
+	return binary.BigEndian.Uint64(b[:])
 }
 
 // ActivePodsWithRanks orders pods for deletion, most deletable first, with
@@ -186,7 +198,10 @@ type rankKey struct {
 	readySince        age
 	restarts, sidecar int
 	created           age
-	uid               types.UID
+	// uidPrefix is uidPrefix(UID): a ranking compares UIDs by it, and reads
+	// the pods' UIDs only when two prefixes are equal, so that ranking
+	// thousands of pods does not visit every pod.
+	uidPrefix uint64
 }
 
 // rankKeyOf reads p's key; the ages' buckets are taken against now.
@@ -198,7 +213,7 @@ func rankKeyOf(p *corev1.Pod, now time.Time) rankKey {
 		cost:        PodDeletionCost(p),
 		readySince:  ageOf(now, PodReadySince(p)),
 		created:     ageOf(now, p.CreationTimestamp.Time),
-		uid:         p.UID,
+		uidPrefix:   uidPrefix(p.UID),
 	}
 	k.restarts, k.sidecar = maxRestarts(p)
 	return k
@@ -277,7 +292,9 @@ func (s ActivePodsWithRanks) Compare(i, j int) (rule RankRule, iFirst bool) {
 	}
 	// 6. Both ready: the more recently ready goes first.
 	if ki.ready && kj.ready {
-		if r, first, ok := compareAges(s.Now, ki.readySince, kj.readySince, ki.uid, kj.uid, RuleReadyTime, RuleReadyTimeUID); ok {
+		if r, first, ok, byUID := compareAges(s.Now, ki.readySince, kj.readySince, RuleReadyTime); byUID {
+			return RuleReadyTimeUID, s.lowerUID(i, j, ki, kj)
+		} else if ok {
 			return r, first
 		}
 	}
@@ -289,10 +306,21 @@ func (s ActivePodsWithRanks) Compare(i, j int) (rule RankRule, iFirst bool) {
 		return RuleSidecarRestarts, ki.sidecar > kj.sidecar
 	}
 	// 8. Newer creation first.
-	if r, first, ok := compareAges(s.Now, ki.created, kj.created, ki.uid, kj.uid, RuleCreationTime, RuleCreationTimeUID); ok {
+	if r, first, ok, byUID := compareAges(s.Now, ki.created, kj.created, RuleCreationTime); byUID {
+		return RuleCreationTimeUID, s.lowerUID(i, j, ki, kj)
+	} else if ok {
 		return r, first
 	}
 	return RuleTie, false
+}
+
+// lowerUID reports whether Pods[i]'s UID is lexically lower than Pods[j]'s,
+// from their keys' prefixes when those differ.
+func (s ActivePodsWithRanks) lowerUID(i, j int, ki, kj *rankKey) bool {
+	if ki.uidPrefix != kj.uidPrefix {
+		return ki.uidPrefix < kj.uidPrefix
+	}
+	return s.Pods[i].UID < s.Pods[j].UID
 }
 
 func compareRestarts(pi, pj *corev1.Pod) (RankRule, bool, bool) {

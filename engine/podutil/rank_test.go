@@ -151,6 +151,9 @@ func TestCompareReportsDecidingRule(t *testing.T) {
 		{"colocation", readyPod("a", "1", "n", time.Minute), readyPod("b", "2", "m", time.Minute), 1, 3, RuleColocation, false},
 		{"ready bucket", readyPod("a", "1", "n", 10*time.Second), readyPod("b", "2", "n", 120*time.Second), 1, 1, RuleReadyTime, true},
 		{"ready uid", readyPod("a", "z", "n", 100*time.Second), readyPod("b", "y", "n", 120*time.Second), 1, 1, RuleReadyTimeUID, false},
+		// UIDs alike in their first 8 bytes: the rest decides.
+		{"ready long uid", readyPod("a", "0123456789-b", "n", 100*time.Second), readyPod("b", "0123456789-a", "n", 120*time.Second), 1, 1, RuleReadyTimeUID, false},
+		{"ready uid prefix of other", readyPod("a", "01234567", "n", 100*time.Second), readyPod("b", "012345678", "n", 120*time.Second), 1, 1, RuleReadyTimeUID, true},
 		{"tie", readyPod("a", "1", "n", time.Minute), readyPod("b", "2", "n", time.Minute), 1, 1, RuleTie, false},
 	}
 	for _, c := range cases {
@@ -158,6 +161,23 @@ func TestCompareReportsDecidingRule(t *testing.T) {
 		rule, first := s.Compare(0, 1)
 		if rule != c.wantRule || first != c.wantFirst {
 			t.Errorf("%s: Compare = %v,%v; want %v,%v", c.name, rule, first, c.wantRule, c.wantFirst)
+		}
+	}
+}
+
+// The UID order a ranking uses (prefixes first, then the UIDs) is the
+// lexical order of the UIDs, for UIDs that differ early, late, only in
+// length, or by zero bytes.
+func TestUIDOrderIsLexical(t *testing.T) {
+	uids := []types.UID{"", "a", "a\x00", "a\x00\x00", "ab", "abcdefgh", "abcdefgh\x00", "abcdefghi", "abcdefgi",
+		"3c1f1a8e-8b0e-4b8e-9d3f-1f2e3d4c5b6a", "3c1f1a8e-8b0e-4b8e-9d3f-1f2e3d4c5b6b", "3c1f1a8f", "\xff\xff\xff\xff\xff\xff\xff\xff", "\xff\xff\xff\xff\xff\xff\xff\xff\x00"}
+	for _, a := range uids {
+		for _, b := range uids {
+			s := ActivePodsWithRanks{Pods: []*corev1.Pod{{ObjectMeta: metav1.ObjectMeta{UID: a}}, {ObjectMeta: metav1.ObjectMeta{UID: b}}}}
+			ka, kb := rankKey{uidPrefix: uidPrefix(a)}, rankKey{uidPrefix: uidPrefix(b)}
+			if got, want := s.lowerUID(0, 1, &ka, &kb), a < b; got != want {
+				t.Errorf("lowerUID(%q, %q) = %v, want %v", a, b, got, want)
+			}
 		}
 	}
 }

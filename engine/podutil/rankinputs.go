@@ -14,8 +14,9 @@ import (
 // Layout: [0] phase ordinal | 4 when ready | deletion cost (32 bits) << 8;
 // [1], [2] ready-since and [3], [4] creation time as Unix seconds and
 // nanoseconds (any instant, the zero time included, round-trips);
-// [5] regular restarts << 32 | sidecar restarts.
-type RankInputs [6]int64
+// [5] regular restarts << 32 | sidecar restarts; [6] the UID's first
+// bytes (uidPrefix, its bits as an int64).
+type RankInputs [7]int64
 
 // RankInputsOf packs p's ranking inputs.
 func RankInputsOf(p *corev1.Pod) RankInputs {
@@ -28,13 +29,15 @@ func RankInputsOf(p *corev1.Pod) RankInputs {
 	in[3], in[4] = packTime(p.CreationTimestamp.Time)
 	restarts, sidecar := maxRestarts(p)
 	in[5] = int64(restarts)<<32 | int64(uint32(sidecar))
+	in[6] = int64(uidPrefix(p.UID))
 	return in
 }
 
 // rankKeyFrom is rankKeyOf(p, now) for a pod on node whose inputs are in;
-// only the UID is read from p. ages remembers the last ages built against
-// now, for the candidates that follow.
-func rankKeyFrom(p *corev1.Pod, node string, in *RankInputs, now time.Time, ages *rankAges) rankKey {
+// nothing is read from p (a ranking reads its UID only to order two pods
+// whose UIDs begin alike). ages remembers the last ages built against now,
+// for the candidates that follow.
+func rankKeyFrom(node string, in *RankInputs, now time.Time, ages *rankAges) rankKey {
 	return rankKey{
 		unscheduled: node == "",
 		phase:       int(in[0] & 3),
@@ -44,7 +47,7 @@ func rankKeyFrom(p *corev1.Pod, node string, in *RankInputs, now time.Time, ages
 		restarts:    int(in[5] >> 32),
 		sidecar:     int(int32(uint32(in[5]))),
 		created:     ages.created.of(now, in[3], in[4]),
-		uid:         p.UID,
+		uidPrefix:   uint64(in[6]),
 	}
 }
 

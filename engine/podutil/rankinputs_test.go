@@ -75,7 +75,7 @@ func TestRankingWithKnownInputsEqualsReadingPods(t *testing.T) {
 		}
 		var ages rankAges // shared by the round's pods, as a ranking shares it
 		for i, p := range pods {
-			if got, want := rankKeyFrom(p, known.Nodes[i], &known.Inputs[i], now, &ages), rankKeyOf(p, now); !sameRankKey(got, want) {
+			if got, want := rankKeyFrom(known.Nodes[i], &known.Inputs[i], now, &ages), rankKeyOf(p, now); !sameRankKey(got, want) {
 				t.Fatalf("round %d pod %d: key from inputs %+v, from pod %+v", round, i, got, want)
 			}
 		}

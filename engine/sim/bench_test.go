@@ -2,7 +2,7 @@ package sim_test
 
 import (
 	"math"
-	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 	"time"
@@ -102,17 +102,25 @@ func benchRollingUpdate(b *testing.B, n int32) {
 
 // readyToRoll returns a simulation holding an n-replica Deployment whose
 // pods are all available, its image just changed, with the heap
-// collected: the set-up (creating n pods) leaves garbage in proportion to
-// n, and a collection it started would otherwise run on into the timed
-// rollout, at a point that varies from run to run. The rollout's own
-// collections are timed.
+// collected and its free memory returned to the operating system:
+//   - the set-up (creating n pods) leaves garbage in proportion to n, and a
+//     collection it started would otherwise run on into the timed rollout,
+//     at a point that varies from run to run (the rollout's own collections
+//     are timed);
+//   - the memory the rollout grows into is then fresh for every run, as in
+//     a new process. With the heap only collected, what was still mapped
+//     depended on the run before: a 1k rollout after a 10k one reused pages
+//     the 10k run had faulted in (about 200 page faults instead of 2,000),
+//     while a 10k rollout after a 1k one found most of them released by
+//     the runtime's scavenger and faulted 17,000 pages (36-68 ms of system
+//     time), which alone moved the 10k/1k ratio by about 1x.
 func readyToRoll(b *testing.B, n int32) *sim.Sim {
 	s := newBenchSim(b, int(n))
 	do(b, s, "create deployment/web", func(k *kubectl.Kubectl) (string, error) { return k.Apply(benchDeployment(n, "nginx:1.25")) })
 	settleAll(b, s)
 	rolledOut(b, s, n)
 	do(b, s, "set image", func(k *kubectl.Kubectl) (string, error) { return k.SetImage("default", "web", "web", "nginx:1.26") })
-	runtime.GC()
+	debug.FreeOSMemory()
 	return s
 }
 
@@ -122,10 +130,13 @@ func readyToRoll(b *testing.B, n int32) *sim.Sim {
 // turn (which one first alternates), each from a collected heap, and
 // times them alone. It reports the ratio of the median 10k time to the
 // median 1k time (ratio), the medians (1k-ms, 10k-ms), and the lowest and
-// highest ratio of one op's pair (pair-min, pair-max). Run with
-// -benchtime Nx (scripts/bench-engine.sh: 7x); ns/op counts the set-up.
+// highest ratio of one op's pair (pair-min, pair-max), and, where the
+// system counts them, the median page faults of a 1k and a 10k rollout
+// (1k-faults, 10k-faults; see readyToRoll). Run with -benchtime Nx
+// (scripts/bench-engine.sh: 7x); ns/op counts the set-up.
 func BenchmarkRollingUpdateRatio(b *testing.B) {
 	var small, large []time.Duration
+	var smallFaults, largeFaults []int64
 	for i := 0; b.Loop(); i++ {
 		order := []int32{1000, 10000}
 		if i%2 == 1 {
@@ -133,14 +144,16 @@ func BenchmarkRollingUpdateRatio(b *testing.B) {
 		}
 		for _, n := range order {
 			s := readyToRoll(b, n)
+			f0 := pageFaults()
 			t0 := time.Now()
 			settleAll(b, s)
 			d := time.Since(t0)
+			f := pageFaults() - f0
 			rolledOut(b, s, n)
 			if n == 1000 {
-				small = append(small, d)
+				small, smallFaults = append(small, d), append(smallFaults, f)
 			} else {
-				large = append(large, d)
+				large, largeFaults = append(large, d), append(largeFaults, f)
 			}
 		}
 	}
@@ -155,12 +168,16 @@ func BenchmarkRollingUpdateRatio(b *testing.B) {
 	b.ReportMetric(float64(m10.Microseconds())/1e3, "10k-ms")
 	b.ReportMetric(pairMin, "pair-min")
 	b.ReportMetric(pairMax, "pair-max")
+	if pageFaults() >= 0 {
+		b.ReportMetric(float64(median(smallFaults)), "1k-faults")
+		b.ReportMetric(float64(median(largeFaults)), "10k-faults")
+	}
 }
 
-// median returns the median of ds (the mean of the middle two for an even
+// median returns the median of vs (the mean of the middle two for an even
 // count).
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
+func median[T ~int64](vs []T) T {
+	s := slices.Clone(vs)
 	slices.Sort(s)
 	if len(s)%2 == 1 {
 		return s[len(s)/2]
