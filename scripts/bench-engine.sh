@@ -18,11 +18,12 @@
 #                  missing)
 #   --rounds N     then runs BenchmarkRollingUpdateRatio (engine/sim) with N
 #                  pairs (default 7; 0 for none): the 1k and 10k rollouts
-#                  in turn in one process, each from a collected heap, and
+#                  in turn in one process, each from a collected heap with
+#                  its free memory returned to the OS (see readyToRoll), and
 #                  prints the ratio of their median times with the range
 #                  of one pair's ratio: on a shared machine the ratio of two
 #                  benchmark lines moved between 8.9x and 13.4x within
-#                  minutes
+#                  minutes; and the median page faults of each (Linux)
 # Every result line starts with "bench-engine:". Exit status 0, or 2 when a
 # benchmark or the CLI run fails.
 set -euo pipefail
@@ -94,6 +95,11 @@ if ((rounds > 0)); then
   fi
   awk -v r="$ratio" -v a="$m1" -v b="$m10" -v lo="$lo" -v hi="$hi" -v n="$rounds" 'BEGIN {
     printf "bench-engine: 10k/1k ratio, %d pairs run in turn in one process: %.2fx of the medians (1k %.1f ms, 10k %.1f ms); one pair %.1f-%.1fx\n", n, r, a, b, lo, hi }'
+  f1=$(field "$out" BenchmarkRollingUpdateRatio 1k-faults)
+  f10=$(field "$out" BenchmarkRollingUpdateRatio 10k-faults)
+  if [[ -n $f1 && -n $f10 ]]; then
+    awk -v a="$f1" -v b="$f10" 'BEGIN { printf "bench-engine: page faults of one rollout (median; each starts with its free memory returned to the OS): 1k %d, 10k %d (%.1fx)\n", a, b, b/a }'
+  fi
 fi
 
 if [[ -n $wasm ]]; then
