@@ -23,12 +23,24 @@ import (
 // (pattern-defeating quicksort: insertion sort for short ranges, a pivot
 // from a median of three or a ninther, partitions, a heapsort fallback
 // after too many unbalanced partitions), and leaves out only the work on
-// ranges that start at or after k. That is exact: the work on a range
-// reads and moves only the elements of the range and the one just before
-// it, and depends on nothing else (not on the order in which ranges are
-// done), so every range that starts before k sees what it sees in a full
-// sort. TestSortPrefixMatchesSortSort compares the two on inputs full of
-// ties, for every k.
+// ranges that start at or after k behind a partition's pivot. Why that is
+// exact, with ActivePodsWithRanks.Less, which is not a strict weak order
+// (the UID tie-break within a bucket makes "equivalent" intransitive):
+//   - the work on a range moves only elements of the range, and reads and
+//     moves nothing right of it;
+//   - it may read and move elements left of it: the fix-up walk of a nearly
+//     sorted range carries an element left for as long as it is less than
+//     its left neighbour, past the range's start;
+//   - it cannot get past a partition's pivot: every element right of the
+//     pivot was found not less than it when partitioned, and Less is a pure
+//     function of its two elements. The element before a range that
+//     follows a partition of equal elements is just one of them, so the
+//     walk can get past that one;
+//   - so a range that starts behind a pivot, at or after k, changes nothing
+//     before k, and nothing that a later range reads.
+//
+// TestSortPrefixMatchesSortSort compares the two for every k on inputs
+// full of ties, and TestSortPrefixRanksLikeSortSort on ranked pods.
 func sortPrefix(data sort.Interface, k int) {
 	n := data.Len()
 	k = min(max(k, 0), n)
@@ -36,14 +48,14 @@ func sortPrefix(data sort.Interface, k int) {
 		return
 	}
 	p := prefixSorter{data: data, k: k}
-	p.quicksort(0, n, bits.Len(uint(n)))
+	p.quicksort(0, n, bits.Len(uint(n)), true)
 }
 
 // prefixSorter carries sortPrefix's input through its recursion.
 type prefixSorter struct {
 	data sort.Interface
 	// k is the length of the prefix that must come out ordered: ranges
-	// starting at k or later are left alone.
+	// starting at k or later, right behind a pivot, are left alone.
 	k int
 }
 
@@ -58,10 +70,13 @@ const (
 
 // quicksort orders data[a:b] (the part of it before k) with at most
 // badPivots unbalanced partitions before it falls back to heapsort.
-func (p *prefixSorter) quicksort(a, b, badPivots int) {
+// behindPivot says that a is 0 or data[a-1] is the pivot of a partition
+// of a range that held data[a:b]: then data[a:b] can be left alone once a
+// is at or past k (see sortPrefix).
+func (p *prefixSorter) quicksort(a, b, badPivots int, behindPivot bool) {
 	const shortRange = 12
 	balanced, partitioned := true, true
-	for a < p.k {
+	for a < p.k || !behindPivot {
 		size := b - a
 		if size <= shortRange {
 			p.insertionSort(a, b)
@@ -86,11 +101,12 @@ func (p *prefixSorter) quicksort(a, b, badPivots int) {
 			return
 		}
 		// Nothing in the range is below the element before it (the pivot
-		// of an earlier partition): when the pivot is not above it either,
-		// the range likely holds many equal elements. Those equal to the
-		// pivot are put first and are done.
+		// of an earlier partition, or one of the elements an equal
+		// partition put first): when the pivot is not above it either, the
+		// range likely holds many equal elements. Those equal to the pivot
+		// are put first and are done.
 		if a > 0 && !p.data.Less(a-1, pivot) {
-			a = p.partitionEqual(a, b, pivot)
+			a, behindPivot = p.partitionEqual(a, b, pivot), false
 			continue
 		}
 		mid, wasPartitioned := p.partition(a, b, pivot)
@@ -98,12 +114,12 @@ func (p *prefixSorter) quicksort(a, b, badPivots int) {
 		left, right := mid-a, b-mid
 		if left < right {
 			balanced = left >= size/8
-			p.quicksort(a, mid, badPivots)
-			a = mid + 1
+			p.quicksort(a, mid, badPivots, behindPivot)
+			a, behindPivot = mid+1, true
 		} else {
 			balanced = right >= size/8
 			if mid+1 < p.k {
-				p.quicksort(mid+1, b, badPivots)
+				p.quicksort(mid+1, b, badPivots, true)
 			}
 			b = mid
 		}
