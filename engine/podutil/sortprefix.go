@@ -100,9 +100,9 @@ func (p *prefixSorter) quicksort(a, b, badPivots int, behindPivot bool) {
 		if balanced && partitioned && hint == orderAscending && p.nearlySorted(a, b) {
 			return
 		}
-		// Nothing in the range is below the element before it (the pivot
-		// of an earlier partition, or one of the elements an equal
-		// partition put first): when the pivot is not above it either, the
+		// The element before the range is an earlier partition's pivot
+		// (nothing in the range is below it) or one of the elements an
+		// equal partition put first: when the pivot is not above it, the
 		// range likely holds many equal elements. Those equal to the pivot
 		// are put first and are done.
 		if a > 0 && !p.data.Less(a-1, pivot) {
@@ -261,9 +261,9 @@ func (p *prefixSorter) nearlySorted(a, b int) bool {
 			return false
 		}
 		p.data.Swap(i, i-1)
-		// The smaller of the pair walks left (the walk stops at index 1,
-		// not at a: it stops sooner in practice, at the element before
-		// the range, which no element of the range is below).
+		// The smaller of the pair walks left, down to index 1, not to a:
+		// behind a pivot it stops at the range's start, but behind an
+		// equal-elements partition it can go on into it (see sortPrefix).
 		if i-a >= 2 {
 			for j := i - 1; j >= 1 && p.data.Less(j, j-1); j-- {
 				p.data.Swap(j, j-1)
