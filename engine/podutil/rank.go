@@ -142,8 +142,9 @@ func ageOf(now, t time.Time) age {
 // compareAges applies the logarithmic "newer first" order of rules 6 and 8.
 // decided is false when the two times are equal, letting later rules decide.
 // byUID is true when the times differ but share a bucket: then the lower
-// UID goes first (uidRule), and decides for good: equal UIDs make the pods
-// equivalent without consulting later rules. The caller compares the UIDs.
+// UID goes first (the rule's UID tie-break), and decides for good: equal
+// UIDs make the pods equivalent without consulting later rules. The caller
+// compares the UIDs (iFirst means nothing then).
 func compareAges(now time.Time, ai, aj age, rule RankRule) (r RankRule, iFirst, decided, byUID bool) {
 	if ai.t.Equal(aj.t) {
 		return RuleTie, false, false, false

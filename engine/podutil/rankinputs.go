@@ -33,8 +33,8 @@ func RankInputsOf(p *corev1.Pod) RankInputs {
 	return in
 }
 
-// rankKeyFrom is rankKeyOf(p, now) for a pod on node whose inputs are in;
-// nothing is read from p (a ranking reads its UID only to order two pods
+// rankKeyFrom is rankKeyOf(p, now) for a pod p on node whose inputs are
+// in, without reading p (a ranking reads p's UID only to order two pods
 // whose UIDs begin alike). ages remembers the last ages built against now,
 // for the candidates that follow.
 func rankKeyFrom(node string, in *RankInputs, now time.Time, ages *rankAges) rankKey {

@@ -110,10 +110,10 @@ func benchRollingUpdate(b *testing.B, n int32) {
 //   - the memory the rollout grows into is then fresh for every run, as in
 //     a new process. With the heap only collected, what was still mapped
 //     depended on the run before: a 1k rollout after a 10k one reused pages
-//     the 10k run had faulted in (about 200 page faults instead of 2,000),
-//     while a 10k rollout after a 1k one found most of them released by
-//     the runtime's scavenger and faulted 17,000 pages (36-68 ms of system
-//     time), which alone moved the 10k/1k ratio by about 1x.
+//     the 10k run had faulted in (at most a few hundred page faults instead
+//     of about 2,000), while a 10k rollout after a 1k one found most of
+//     them released by the runtime's scavenger and faulted 17,000 to
+//     19,000 pages (36-68 ms of system time, about a tenth of the run).
 func readyToRoll(b *testing.B, n int32) *sim.Sim {
 	s := newBenchSim(b, int(n))
 	do(b, s, "create deployment/web", func(k *kubectl.Kubectl) (string, error) { return k.Apply(benchDeployment(n, "nginx:1.25")) })
