@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 	"time"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -211,3 +212,19 @@ func TestRankRuleString(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// An age knows the zero time, and only it, as zero.
+func TestAgeZero(t *testing.T) {
+	now := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		t    time.Time
+		zero bool
+	}{{time.Time{}, true}, {time.Unix(0, 0), false}, {time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC), false}, {now.Add(-time.Second), false}} {
+		if got := ageOf(now, c.t).isZero(); got != c.zero {
+			t.Errorf("ageOf(%v).isZero() = %v, want %v", c.t, got, c.zero)
+		}
+	}
+	if unsafe.Sizeof(rankKey{}) != 56 {
+		t.Errorf("rankKey is %d bytes, not 56", unsafe.Sizeof(rankKey{}))
+	}
+}

@@ -40,12 +40,12 @@ func RankInputsOf(p *corev1.Pod) RankInputs {
 func rankKeyFrom(node string, in *RankInputs, now time.Time, ages *rankAges) rankKey {
 	return rankKey{
 		unscheduled: node == "",
-		phase:       int(in[0] & 3),
+		phase:       uint8(in[0] & 3),
 		ready:       in[0]&4 != 0,
 		cost:        int32(uint32(in[0] >> 8)),
 		readySince:  ages.ready.of(now, in[1], in[2]),
-		restarts:    int(in[5] >> 32),
-		sidecar:     int(int32(uint32(in[5]))),
+		restarts:    int32(in[5] >> 32),
+		sidecar:     int32(uint32(in[5])),
 		created:     ages.created.of(now, in[3], in[4]),
 		uidPrefix:   uint64(in[6]),
 	}
