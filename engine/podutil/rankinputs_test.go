@@ -75,7 +75,7 @@ func TestRankingWithKnownInputsEqualsReadingPods(t *testing.T) {
 		}
 		var ages rankAges // shared by the round's pods, as a ranking shares it
 		for i, p := range pods {
-			if got, want := rankKeyFrom(known.Nodes[i], &known.Inputs[i], now, &ages), rankKeyOf(p, now); !sameRankKey(got, want) {
+			if got, want := rankKeyFrom(known.Nodes[i], &known.Inputs[i], now, &ages), rankKeyOf(p, now); got != want {
 				t.Fatalf("round %d pod %d: key from inputs %+v, from pod %+v", round, i, got, want)
 			}
 		}
@@ -90,10 +90,6 @@ func TestRankingWithKnownInputsEqualsReadingPods(t *testing.T) {
 		}
 	}
 }
-
-// sameRankKey compares keys with instants compared by Equal (the location
-// of a time is not part of what a ranking reads).
-func sameRankKey(a, b rankKey) bool { return a == b }
 
 func TestPackTimeRoundTrip(t *testing.T) {
 	for _, tm := range []time.Time{{}, time.Unix(0, 0), time.Date(2026, 1, 1, 12, 0, 0, 5, time.UTC), time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC),
