@@ -116,12 +116,9 @@ func phaseOrdinal(p corev1.PodPhase) int {
 }
 
 // newerOrZeroFirst is the non-logarithmic time order: a zero time goes first;
-// otherwise the later time goes first.
+// otherwise the later time goes first (age.newerOrZeroFirst).
 func newerOrZeroFirst(ti, tj time.Time) bool {
-	if ti.IsZero() || tj.IsZero() {
-		return ti.IsZero()
-	}
-	return ti.After(tj)
+	return ageOf(time.Time{}, ti).newerOrZeroFirst(ageOf(time.Time{}, tj))
 }
 
 // age is a time rules 6 and 8 compare, as its instant (packTime) with its
@@ -152,8 +149,8 @@ func (a age) isZero() bool { return a.sec == zeroSec && a.nsec == 0 }
 // sameInstant reports whether a and b are the same instant.
 func (a age) sameInstant(b age) bool { return a.sec == b.sec && a.nsec == b.nsec }
 
-// newerOrZeroFirst is newerOrZeroFirst on ages: a zero time goes first;
-// otherwise the later one goes first.
+// newerOrZeroFirst reports whether a goes before b in the non-logarithmic
+// time order: a zero time first; otherwise the later one first.
 func (a age) newerOrZeroFirst(b age) bool {
 	if a.isZero() || b.isZero() {
 		return a.isZero()
@@ -163,22 +160,21 @@ func (a age) newerOrZeroFirst(b age) bool {
 
 // compareAges applies the logarithmic "newer first" order of rules 6 and 8.
 // decided is false when the two times are equal, letting later rules decide.
-// byUID is true when the times differ but share a bucket: then the lower
-// UID goes first (the rule's UID tie-break), and decides for good: equal
-// UIDs make the pods equivalent without consulting later rules. The caller
-// compares the UIDs (iFirst means nothing then).
-func compareAges(now time.Time, ai, aj age, rule RankRule) (r RankRule, iFirst, decided, byUID bool) {
+// Times in one bucket go by UID (uidRule; uidFirst says whether Pods[i]'s is
+// the lower), and that decides for good: equal UIDs make the pods
+// equivalent without consulting later rules.
+func compareAges(now time.Time, ai, aj age, rule, uidRule RankRule, uidFirst bool) (r RankRule, iFirst, decided bool) {
 	if ai.sameInstant(aj) {
-		return RuleTie, false, false, false
+		return RuleTie, false, false
 	}
 	if now.IsZero() || ai.isZero() || aj.isZero() {
-		return rule, ai.newerOrZeroFirst(aj), true, false
+		return rule, ai.newerOrZeroFirst(aj), true
 	}
 	diff := ai.bucket - aj.bucket
 	if diff == 0 {
-		return rule, false, true, true
+		return uidRule, uidFirst, true
 	}
-	return rule, diff < 0, true, false
+	return rule, diff < 0, true
 }
 
 // uidPrefix is the first 8 bytes of uid as a big-endian number, zero
@@ -316,9 +312,7 @@ func (s ActivePodsWithRanks) Compare(i, j int) (rule RankRule, iFirst bool) {
 	}
 	// 6. Both ready: the more recently ready goes first.
 	if ki.ready && kj.ready {
-		if r, first, ok, byUID := compareAges(s.Now, ki.readySince, kj.readySince, RuleReadyTime); byUID {
-			return RuleReadyTimeUID, s.lowerUID(i, j, ki, kj)
-		} else if ok {
+		if r, first, ok := compareAges(s.Now, ki.readySince, kj.readySince, RuleReadyTime, RuleReadyTimeUID, s.lowerUID(i, j, ki, kj)); ok {
 			return r, first
 		}
 	}
@@ -330,9 +324,7 @@ func (s ActivePodsWithRanks) Compare(i, j int) (rule RankRule, iFirst bool) {
 		return RuleSidecarRestarts, ki.sidecar > kj.sidecar
 	}
 	// 8. Newer creation first.
-	if r, first, ok, byUID := compareAges(s.Now, ki.created, kj.created, RuleCreationTime); byUID {
-		return RuleCreationTimeUID, s.lowerUID(i, j, ki, kj)
-	} else if ok {
+	if r, first, ok := compareAges(s.Now, ki.created, kj.created, RuleCreationTime, RuleCreationTimeUID, s.lowerUID(i, j, ki, kj)); ok {
 		return r, first
 	}
 	return RuleTie, false
