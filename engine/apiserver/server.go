@@ -27,6 +27,13 @@ type Server struct {
 	rv uint64
 	// tables holds one table per watched resource (events excluded).
 	tables map[Resource]*table
+	// keys is the slot table of the tables' maps, shared with the other
+	// components' maps keyed by storage key (see KeySlots). Snapshot: no
+	// (a map holds its table, and a restored map the snapshot's).
+	keys *cow.Keys[string] `statediff:"skip"`
+	// uids is the slot table of the owner index's sets, shared with the
+	// garbage collector's maps keyed by UID (see UIDSlots). Snapshot: no.
+	uids *cow.Keys[types.UID] `statediff:"skip"`
 	// events are stored in creation order, compactly (storedEvent).
 	// Snapshot: yes (the chunk headers).
 	events eventLog
@@ -72,15 +79,27 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 		tables:    map[Resource]*table{},
 		eventKeys: newEventIndex(),
 		nodePods:  map[string]int{},
-		owners:    ownerIndex{deps: map[types.UID]*dependentSet{}, epoch: cow.NewToken()},
+		keys:      cow.NewKeys[string](),
+		uids:      cow.NewKeys[types.UID](),
 	}
+	s.owners = ownerIndex{deps: map[types.UID]*dependentSet{}, uids: s.uids, epoch: cow.NewToken()}
 	s.logEpoch = cow.NewToken()
 	s.logArrayEpoch = s.logEpoch
 	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
-		s.tables[r] = newTable()
+		s.tables[r] = newTable(s.keys)
 	}
 	return s
 }
+
+// KeySlots returns the slot table of the server's maps keyed by storage
+// key ("namespace/name"). A component that keeps a cow.Map keyed the same
+// way and looks it up as it reads the watch log makes the map on it (see
+// cow.Map): the key is then where the server's lookup left it.
+func (s *Server) KeySlots() *cow.Keys[string] { return s.keys }
+
+// UIDSlots returns the slot table of the server's maps keyed by UID, as
+// KeySlots does for storage keys.
+func (s *Server) UIDSlots() *cow.Keys[types.UID] { return s.uids }
 
 // ResourceVersion returns the last resourceVersion handed out.
 func (s *Server) ResourceVersion() uint64 { return s.rv }

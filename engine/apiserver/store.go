@@ -31,7 +31,10 @@ type table struct {
 // table.added).
 const maxAdded = 64
 
-func newTable() *table { return &table{objs: cow.NewMap[string, Object]()} }
+// newTable returns an empty table whose map is on the slot table keys.
+func newTable(keys *cow.Keys[string]) *table {
+	return &table{objs: cow.NewMapOn[string, Object](keys)}
+}
 
 // objectKey is the storage key of ns/name.
 func objectKey(ns, name string) string {

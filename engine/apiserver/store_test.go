@@ -16,7 +16,7 @@ import (
 // the keys added in between itself (maxAdded).
 func TestTableKeysStaySorted(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	tb := newTable()
+	tb := newTable(nil)
 	for i := 0; i < 6000; i++ {
 		k := "ns/p" + strconv.Itoa(r.IntN(2000))
 		switch r.IntN(3) {

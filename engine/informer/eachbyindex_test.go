@@ -15,7 +15,7 @@ import (
 // CountByIndex counts, exactly what ByIndex returns, in the same order,
 // after updates move keys within their buckets.
 func TestEachByIndexMatchesByIndex(t *testing.T) {
-	s := newStore(map[string]IndexFunc{PodControllerIndex: PodControllerIndexFunc})
+	s := newStore(map[string]IndexFunc{PodControllerIndex: PodControllerIndexFunc}, nil)
 	ctrl := true
 	owned := func(name, owner string) *corev1.Pod {
 		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name}}

@@ -86,7 +86,7 @@ func podState(o apiserver.Object) Facts {
 // cached objects through adds, status updates, label changes, owner
 // changes (adoption, release, another owner) and deletes.
 func TestGroupsEqualRecountAfterChanges(t *testing.T) {
-	s := newStore(map[string]IndexFunc{PodControllerIndex: PodControllerIndexFunc})
+	s := newStore(map[string]IndexFunc{PodControllerIndex: PodControllerIndexFunc}, nil)
 	if !s.Summarize(PodControllerIndex, podState) {
 		t.Fatal("Summarize refused the owner index")
 	}
@@ -156,7 +156,7 @@ func TestGroupsEqualRecountAfterChanges(t *testing.T) {
 // checkpoint saved before Summarize restores into correct counts.
 func TestSummarizeLateAndRestoreOfUnsummarizedCheckpoint(t *testing.T) {
 	byOwner := func(o apiserver.Object) []string { return []string{o.GetLabels()["owner"]} }
-	s := newStore(map[string]IndexFunc{"owner": byOwner})
+	s := newStore(map[string]IndexFunc{"owner": byOwner}, nil)
 	churn(s, 0)
 	plain := s.checkpoint()
 	churn(s, 1)
@@ -179,7 +179,7 @@ func TestSummarizeLateAndRestoreOfUnsummarizedCheckpoint(t *testing.T) {
 func TestStoreCheckpointRestoresGroups(t *testing.T) {
 	byOwner := func(o apiserver.Object) []string { return []string{o.GetLabels()["owner"]} }
 	newSummarized := func() *Store {
-		s := newStore(map[string]IndexFunc{"owner": byOwner})
+		s := newStore(map[string]IndexFunc{"owner": byOwner}, nil)
 		s.Summarize("owner", podState)
 		return s
 	}

@@ -37,7 +37,7 @@ func listKeys(objs []apiserver.Object) []string {
 // checks after every change that selector Lists answered from label buckets
 // return exactly the namespace scan, in the same order.
 func TestListByLabelBucketMatchesScan(t *testing.T) {
-	s := newStore(nil)
+	s := newStore(nil, nil)
 	obj := func(ns, name string, lbls map[string]string) *corev1.Pod {
 		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: lbls}}
 	}

@@ -27,7 +27,7 @@ func TestUpdateMovesToEndOfIndexSets(t *testing.T) {
 		}
 		return out
 	}
-	s := newStore(map[string]IndexFunc{"team": byTeam})
+	s := newStore(map[string]IndexFunc{"team": byTeam}, nil)
 	model := map[string][]string{} // value -> keys in order
 	drop := func(key string) {
 		for v, keys := range model {
@@ -68,7 +68,7 @@ func TestUpdateMovesToEndOfIndexSets(t *testing.T) {
 // controller reference, yet follow one that changes, adds or drops it: the
 // index always equals a fresh computation.
 func TestControllerIndexFollowsControllerChanges(t *testing.T) {
-	s := newStore(map[string]IndexFunc{PodControllerIndex: PodControllerIndexFunc, ControllerUIDIndex: ControllerUIDIndexFunc})
+	s := newStore(map[string]IndexFunc{PodControllerIndex: PodControllerIndexFunc, ControllerUIDIndex: ControllerUIDIndexFunc}, nil)
 	if !slices.Equal(s.refOnly, []bool{true, true}) {
 		t.Fatalf("refOnly = %v, want both controller indexes recognised", s.refOnly)
 	}

@@ -12,7 +12,7 @@ import (
 // benchStore is a summarized store of n pods of two owners, labelled like
 // a Deployment's (app and pod-template-hash), each updated once.
 func benchStore(n int) *Store {
-	s := newStore(map[string]IndexFunc{PodControllerIndex: PodControllerIndexFunc})
+	s := newStore(map[string]IndexFunc{PodControllerIndex: PodControllerIndexFunc}, nil)
 	s.Summarize(PodControllerIndex, podState)
 	controller := true
 	pod := func(i int, rv string) *corev1.Pod {

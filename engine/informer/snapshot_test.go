@@ -153,7 +153,7 @@ func churn(s *Store, r int) {
 // however often the checkpoint is restored.
 func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 	byOwner := func(o apiserver.Object) []string { return []string{o.GetLabels()["owner"]} }
-	s := newStore(map[string]IndexFunc{"owner": byOwner})
+	s := newStore(map[string]IndexFunc{"owner": byOwner}, nil)
 	churn(s, 0)
 	churn(s, 1)
 	saved := s.checkpoint()
@@ -193,7 +193,7 @@ func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 		}
 		// The restored store keeps working like the saved one did.
 		churn(s, r+10)
-		twin := newStore(map[string]IndexFunc{"owner": byOwner})
+		twin := newStore(map[string]IndexFunc{"owner": byOwner}, nil)
 		twin.restore(&saved)
 		churn(twin, r+10)
 		if a, b := dumpStore(t, s), dumpStore(t, twin); a != b {
@@ -242,7 +242,7 @@ func TestEntryCopySharesNothingWritable(t *testing.T) {
 
 // summarizedStore is a store indexed and summarized by the "owner" label.
 func summarizedStore() *Store {
-	s := newStore(map[string]IndexFunc{"owner": func(o apiserver.Object) []string { return []string{o.GetLabels()["owner"]} }})
+	s := newStore(map[string]IndexFunc{"owner": func(o apiserver.Object) []string { return []string{o.GetLabels()["owner"]} }}, nil)
 	s.Summarize("owner", podState)
 	return s
 }

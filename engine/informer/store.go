@@ -194,10 +194,12 @@ type Store struct {
 	token *cow.Token
 }
 
-func newStore(indexers map[string]IndexFunc) *Store {
+// newStore returns an empty store with the given indexes, whose map of
+// objects is on the slot table keys (nil: a table of its own).
+func newStore(indexers map[string]IndexFunc, keys *cow.Keys[string]) *Store {
 	tok := cow.NewToken()
 	s := &Store{
-		objects:     cow.NewMap[string, *entry](),
+		objects:     cow.NewMapOn[string, *entry](keys),
 		order:       newOrderedSet(tok),
 		byNamespace: map[string]*orderedSet{},
 		indexers:    indexers,

@@ -90,7 +90,8 @@ type Kubelet struct {
 	// pods holds every pod the model knows, by "ns/name". A state is
 	// written only when its epoch is epoch (see writable). Invariant: a
 	// state of the current epoch is in pods unless it is gone. A
-	// checkpoint shares the map (cow.Map).
+	// checkpoint shares the map (cow.Map). It is on the server's slot
+	// table (apiserver.Server.KeySlots).
 	pods *cow.Map[string, *podState]
 	// epoch is the current copy-on-write epoch, new at every checkpoint
 	// and restore.
@@ -107,7 +108,7 @@ type Kubelet struct {
 // New creates the model and registers the configured nodes with the API
 // server.
 func New(server *apiserver.Server, c *clock.Clock, r *rng.Stream, rec *trace.Recorder, cfg Config) (*Kubelet, error) {
-	k := &Kubelet{server: server, clock: c, rand: r, rec: rec, cfg: cfg, pods: cow.NewMap[string, *podState](), nodes: map[string]*nodeState{}, epoch: cow.NewToken()}
+	k := &Kubelet{server: server, clock: c, rand: r, rec: rec, cfg: cfg, pods: cow.NewMapOn[string, *podState](server.KeySlots()), nodes: map[string]*nodeState{}, epoch: cow.NewToken()}
 	for _, name := range cfg.Nodes {
 		node := &corev1.Node{}
 		node.Name = name

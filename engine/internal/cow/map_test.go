@@ -31,7 +31,8 @@ func contents(t *testing.T, m *Map[int, int]) map[int]int {
 // deletes, snapshots and restores to a Map and, in parallel, to Go maps
 // (the snapshots as clones), and checks they always agree: a snapshot
 // keeps what the map held when it was taken, whatever is written after,
-// by the map or by another map that restored it.
+// by the map or by another map that restored it. The first two maps share
+// a slot table.
 func TestMapMatchesAGoMapThroughSnapshotsAndRestores(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	type saved struct {
@@ -39,8 +40,9 @@ func TestMapMatchesAGoMapThroughSnapshotsAndRestores(t *testing.T) {
 		want map[int]int
 	}
 	var snaps []saved
-	maps2 := []*Map[int, int]{NewMap[int, int]()}
-	wants := []map[int]int{{}}
+	keys := NewKeys[int]()
+	maps2 := []*Map[int, int]{NewMapOn[int, int](keys), NewMapOn[int, int](keys)}
+	wants := []map[int]int{{}, {}}
 	for i := 0; i < 20000; i++ {
 		j := r.IntN(len(maps2))
 		m, want := maps2[j], wants[j]
@@ -59,7 +61,7 @@ func TestMapMatchesAGoMapThroughSnapshotsAndRestores(t *testing.T) {
 			s := snaps[r.IntN(len(snaps))]
 			m.Restore(s.snap)
 			wants[j] = maps.Clone(s.want)
-		case len(maps2) < 4 && len(snaps) > 0:
+		case len(maps2) < 5 && len(snaps) > 0:
 			s := snaps[r.IntN(len(snaps))]
 			n := NewMap[int, int]()
 			n.Restore(s.snap)
@@ -81,6 +83,31 @@ func TestMapMatchesAGoMapThroughSnapshotsAndRestores(t *testing.T) {
 		if got := contents(t, n); !maps.Equal(got, s.want) || s.snap.Len() != len(s.want) {
 			t.Fatalf("snapshot %d restores %v, was %v", i, got, s.want)
 		}
+	}
+}
+
+// TestMapsOnOneKeysHoldTheirOwnEntries checks that maps sharing a slot
+// table share the slots and nothing else: a key set in one is absent from
+// the other until set there, under the same slot.
+func TestMapsOnOneKeysHoldTheirOwnEntries(t *testing.T) {
+	keys := NewKeys[string]()
+	a, b := NewMapOn[string, int](keys), NewMapOn[string, int](keys)
+	a.Set("x", 1)
+	a.Set("y", 2)
+	if b.Has("x") || b.Len() != 0 {
+		t.Fatalf("b holds x = %d (len %d) after a set in a", b.At("x"), b.Len())
+	}
+	b.Set("y", 20)
+	b.Set("z", 30)
+	if keys.Len() != 3 || keys.of["y"] != 1 {
+		t.Fatalf("%d slots, y in slot %d; want 3 slots, y in slot 1 for both maps", keys.Len(), keys.of["y"])
+	}
+	b.Delete("y")
+	if a.At("y") != 2 || b.Has("y") || a.Has("z") {
+		t.Fatalf("a: y = %d, z %v; b: y %v", a.At("y"), a.Has("z"), b.Has("y"))
+	}
+	if NewMapOn[string, int](nil).slots == keys {
+		t.Fatal("a map made on no table shares one")
 	}
 }
 
