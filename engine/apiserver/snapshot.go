@@ -38,19 +38,20 @@ type Checkpoint struct {
 // sorted by a new slice instead of writing into it, so sorted is shared;
 // added is appended to in place, so it is copied.
 type tableCheckpoint struct {
-	objs    cow.MapSnapshot[string, Object]
-	sorted  []string
-	added   []string
-	removed int
+	objs        cow.MapSnapshot[string, Object]
+	sorted      []string
+	sortedSlots []int32
+	added       []string
+	removed     int
 }
 
 func (t *table) checkpoint() tableCheckpoint {
-	return tableCheckpoint{objs: t.objs.Snapshot(), sorted: t.sorted, added: slices.Clone(t.added), removed: t.removed}
+	return tableCheckpoint{objs: t.objs.Snapshot(), sorted: t.sorted, sortedSlots: t.sortedSlots, added: slices.Clone(t.added), removed: t.removed}
 }
 
 func (t *table) restore(cp tableCheckpoint) {
 	t.objs.Restore(cp.objs)
-	t.sorted = cp.sorted
+	t.sorted, t.sortedSlots = cp.sorted, cp.sortedSlots
 	t.added, t.removed = inplace.Slice(t.added, cp.added), cp.removed
 }
 

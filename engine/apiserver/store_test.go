@@ -8,22 +8,30 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
 // TestTableKeysStaySorted interleaves creations, removals, re-creations of
 // removed keys and reads, and checks every read against a full sort of the
 // live keys. Reads come often at first, then rarely, so that put merges
-// the keys added in between itself (maxAdded).
+// the keys added in between itself (maxAdded). The table shares its slot
+// table with another map, which sets keys of its own and some of the
+// table's first, so that a key's slot is not its order of creation.
 func TestTableKeysStaySorted(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	tb := newTable(nil)
+	slots := cow.NewKeys[string]()
+	tb, other := newTable(slots), cow.NewMapOn[string, int](slots)
 	for i := 0; i < 6000; i++ {
 		k := "ns/p" + strconv.Itoa(r.IntN(2000))
-		switch r.IntN(3) {
+		switch r.IntN(4) {
 		case 0, 1:
 			tb.put(k, &corev1.Pod{})
 		case 2:
 			tb.remove(k)
+		case 3:
+			other.Set(k, i)
+			other.Set("ns/q"+strconv.Itoa(i), i)
 		}
 		if every := 7 + i/3000*400; r.IntN(every) == 0 {
 			want := make([]string, 0, tb.objs.Len())

@@ -127,16 +127,41 @@ func (m *Map[K, V]) Get(k K) (V, bool) {
 	if !ok {
 		return zero, false
 	}
-	ci, bit := slot/chunkSize, uint32(1)<<(slot%chunkSize)
-	if ci >= len(m.chunks) {
-		return zero, false
-	}
-	c := m.chunks[ci]
-	if c == nil || c.live&bit == 0 {
+	c := m.chunkOf(slot)
+	if c == nil {
 		return zero, false
 	}
 	return c.vals[slot%chunkSize], true
 }
+
+// chunkOf returns the chunk holding slot's entry, nil when the slot holds
+// none.
+func (m *Map[K, V]) chunkOf(slot int) *chunk[V] {
+	ci := slot / chunkSize
+	if ci >= len(m.chunks) {
+		return nil
+	}
+	c := m.chunks[ci]
+	if c == nil || c.live&(1<<(slot%chunkSize)) == 0 {
+		return nil
+	}
+	return c
+}
+
+// SlotOf returns k's slot in the map's slot table, if k has one: k was
+// set in this map, or in another on the same table, at some time.
+func (m *Map[K, V]) SlotOf(k K) (int, bool) {
+	if m == nil {
+		return 0, false
+	}
+	slot, ok := m.slots.of[k]
+	return slot, ok
+}
+
+// HasSlot reports whether the map holds an entry in slot (SlotOf): Has
+// without looking the key up, for a caller that keeps many keys' slots.
+// The slot must come from the map's slot table.
+func (m *Map[K, V]) HasSlot(slot int) bool { return m != nil && m.chunkOf(slot) != nil }
 
 // At returns the value stored under k, or the zero value.
 func (m *Map[K, V]) At(k K) V {
