@@ -34,8 +34,6 @@ func refOf(res Resource, obj Object) ObjectRef {
 // cow): a checkpoint copies deps and shares the sets.
 type ownerIndex struct {
 	deps map[types.UID]*dependentSet
-	// uids is the slot table the sets are made on (Server.UIDSlots).
-	uids *cow.Keys[types.UID] `statediff:"skip"`
 	// epoch is the current copy-on-write epoch, new at every checkpoint
 	// and restore.
 	epoch *cow.Token
@@ -58,7 +56,7 @@ func (x *ownerIndex) writable(u types.UID) *dependentSet {
 	set := x.deps[u]
 	switch {
 	case set == nil:
-		set = &dependentSet{refs: cow.NewMapOn[types.UID, *ObjectRef](x.uids), epoch: x.epoch}
+		set = &dependentSet{refs: cow.NewMap[types.UID, *ObjectRef](), epoch: x.epoch}
 	case set.epoch != x.epoch:
 		set = &dependentSet{refs: set.refs.Fork(), epoch: x.epoch}
 	default:

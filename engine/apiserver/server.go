@@ -27,13 +27,6 @@ type Server struct {
 	rv uint64
 	// tables holds one table per watched resource (events excluded).
 	tables map[Resource]*table
-	// keys is the slot table of the tables' maps, shared with the other
-	// components' maps keyed by storage key (see KeySlots). Snapshot: no
-	// (a map holds its table, and a restored map the snapshot's).
-	keys *cow.Keys[string] `statediff:"skip"`
-	// uids is the slot table of the owner index's sets, shared with the
-	// garbage collector's maps keyed by UID (see UIDSlots). Snapshot: no.
-	uids *cow.Keys[types.UID] `statediff:"skip"`
 	// events are stored in creation order, compactly (storedEvent).
 	// Snapshot: yes (the chunk headers).
 	events eventLog
@@ -79,27 +72,26 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 		tables:    map[Resource]*table{},
 		eventKeys: newEventIndex(),
 		nodePods:  map[string]int{},
-		keys:      cow.NewKeys[string](),
-		uids:      cow.NewKeys[types.UID](),
+		owners:    ownerIndex{deps: map[types.UID]*dependentSet{}, epoch: cow.NewToken()},
 	}
-	s.owners = ownerIndex{deps: map[types.UID]*dependentSet{}, uids: s.uids, epoch: cow.NewToken()}
 	s.logEpoch = cow.NewToken()
 	s.logArrayEpoch = s.logEpoch
+	// The tables share a slot table: see KeySlots.
+	keys := cow.NewSlotTable[string]()
 	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
-		s.tables[r] = newTable(s.keys)
+		s.tables[r] = newTable(keys)
 	}
 	return s
 }
 
-// KeySlots returns the slot table of the server's maps keyed by storage
-// key ("namespace/name"). A component that keeps a cow.Map keyed the same
-// way and looks it up as it reads the watch log makes the map on it (see
-// cow.Map): the key is then where the server's lookup left it.
-func (s *Server) KeySlots() *cow.Keys[string] { return s.keys }
-
-// UIDSlots returns the slot table of the server's maps keyed by UID, as
-// KeySlots does for storage keys.
-func (s *Server) UIDSlots() *cow.Keys[types.UID] { return s.uids }
+// KeySlots returns the slot table the server's tables are on: their
+// maps are keyed by storage key ("namespace/name"). A component that keeps
+// a cow.Map keyed the same way, and looks it up as it reads the watch log,
+// makes it on this table (see cow.Map): it then finds a pod's key where
+// the server's lookup left it. After a restore of another server's
+// checkpoint (a fork's) it is that server's table, as the restored maps of
+// the other components are on it too.
+func (s *Server) KeySlots() *cow.SlotTable[string] { return s.tables[Pods].objs.SlotTable() }
 
 // ResourceVersion returns the last resourceVersion handed out.
 func (s *Server) ResourceVersion() uint64 { return s.rv }

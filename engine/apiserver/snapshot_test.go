@@ -14,12 +14,14 @@ import (
 // created since the last list and part of the watch log forgotten gives
 // back the watch log (positions included), the per-node pod counts and the
 // list order, after the live server forgot more of its log, created,
-// bound and deleted pods, and again after a different future.
+// bound and deleted pods, and again after a different future; and so does
+// a new server that restores it (a fork), which then lists the pods it
+// creates in order too.
 func TestCheckpointRestoresLogCountsAndOrder(t *testing.T) {
 	e := newTestEnv()
 	s := e.srv
 	must := mustWrite(t)
-	dump := func() string {
+	dumpOf := func(s *Server) string {
 		var listed []string
 		for _, p := range s.ListPods("", nil) {
 			listed = append(listed, p.Name+"@"+p.Spec.NodeName)
@@ -28,6 +30,7 @@ func TestCheckpointRestoresLogCountsAndOrder(t *testing.T) {
 			s.WatchEnd(), names(s.WatchSince(s.WatchEnd()-len(s.WatchLog()))), listed,
 			s.PodsOnNode("n1"), s.PodsOnNode("n2"), s.PodCount(), s.ResourceVersion())
 	}
+	dump := func() string { return dumpOf(s) }
 	for _, name := range []string{"c", "a", "e"} {
 		must(s.CreatePod("kubectl", testPod("default", name, nil)))
 	}
@@ -66,6 +69,30 @@ func TestCheckpointRestoresLogCountsAndOrder(t *testing.T) {
 	s.Restore(cp)
 	if got := dump(); got != want {
 		t.Fatalf("restored twice:\n got %s\nwant %s", got, want)
+	}
+
+	// A fork: a new server, whose tables start on a slot table of their
+	// own, restores the checkpoint and goes on.
+	f := newTestEnv().srv
+	if f.KeySlots() == s.KeySlots() {
+		t.Fatal("two servers share a slot table before a restore")
+	}
+	f.Restore(cp)
+	if got := dumpOf(f); got != want || f.KeySlots() != s.KeySlots() {
+		t.Fatalf("restored into a new server:\n got %s\nwant %s (on the checkpoint's slot table: %v)", got, want, f.KeySlots() == s.KeySlots())
+	}
+	for _, name := range []string{"ba", "0", "zz"} {
+		must(f.CreatePod("kubectl", testPod("default", name, nil)))
+	}
+	if err := f.DeletePod("kubectl", "default", "d", DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, p := range f.ListPods("", nil) {
+		listed = append(listed, p.Name)
+	}
+	if want := []string{"0", "a", "b", "ba", "c", "e", "zz"}; !slices.Equal(listed, want) {
+		t.Fatalf("the fork lists %v, want %v", listed, want)
 	}
 }
 

@@ -38,9 +38,10 @@ type table struct {
 // table.added).
 const maxAdded = 64
 
-// newTable returns an empty table whose map is on the slot table keys.
-func newTable(keys *cow.Keys[string]) *table {
-	return &table{objs: cow.NewMapOn[string, Object](keys)}
+// newTable returns an empty table whose map is on the slot table slots
+// (nil: a table of its own).
+func newTable(slots *cow.SlotTable[string]) *table {
+	return &table{objs: cow.NewMapOn[string, Object](slots)}
 }
 
 // objectKey is the storage key of ns/name.
@@ -69,7 +70,10 @@ func (t *table) keys() []string {
 			k, slot, i = t.sorted[i], int(t.sortedSlots[i]), i+1
 		} else {
 			k, j = t.added[j], j+1
-			slot, _ = t.objs.SlotOf(k) // put set it: it has a slot
+			var ok bool
+			if slot, ok = t.objs.SlotOf(k); !ok {
+				panic("table key " + k + " was added without a slot")
+			}
 		}
 		if !t.objs.HasSlot(slot) || (len(out) > 0 && out[len(out)-1] == k) {
 			continue

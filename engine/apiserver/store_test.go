@@ -20,7 +20,7 @@ import (
 // table's first, so that a key's slot is not its order of creation.
 func TestTableKeysStaySorted(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	slots := cow.NewKeys[string]()
+	slots := cow.NewSlotTable[string]()
 	tb, other := newTable(slots), cow.NewMapOn[string, int](slots)
 	for i := 0; i < 6000; i++ {
 		k := "ns/p" + strconv.Itoa(r.IntN(2000))

@@ -29,9 +29,7 @@ type Collector struct {
 	// cursor is the position of the next unread watch-log entry.
 	cursor int
 	// nodes holds every observed or virtual node by UID. A node is
-	// written only when its epoch is epoch (see writable). It and every
-	// node's dependents are on the server's slot table of UIDs
-	// (apiserver.Server.UIDSlots).
+	// written only when its epoch is epoch (see writable).
 	nodes *cow.Map[types.UID, *node]
 	// epoch is the current copy-on-write epoch, new at every checkpoint
 	// and restore.
@@ -57,7 +55,7 @@ func New(srv *apiserver.Server, c *clock.Clock, rec *trace.Recorder) *Collector 
 	return &Collector{
 		srv: srv, clock: c, rec: rec,
 		RetryDelay: DefaultRetryDelay,
-		nodes:      cow.NewMapOn[types.UID, *node](srv.UIDSlots()),
+		nodes:      cow.NewMap[types.UID, *node](),
 		epoch:      cow.NewToken(),
 		queue:      newWorkQueue(),
 		absent:     newAbsentCache(),
@@ -210,7 +208,7 @@ func (g *Collector) relink(n *node, oldOwners []metav1.OwnerReference) {
 			}
 			owner = &node{
 				ref:        apiserver.ObjectRef{Resource: res, Namespace: ns, Name: r.Name, UID: r.UID},
-				dependents: cow.NewMapOn[types.UID, struct{}](g.srv.UIDSlots()),
+				dependents: cow.NewMap[types.UID, struct{}](),
 				virtual:    true,
 				epoch:      g.epoch,
 			}
@@ -219,7 +217,7 @@ func (g *Collector) relink(n *node, oldOwners []metav1.OwnerReference) {
 		}
 		owner = g.writable(owner)
 		if owner.dependents == nil {
-			owner.dependents = cow.NewMapOn[types.UID, struct{}](g.srv.UIDSlots())
+			owner.dependents = cow.NewMap[types.UID, struct{}]()
 		}
 		owner.dependents.Set(uid, struct{}{})
 		n.linked = len(n.owners) == 1

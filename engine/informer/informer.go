@@ -46,11 +46,11 @@ type Config struct {
 	TombstonePercent int
 	// Indexers are the store's indexes, fixed at construction.
 	Indexers map[string]IndexFunc
-	// Keys is the slot table the cache's map of objects is made on: the
-	// source's (apiserver.Server.KeySlots), so that the cache finds the
-	// key of a delivered event where the server's lookup left it; nil for
-	// a table of its own.
-	Keys *cow.Keys[string] `statediff:"skip"`
+	// KeySlots is the slot table the cache's map of objects is made on:
+	// the source's (apiserver.Server.KeySlots), so that the cache finds
+	// the key of a delivered event where the server's lookup left it; nil
+	// for a table of its own.
+	KeySlots *cow.SlotTable[string] `statediff:"skip"`
 }
 
 type pendingEvent struct {
@@ -86,7 +86,7 @@ type Informer struct {
 // New returns an informer for resource reading from source. faults is the
 // stream used for tombstone faults (may be nil when TombstonePercent is 0).
 func New(resource apiserver.Resource, source LogSource, c *clock.Clock, rec *trace.Recorder, faults *rng.Stream, cfg Config) *Informer {
-	return &Informer{resource: resource, source: source, clock: c, rec: rec, faults: faults, cfg: cfg, store: newStore(cfg.Indexers, cfg.Keys)}
+	return &Informer{resource: resource, source: source, clock: c, rec: rec, faults: faults, cfg: cfg, store: newStore(cfg.Indexers, cfg.KeySlots)}
 }
 
 // Resource returns the resource this informer caches.

@@ -150,10 +150,19 @@ func churn(s *Store, r int) {
 // A store checkpoint is isolated from the live store, whose entries change
 // in place: restoring gives back exactly the saved cache and indexes, with
 // every set holding the live entries, however the store changed since and
-// however often the checkpoint is restored.
+// however often the checkpoint is restored. The store's map is on a slot
+// table that another map fills first, in another order (as the server's
+// table of pods does in a simulation), and the twin below starts on a
+// table of its own.
 func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 	byOwner := func(o apiserver.Object) []string { return []string{o.GetLabels()["owner"]} }
-	s := newStore(map[string]IndexFunc{"owner": byOwner}, nil)
+	slots := cow.NewSlotTable[string]()
+	other := cow.NewMapOn[string, int](slots)
+	for i := 22; i >= 0; i-- {
+		other.Set(fmt.Sprintf("other/p%d", i), i)
+		other.Set(fmt.Sprintf("unrelated/%d", i), i)
+	}
+	s := newStore(map[string]IndexFunc{"owner": byOwner}, slots)
 	churn(s, 0)
 	churn(s, 1)
 	saved := s.checkpoint()

@@ -195,11 +195,11 @@ type Store struct {
 }
 
 // newStore returns an empty store with the given indexes, whose map of
-// objects is on the slot table keys (nil: a table of its own).
-func newStore(indexers map[string]IndexFunc, keys *cow.Keys[string]) *Store {
+// objects is on the slot table keySlots (nil: a table of its own).
+func newStore(indexers map[string]IndexFunc, keySlots *cow.SlotTable[string]) *Store {
 	tok := cow.NewToken()
 	s := &Store{
-		objects:     cow.NewMapOn[string, *entry](keys),
+		objects:     cow.NewMapOn[string, *entry](keySlots),
 		order:       newOrderedSet(tok),
 		byNamespace: map[string]*orderedSet{},
 		indexers:    indexers,

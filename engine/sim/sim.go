@@ -105,7 +105,7 @@ func New(opts Options) (*Sim, error) {
 	s.streams = []*rng.Stream{names, faults, kubeletRand}
 	s.server = apiserver.New(c, names, rec)
 	newInf := func(res apiserver.Resource, idx map[string]informer.IndexFunc) *informer.Informer {
-		return informer.New(res, s.server, c, rec, faults, informer.Config{Lag: opts.InformerLag, Indexers: idx, Keys: s.server.KeySlots()})
+		return informer.New(res, s.server, c, rec, faults, informer.Config{Lag: opts.InformerLag, Indexers: idx, KeySlots: s.server.KeySlots()})
 	}
 	s.deployInf = newInf(apiserver.Deployments, nil)
 	s.rsInf = newInf(apiserver.ReplicaSets, map[string]informer.IndexFunc{informer.ControllerUIDIndex: informer.ControllerUIDIndexFunc})

@@ -40,8 +40,8 @@ func TestMapMatchesAGoMapThroughSnapshotsAndRestores(t *testing.T) {
 		want map[int]int
 	}
 	var snaps []saved
-	keys := NewKeys[int]()
-	maps2 := []*Map[int, int]{NewMapOn[int, int](keys), NewMapOn[int, int](keys)}
+	table := NewSlotTable[int]()
+	maps2 := []*Map[int, int]{NewMapOn[int, int](table), NewMapOn[int, int](table)}
 	wants := []map[int]int{{}, {}}
 	for i := 0; i < 20000; i++ {
 		j := r.IntN(len(maps2))
@@ -86,28 +86,44 @@ func TestMapMatchesAGoMapThroughSnapshotsAndRestores(t *testing.T) {
 	}
 }
 
-// TestMapsOnOneKeysHoldTheirOwnEntries checks that maps sharing a slot
+// TestMapsOnOneTableHoldTheirOwnEntries checks that maps sharing a slot
 // table share the slots and nothing else: a key set in one is absent from
-// the other until set there, under the same slot.
-func TestMapsOnOneKeysHoldTheirOwnEntries(t *testing.T) {
-	keys := NewKeys[string]()
-	a, b := NewMapOn[string, int](keys), NewMapOn[string, int](keys)
+// the other until set there, under the same slot; SlotOf and HasSlot agree
+// with Has.
+func TestMapsOnOneTableHoldTheirOwnEntries(t *testing.T) {
+	table := NewSlotTable[string]()
+	a, b := NewMapOn[string, int](table), NewMapOn[string, int](table)
 	a.Set("x", 1)
 	a.Set("y", 2)
 	if b.Has("x") || b.Len() != 0 {
 		t.Fatalf("b holds x = %d (len %d) after a set in a", b.At("x"), b.Len())
 	}
+	if slot, ok := b.SlotOf("x"); !ok || slot != 0 || b.HasSlot(slot) || !a.HasSlot(slot) {
+		t.Fatalf("x: slot %d, %v in b; held by a %v, by b %v", slot, ok, a.HasSlot(slot), b.HasSlot(slot))
+	}
 	b.Set("y", 20)
 	b.Set("z", 30)
-	if keys.Len() != 3 || keys.of["y"] != 1 {
-		t.Fatalf("%d slots, y in slot %d; want 3 slots, y in slot 1 for both maps", keys.Len(), keys.of["y"])
+	if table.Len() != 3 || table.of["y"] != 1 {
+		t.Fatalf("%d slots, y in slot %d; want 3 slots, y in slot 1 for both maps", table.Len(), table.of["y"])
 	}
 	b.Delete("y")
-	if a.At("y") != 2 || b.Has("y") || a.Has("z") {
+	if a.At("y") != 2 || b.Has("y") || a.Has("z") || b.HasSlot(1) || !a.HasSlot(1) {
 		t.Fatalf("a: y = %d, z %v; b: y %v", a.At("y"), a.Has("z"), b.Has("y"))
 	}
-	if NewMapOn[string, int](nil).slots == keys {
-		t.Fatal("a map made on no table shares one")
+	if _, ok := a.SlotOf("w"); ok || a.HasSlot(5*chunkSize) {
+		t.Fatal("a key never set has a slot, or a slot past the chunks is held")
+	}
+	var none *Map[string, int]
+	if _, ok := none.SlotOf("x"); ok || none.HasSlot(0) {
+		t.Fatal("a nil map has a slot")
+	}
+	if NewMapOn[string, int](nil).SlotTable() == table || a.SlotTable() != table {
+		t.Fatal("a map made on no table shares one, or a map is not on the table it was made on")
+	}
+	c := NewMap[string, int]()
+	c.Restore(a.Snapshot())
+	if c.SlotTable() != table || c.At("y") != 2 {
+		t.Fatal("a restored map is not on the snapshot's table")
 	}
 }
 
