@@ -39,11 +39,11 @@ import (
 // where a pod's key is looked up in three maps of up to 20,000 keys,
 // sharing their table (and keeping the slots of a sorted key order, see
 // apiserver's table) took the median from 409-447 ms to 394-403 ms in
-// three alternating runs. A map on a
-// shared table holds a chunk header for every chunkSize slots up to its
-// highest one, whatever its own size: maps that are many and small (one
-// per owner, say) belong on a table of their own, or a table of 35,000
-// keys costs each of them 9 kB, and every snapshot of it as much again.
+// three alternating runs. A map on a shared table holds a chunk header for
+// every chunkSize slots up to its highest one, whatever its own size: maps
+// that are many and small (one per owner, say) belong on a table of their
+// own, or a table of 35,000 keys costs each of them 9 kB, and every
+// snapshot of it as much again.
 //
 // The zero Map is not usable: make one with NewMap or NewMapOn. A nil
 // *Map reads as empty (Len, Get, At, Has, Range) and Delete does nothing
