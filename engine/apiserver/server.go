@@ -77,9 +77,9 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 	s.logEpoch = cow.NewToken()
 	s.logArrayEpoch = s.logEpoch
 	// The tables share a slot table: see KeySlots.
-	keys := cow.NewSlotTable[string]()
+	slots := cow.NewSlotTable[string]()
 	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
-		s.tables[r] = newTable(keys)
+		s.tables[r] = newTable(slots)
 	}
 	return s
 }
@@ -88,9 +88,9 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 // maps are keyed by storage key ("namespace/name"). A component that keeps
 // a cow.Map keyed the same way, and looks it up as it reads the watch log,
 // makes it on this table (see cow.Map): it then finds a pod's key where
-// the server's lookup left it. After a restore of another server's
-// checkpoint (a fork's) it is that server's table, as the restored maps of
-// the other components are on it too.
+// the server's lookup left it. A server that restores another server's
+// checkpoint (a fork restoring the original's) moves to that server's
+// table, as the other components' restored maps do.
 func (s *Server) KeySlots() *cow.SlotTable[string] { return s.tables[Pods].objs.SlotTable() }
 
 // ResourceVersion returns the last resourceVersion handed out.

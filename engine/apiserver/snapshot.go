@@ -35,8 +35,8 @@ type Checkpoint struct {
 }
 
 // tableCheckpoint is one table's objects and key order. keys replaces
-// sorted by a new slice instead of writing into it, so sorted is shared;
-// added is appended to in place, so it is copied.
+// sorted and sortedSlots by new slices instead of writing into them, so
+// both are shared; added is appended to in place, so it is copied.
 type tableCheckpoint struct {
 	objs        cow.MapSnapshot[string, Object]
 	sorted      []string

@@ -20,8 +20,8 @@ type table struct {
 	// checks that a key is still there without looking it up (a merge at
 	// 10,000 pods looked up 10,000 keys). Snapshot: yes, with sorted.
 	// Slots are layout, not state: two servers holding the same objects
-	// may number them differently (statediff skips them, as it compares
-	// cow.Maps by their entries).
+	// may number them differently. statediff skips them, for the reason
+	// it compares cow.Maps by their entries.
 	sortedSlots []int32 `statediff:"skip"`
 	// added holds the keys created since the last keys call, unsorted (a
 	// key may appear in it and in sorted when it was removed and created

@@ -167,6 +167,17 @@ func TestStoreCheckpointRestoresEntriesAndSets(t *testing.T) {
 	churn(s, 1)
 	saved := s.checkpoint()
 	want := dumpStore(t, s)
+	// The same changes on a table of its own give the same store: the
+	// shared table's slot order does not show.
+	own := newStore(map[string]IndexFunc{"owner": byOwner}, nil)
+	churn(own, 0)
+	churn(own, 1)
+	if s.objects.SlotTable() != slots || own.objects.SlotTable() == slots {
+		t.Fatal("the stores are not on the tables they were made on")
+	}
+	if got := dumpStore(t, own); got != want {
+		t.Fatalf("a store on its own table:\n%s\nthe store on the shared table:\n%s", got, want)
+	}
 	// A checkpoint taken after more changes shares saved's unchanged
 	// entries; restoring either gives back its own state.
 	churn(s, 20)

@@ -13,13 +13,12 @@ import (
 // Every key gets a slot the first time it is set, and keeps it for good,
 // in this map, in every map restored from its snapshots and in every map
 // made on the same SlotTable (the table is shared by all of them and only
-// grows). The values live in
-// chunks of chunkSize slots. A snapshot shares the chunks and the map
-// takes a new token, so it copies a chunk before its first write after
-// the snapshot: a snapshot holds the chunk headers (8 bytes per
-// chunkSize slots) plus the chunks written since the snapshot before it.
-// A restore likewise shares the snapshot's chunks under a new token, so a
-// snapshot can be restored any number of times, by any map.
+// grows). The values live in chunks of chunkSize slots. A snapshot shares
+// the chunks and the map takes a new token, so it copies a chunk before
+// its first write after the snapshot: a snapshot holds the chunk headers
+// (8 bytes per chunkSize slots) plus the chunks written since the snapshot
+// before it. A restore likewise shares the snapshot's chunks under a new
+// token, so a snapshot can be restored any number of times, by any map.
 //
 // Slots follow the keys' first insertion, so objects made together share
 // chunks and are usually changed together (a ReplicaSet's pods are
@@ -39,11 +38,13 @@ import (
 // where a pod's key is looked up in three maps of up to 20,000 keys,
 // sharing their table (and keeping the slots of a sorted key order, see
 // apiserver's table) took the median from 409-447 ms to 394-403 ms in
-// three alternating runs. A map on a shared table holds a chunk header for
-// every chunkSize slots up to its highest one, whatever its own size: maps
-// that are many and small (one per owner, say) belong on a table of their
-// own, or a table of 35,000 keys costs each of them 9 kB, and every
-// snapshot of it as much again.
+// three runs alternating with the build before. A map on a shared table
+// holds a chunk header for every chunkSize slots up to its highest one,
+// whatever its own size. The server's other tables and the other
+// informers' caches share the pods' table too: a handful of maps, about 5
+// kB of headers each at 20,000 keys. Maps that are many and small (one per
+// owner, say) belong on a table of their own, or a table of 35,000 keys
+// costs each of them 9 kB, and every snapshot of it as much again.
 //
 // The zero Map is not usable: make one with NewMap or NewMapOn. A nil
 // *Map reads as empty (Len, Get, At, Has, Range) and Delete does nothing
@@ -84,22 +85,6 @@ type chunk[V any] struct {
 	live uint32
 	vals [chunkSize]V
 }
-
-// SlotTable gives every key it is asked for a slot, the next free one,
-// and keeps it for good. Maps made on one table (NewMapOn) share it; see
-// Map.
-type SlotTable[K comparable] struct {
-	// of maps a key to its slot.
-	of map[K]int
-	// keys[slot] is the slot's key: of's inverse. Append-only.
-	keys []K
-}
-
-// NewSlotTable returns an empty slot table.
-func NewSlotTable[K comparable]() *SlotTable[K] { return &SlotTable[K]{of: map[K]int{}} }
-
-// Len returns the number of slots given out.
-func (t *SlotTable[K]) Len() int { return len(t.keys) }
 
 // NewMap returns an empty map with a slot table of its own.
 func NewMap[K comparable, V any]() *Map[K, V] { return NewMapOn[K, V](NewSlotTable[K]()) }
@@ -168,9 +153,10 @@ func (m *Map[K, V]) SlotOf(k K) (int, bool) {
 
 // HasSlot reports whether the map holds an entry in slot (SlotOf): Has
 // without looking the key up, for a caller that keeps many keys' slots.
-// The slot must come from the table the map is on now: a restore of a
-// snapshot made on another table (a fork's) changes the map's table, and
-// the slots kept must be restored with it.
+// The slot must come from the table the map is on now: restoring a
+// snapshot made on another table (as a fork does when it restores the
+// original's checkpoint) changes the map's table, and the slots kept must
+// be restored with it.
 func (m *Map[K, V]) HasSlot(slot int) bool { return m != nil && m.chunkOf(slot) != nil }
 
 // At returns the value stored under k, or the zero value.
