@@ -76,21 +76,23 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 	}
 	s.logEpoch = cow.NewToken()
 	s.logArrayEpoch = s.logEpoch
-	// The tables share a slot table: see KeySlots.
-	slots := cow.NewSlotTable[string]()
+	// Each table is on a slot table of its own; the pods' is shared with
+	// other components (see KeySlots).
 	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
-		s.tables[r] = newTable(slots)
+		s.tables[r] = newTable(nil)
 	}
 	return s
 }
 
-// KeySlots returns the slot table the server's tables are on: their
-// maps are keyed by storage key ("namespace/name"). A component that keeps
-// a cow.Map keyed the same way, and looks it up as it reads the watch log,
+// KeySlots returns the slot table the server's table of pods is on, keyed
+// by storage key ("namespace/name"). A component that keeps a cow.Map of
+// pods keyed the same way, and looks it up as it reads the watch log,
 // makes it on this table (see cow.Map): it then finds a pod's key where
-// the server's lookup left it. A server that restores another server's
-// checkpoint (a fork restoring the original's) moves to that server's
-// table, as the other components' restored maps do.
+// the server's lookup left it. The other tables are on tables of their
+// own: a small map on a large shared table would carry a chunk header per
+// 32 pod keys into every checkpoint. A server that restores another
+// server's checkpoint (a fork restoring the original's) moves to that
+// server's table, as the other components' restored maps do.
 func (s *Server) KeySlots() *cow.SlotTable[string] { return s.tables[Pods].objs.SlotTable() }
 
 // ResourceVersion returns the last resourceVersion handed out.

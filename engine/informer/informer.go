@@ -47,9 +47,10 @@ type Config struct {
 	// Indexers are the store's indexes, fixed at construction.
 	Indexers map[string]IndexFunc
 	// KeySlots is the slot table the cache's map of objects is made on:
-	// the source's (apiserver.Server.KeySlots), so that the cache finds
-	// the key of a delivered event where the server's lookup left it; nil
-	// for a table of its own.
+	// for the pod cache, the server's table of pods
+	// (apiserver.Server.KeySlots), so that the cache finds the key of a
+	// delivered event where the server's lookup left it; nil for a table
+	// of its own.
 	KeySlots *cow.SlotTable[string] `statediff:"skip"`
 }
 

@@ -105,7 +105,12 @@ func New(opts Options) (*Sim, error) {
 	s.streams = []*rng.Stream{names, faults, kubeletRand}
 	s.server = apiserver.New(c, names, rec)
 	newInf := func(res apiserver.Resource, idx map[string]informer.IndexFunc) *informer.Informer {
-		return informer.New(res, s.server, c, rec, faults, informer.Config{Lag: opts.InformerLag, Indexers: idx, KeySlots: s.server.KeySlots()})
+		cfg := informer.Config{Lag: opts.InformerLag, Indexers: idx}
+		if res == apiserver.Pods {
+			// The pod cache shares the server's table of pod keys.
+			cfg.KeySlots = s.server.KeySlots()
+		}
+		return informer.New(res, s.server, c, rec, faults, cfg)
 	}
 	s.deployInf = newInf(apiserver.Deployments, nil)
 	s.rsInf = newInf(apiserver.ReplicaSets, map[string]informer.IndexFunc{informer.ControllerUIDIndex: informer.ControllerUIDIndexFunc})

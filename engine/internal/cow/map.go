@@ -40,11 +40,9 @@ import (
 // apiserver's table) took the median from 409-447 ms to 394-403 ms in
 // three runs alternating with the build before. A map on a shared table
 // holds a chunk header for every chunkSize slots up to its highest one,
-// whatever its own size. The server's other tables and the other
-// informers' caches share the pods' table too: a handful of maps, about 5
-// kB of headers each at 20,000 keys. Maps that are many and small (one per
-// owner, say) belong on a table of their own, or a table of 35,000 keys
-// costs each of them 9 kB, and every snapshot of it as much again.
+// whatever its own size, and every snapshot copies them: a small map (the
+// ReplicaSets, one owner's dependents) belongs on a table of its own, or a
+// table of 35,000 keys costs it 9 kB per snapshot.
 //
 // The zero Map is not usable: make one with NewMap or NewMapOn. A nil
 // *Map reads as empty (Len, Get, At, Has, Range) and Delete does nothing
