@@ -90,8 +90,8 @@ type Kubelet struct {
 	// pods holds every pod the model knows, by "ns/name". A state is
 	// written only when its epoch is epoch (see writable). Invariant: a
 	// state of the current epoch is in pods unless it is gone. A
-	// checkpoint shares the map (cow.Map). It is on the server's slot
-	// table (apiserver.Server.KeySlots).
+	// checkpoint shares the map (cow.Map). It is on the slot table of the
+	// server's table of pods (apiserver.Server.KeySlots).
 	pods *cow.Map[string, *podState]
 	// epoch is the current copy-on-write epoch, new at every checkpoint
 	// and restore.
