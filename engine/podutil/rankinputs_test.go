@@ -99,3 +99,37 @@ func TestPackTimeRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// rankKeyOf reads each field from the pod: two pods whose every field
+// differs give the keys written out here. rankKeyFrom, its copy for packed
+// inputs, is held to it by TestRankingWithKnownInputsEqualsReadingPods;
+// this test holds both to the pod.
+func TestRankKeyReadsThePod(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	readyAt, created := now.Add(-90*time.Second), now.Add(-time.Hour+7)
+	always := corev1.ContainerRestartPolicyAlways
+	running := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{UID: "0123456789ab", CreationTimestamp: metav1.NewTime(created),
+			Annotations: map[string]string{DeletionCostAnnotation: "-7"}},
+		Spec: corev1.PodSpec{NodeName: "n1", InitContainers: []corev1.Container{{Name: "side", RestartPolicy: &always}}},
+		Status: corev1.PodStatus{
+			Phase:                 corev1.PodRunning,
+			Conditions:            []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(readyAt)}},
+			ContainerStatuses:     []corev1.ContainerStatus{{RestartCount: 3}},
+			InitContainerStatuses: []corev1.ContainerStatus{{Name: "side", RestartCount: 5}},
+		},
+	}
+	unknown := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{UID: "z"}, Status: corev1.PodStatus{Phase: corev1.PodUnknown}}
+	for _, c := range []struct {
+		pod  *corev1.Pod
+		want rankKey
+	}{
+		{running, rankKey{ready: true, phase: 2, cost: -7, restarts: 3, sidecar: 5,
+			readySince: ageOf(now, readyAt), created: ageOf(now, created), uidPrefix: 0x3031323334353637}},
+		{unknown, rankKey{unscheduled: true, phase: 1, readySince: ageOf(now, time.Time{}), created: ageOf(now, time.Time{}), uidPrefix: 0x7a << 56}},
+	} {
+		if got := rankKeyOf(c.pod, now); got != c.want {
+			t.Errorf("pod %s: key %+v, want %+v", c.pod.UID, got, c.want)
+		}
+	}
+}

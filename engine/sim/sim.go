@@ -12,6 +12,7 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/controller/replicaset"
 	"github.com/rolloutlab/rolloutlab/engine/gc"
 	"github.com/rolloutlab/rolloutlab/engine/informer"
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 	"github.com/rolloutlab/rolloutlab/engine/kubelet"
 	"github.com/rolloutlab/rolloutlab/engine/rng"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
@@ -104,17 +105,13 @@ func New(opts Options) (*Sim, error) {
 	names, faults, kubeletRand := root.Stream("apiserver"), root.Stream("informer"), root.Stream("kubelet")
 	s.streams = []*rng.Stream{names, faults, kubeletRand}
 	s.server = apiserver.New(c, names, rec)
-	newInf := func(res apiserver.Resource, idx map[string]informer.IndexFunc) *informer.Informer {
-		cfg := informer.Config{Lag: opts.InformerLag, Indexers: idx}
-		if res == apiserver.Pods {
-			// The pod cache shares the server's table of pod keys.
-			cfg.KeySlots = s.server.KeySlots()
-		}
-		return informer.New(res, s.server, c, rec, faults, cfg)
+	newInf := func(res apiserver.Resource, idx map[string]informer.IndexFunc, keySlots *cow.SlotTable[string]) *informer.Informer {
+		return informer.New(res, s.server, c, rec, faults, informer.Config{Lag: opts.InformerLag, Indexers: idx, KeySlots: keySlots})
 	}
-	s.deployInf = newInf(apiserver.Deployments, nil)
-	s.rsInf = newInf(apiserver.ReplicaSets, map[string]informer.IndexFunc{informer.ControllerUIDIndex: informer.ControllerUIDIndexFunc})
-	s.podInf = newInf(apiserver.Pods, map[string]informer.IndexFunc{informer.PodControllerIndex: informer.PodControllerIndexFunc})
+	s.deployInf = newInf(apiserver.Deployments, nil, nil)
+	s.rsInf = newInf(apiserver.ReplicaSets, map[string]informer.IndexFunc{informer.ControllerUIDIndex: informer.ControllerUIDIndexFunc}, nil)
+	// The pod cache shares the server's table of pod keys.
+	s.podInf = newInf(apiserver.Pods, map[string]informer.IndexFunc{informer.PodControllerIndex: informer.PodControllerIndexFunc}, s.server.KeySlots())
 	s.informers = []*informer.Informer{s.deployInf, s.rsInf, s.podInf}
 
 	s.rsc = replicaset.New(s.server, s.podInf, s.rsInf, c, rec, opts.ReplicaSet)
