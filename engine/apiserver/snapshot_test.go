@@ -6,8 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/rolloutlab/rolloutlab/engine/internal/cow"
 )
 
 // TestCheckpointRestoresLogCountsAndOrder: a checkpoint taken with keys
@@ -216,5 +219,54 @@ func mustWrite(t *testing.T) func(any, error) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestFindPodInSlot: a caller that keeps a pod key's slot in a map on the
+// server's table of pods (the kubelet) reads the pod by slot while the
+// server is on that table, a fork's included once it restored the
+// checkpoint, and by key when it is not.
+func TestFindPodInSlot(t *testing.T) {
+	must := mustWrite(t)
+	s := newTestEnv().srv
+	for _, name := range []string{"a", "b"} {
+		must(s.CreatePod("kubectl", testPod("default", name, nil)))
+	}
+	mine := cow.NewMapOn[string, bool](s.KeySlots())
+	mine.Set("default/a", true)
+	mine.Set("default/b", true)
+	slotA, _ := mine.SlotOf("default/a")
+	slotB, _ := mine.SlotOf("default/b")
+	name := func(p *corev1.Pod, ok bool) string {
+		if !ok {
+			return "none"
+		}
+		return p.Name
+	}
+	// On the server's table the slot decides (the key is not read).
+	if got := name(s.FindPodInSlot(mine.SlotTable(), slotB, "default/a")); got != "b" {
+		t.Fatalf("slot of b on the server's table: %s", got)
+	}
+	// On another table the key decides.
+	other := cow.NewMapOn[string, bool](nil)
+	other.Set("default/x", true)
+	if got := name(s.FindPodInSlot(other.SlotTable(), 0, "default/a")); got != "a" {
+		t.Fatalf("key a on another table: %s", got)
+	}
+	cp := s.Checkpoint()
+	zero := int64(0)
+	if err := s.DeletePod("kubectl", "default", "a", DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+		t.Fatal(err)
+	}
+	if got := name(s.FindPodInSlot(mine.SlotTable(), slotA, "default/a")); got != "none" {
+		t.Fatalf("deleted a found by its slot: %s", got)
+	}
+	f := newTestEnv().srv
+	if got := name(f.FindPodInSlot(mine.SlotTable(), slotA, "default/a")); got != "none" {
+		t.Fatalf("a new server, on a table of its own, finds %s", got)
+	}
+	f.Restore(cp)
+	if got := name(f.FindPodInSlot(mine.SlotTable(), slotA, "default/b")); got != "a" {
+		t.Fatalf("the fork, on the checkpoint's table, finds %s by a's slot", got)
 	}
 }

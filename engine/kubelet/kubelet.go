@@ -34,9 +34,15 @@ const (
 
 // podState is the model's record of one pod.
 type podState struct {
-	key  string
-	uid  types.UID
-	node string
+	key string
+	uid types.UID
+	// slot is key's slot in slots, the slot table the pods map was on
+	// when the state was added: the kubelet reads its pod from the
+	// server's table of pods by slot (storedPod), not by key. Layout, not
+	// state: a replay and a restore may number the same key differently.
+	slot  int                    `statediff:"skip"`
+	slots *cow.SlotTable[string] `statediff:"skip"`
+	node  string
 	// image is the first container's image; it selects the profile.
 	image string
 	stage stage
@@ -169,6 +175,8 @@ func (k *Kubelet) addPod(p *podState) {
 		k.epoch = cow.NewToken()
 		p.epoch = k.epoch
 	}
+	p.slots = k.pods.SlotTable()
+	p.slot, _ = k.pods.SlotOf(p.key) // Set just gave the key its slot
 }
 
 // deletePod forgets p's pod; p is its current state.

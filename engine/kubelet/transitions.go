@@ -90,7 +90,7 @@ func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
 // storedPod is freshPod without the copy: the stored pod itself, which must
 // not be modified.
 func (k *Kubelet) storedPod(p *podState) (*corev1.Pod, bool) {
-	pod, ok := k.server.FindPodByKey(p.key)
+	pod, ok := k.server.FindPodInSlot(p.slots, p.slot, p.key)
 	if !ok || pod.UID != p.uid {
 		return nil, false
 	}
@@ -293,7 +293,7 @@ func (k *Kubelet) terminate(p *podState, pod *corev1.Pod) {
 		return
 	}
 	detail := "containers stopped; pod removed"
-	if kept, ok := k.server.FindPodByKey(p.key); ok && kept.UID == p.uid {
+	if kept, ok := k.storedPod(p); ok {
 		detail = "containers stopped; pod kept until its finalizers are removed: " + strings.Join(kept.Finalizers, ", ")
 	}
 	k.emit(Transition{Pod: p.key, Node: p.node, What: "terminated", Detail: detail})

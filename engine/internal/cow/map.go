@@ -114,15 +114,11 @@ func (m *Map[K, V]) Get(k K) (V, bool) {
 	if m == nil {
 		return zero, false
 	}
-	slot, ok := m.slots.of[k]
+	slot, ok := m.slots.find(k)
 	if !ok {
 		return zero, false
 	}
-	c := m.chunkOf(slot)
-	if c == nil {
-		return zero, false
-	}
-	return c.vals[slot%chunkSize], true
+	return m.valueIn(slot)
 }
 
 // chunkOf returns the chunk holding slot's entry, nil when the slot holds
@@ -145,8 +141,7 @@ func (m *Map[K, V]) SlotOf(k K) (int, bool) {
 	if m == nil {
 		return 0, false
 	}
-	slot, ok := m.slots.of[k]
-	return slot, ok
+	return m.slots.find(k)
 }
 
 // HasSlot reports whether the map holds an entry in slot (SlotOf): Has
@@ -156,6 +151,32 @@ func (m *Map[K, V]) SlotOf(k K) (int, bool) {
 // original's checkpoint) changes the map's table, and the slots kept must
 // be restored with it.
 func (m *Map[K, V]) HasSlot(slot int) bool { return m != nil && m.chunkOf(slot) != nil }
+
+// GetSlot returns the value stored in slot (SlotOf), if any: Get without
+// looking the key up. The slot must come from the table the map is on now
+// (see HasSlot). Like Get, it leaves the slot as the table's last one
+// found, so the next lookup of the same key costs a comparison.
+func (m *Map[K, V]) GetSlot(slot int) (V, bool) {
+	if m == nil {
+		var zero V
+		return zero, false
+	}
+	v, ok := m.valueIn(slot)
+	if ok {
+		m.slots.last = slot
+	}
+	return v, ok
+}
+
+// valueIn returns the value stored in slot, if any.
+func (m *Map[K, V]) valueIn(slot int) (V, bool) {
+	c := m.chunkOf(slot)
+	if c == nil {
+		var zero V
+		return zero, false
+	}
+	return c.vals[slot%chunkSize], true
+}
 
 // At returns the value stored under k, or the zero value.
 func (m *Map[K, V]) At(k K) V {
@@ -171,12 +192,7 @@ func (m *Map[K, V]) Has(k K) bool {
 
 // Set stores v under k and reports whether k had no entry.
 func (m *Map[K, V]) Set(k K, v V) (added bool) {
-	slot, ok := m.slots.of[k]
-	if !ok {
-		slot = len(m.slots.keys)
-		m.slots.of[k] = slot
-		m.slots.keys = append(m.slots.keys, k)
-	}
+	slot := m.slots.slotFor(k)
 	c := m.writable(slot/chunkSize, true)
 	bit := uint32(1) << (slot % chunkSize)
 	if c.live&bit == 0 {
@@ -193,7 +209,7 @@ func (m *Map[K, V]) Delete(k K) {
 	if m == nil {
 		return
 	}
-	slot, ok := m.slots.of[k]
+	slot, ok := m.slots.find(k)
 	if !ok {
 		return
 	}

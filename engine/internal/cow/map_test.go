@@ -127,6 +127,64 @@ func TestMapsOnOneTableHoldTheirOwnEntries(t *testing.T) {
 	}
 }
 
+// TestSlotTableRemembersTheLastKeyFound checks the table's one-entry
+// cache (SlotTable.last): the key found or given last is answered from it,
+// by every map on the table and by GetSlot, and any other key goes to the
+// table's map. The cache is seen by taking keys out of that map behind its
+// back, which nothing else does.
+func TestSlotTableRemembersTheLastKeyFound(t *testing.T) {
+	table := NewSlotTable[string]()
+	a, b := NewMapOn[string, int](table), NewMapOn[string, int](table)
+	a.Set("x", 1)
+	a.Set("y", 2)
+	b.Set("y", 20)
+	if a.At("x") != 1 || a.At("y") != 2 || b.At("y") != 20 || b.Has("x") {
+		t.Fatalf("a: x %d, y %d; b: y %d, has x %v", a.At("x"), a.At("y"), b.At("y"), b.Has("x"))
+	}
+	b.At("y")
+	// y was found last: it no longer needs the map.
+	delete(table.of, "y")
+	if a.At("y") != 2 || b.At("y") != 20 {
+		t.Fatalf("y from the cache: a %d, b %d; want 2 and 20", a.At("y"), b.At("y"))
+	}
+	// x is not the last key: it is looked up, and then is the last.
+	delete(table.of, "x")
+	if a.Has("x") {
+		t.Fatal("x found without its entry in the table's map: the cache answered for another key")
+	}
+	table.of["x"] = 0
+	if a.At("x") != 1 {
+		t.Fatalf("x = %d, want 1", a.At("x"))
+	}
+	delete(table.of, "x")
+	if a.At("x") != 1 {
+		t.Fatal("x, just found, is not answered from the cache")
+	}
+	// GetSlot makes its slot the last one found; an empty slot does not.
+	if v, ok := b.GetSlot(1); !ok || v != 20 {
+		t.Fatalf("b's slot 1 = %d, %v; want 20", v, ok)
+	}
+	if b.At("y") != 20 {
+		t.Fatal("y not answered from the cache after GetSlot of its slot")
+	}
+	if _, ok := b.GetSlot(0); ok {
+		t.Fatal("b holds x's slot")
+	}
+	if b.At("y") != 20 {
+		t.Fatal("an empty slot read by GetSlot replaced the cached key")
+	}
+	// Set gives a new key its slot and remembers it.
+	a.Set("z", 3)
+	delete(table.of, "z")
+	if slot, ok := a.SlotOf("z"); !ok || slot != 2 || a.At("z") != 3 {
+		t.Fatalf("z: slot %d, %v, value %d; want slot 2, value 3", slot, ok, a.At("z"))
+	}
+	var none *Map[string, int]
+	if _, ok := none.GetSlot(0); ok {
+		t.Fatal("a nil map holds a slot")
+	}
+}
+
 // TestMapSnapshotCopiesOnlyTheChunksWritten checks what a snapshot costs:
 // writing one entry after it copies one chunk, and the others stay shared.
 func TestMapSnapshotCopiesOnlyTheChunksWritten(t *testing.T) {

@@ -9,7 +9,38 @@ type SlotTable[K comparable] struct {
 	of map[K]int
 	// keys[slot] is the slot's key: of's inverse. Append-only.
 	keys []K
+	// last is the slot of the key found or given last (-1: none yet). A
+	// key is usually looked up several times in a row (a write finds the
+	// stored object, then stores the new one; a cache reads an entry, then
+	// replaces it), and comparing it with keys[last] costs less than
+	// hashing it and reading the map's memory again. Slots never change,
+	// so last never goes stale.
+	last int
 }
 
 // NewSlotTable returns an empty slot table.
-func NewSlotTable[K comparable]() *SlotTable[K] { return &SlotTable[K]{of: map[K]int{}} }
+func NewSlotTable[K comparable]() *SlotTable[K] { return &SlotTable[K]{of: map[K]int{}, last: -1} }
+
+// find returns k's slot, if k has one.
+func (t *SlotTable[K]) find(k K) (int, bool) {
+	if t.last >= 0 && t.keys[t.last] == k {
+		return t.last, true
+	}
+	slot, ok := t.of[k]
+	if ok {
+		t.last = slot
+	}
+	return slot, ok
+}
+
+// slotFor returns k's slot, giving k the next free one if it has none.
+func (t *SlotTable[K]) slotFor(k K) int {
+	if slot, ok := t.find(k); ok {
+		return slot
+	}
+	slot := len(t.keys)
+	t.of[k] = slot
+	t.keys = append(t.keys, k)
+	t.last = slot
+	return slot
+}
