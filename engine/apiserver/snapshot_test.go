@@ -250,8 +250,9 @@ func TestFindPodInSlot(t *testing.T) {
 	// On another table the key decides.
 	other := cow.NewMapOn[string, bool](nil)
 	other.Set("default/x", true)
-	if got := name(s.FindPodInSlot(other.SlotTable(), 0, "default/a")); got != "a" {
-		t.Fatalf("key a on another table: %s", got)
+	other.Set("default/y", true)
+	if got := name(s.FindPodInSlot(other.SlotTable(), slotB, "default/a")); got != "a" {
+		t.Fatalf("key a with b's slot on another table: %s", got)
 	}
 	cp := s.Checkpoint()
 	zero := int64(0)
@@ -261,7 +262,9 @@ func TestFindPodInSlot(t *testing.T) {
 	if got := name(s.FindPodInSlot(mine.SlotTable(), slotA, "default/a")); got != "none" {
 		t.Fatalf("deleted a found by its slot: %s", got)
 	}
+	// A new server, on a table of its own whose slot 0 holds another pod.
 	f := newTestEnv().srv
+	must(f.CreatePod("kubectl", testPod("default", "z", nil)))
 	if got := name(f.FindPodInSlot(mine.SlotTable(), slotA, "default/a")); got != "none" {
 		t.Fatalf("a new server, on a table of its own, finds %s", got)
 	}

@@ -34,15 +34,9 @@ const (
 
 // podState is the model's record of one pod.
 type podState struct {
-	key string
-	uid types.UID
-	// slot is key's slot in slots, the slot table the pods map was on
-	// when the state was added: the kubelet reads its pod from the
-	// server's table of pods by slot (storedPod), not by key. Layout, not
-	// state: a replay and a restore may number the same key differently.
-	slot  int                    `statediff:"skip"`
-	slots *cow.SlotTable[string] `statediff:"skip"`
-	node  string
+	key  string
+	uid  types.UID
+	node string
 	// image is the first container's image; it selects the profile.
 	image string
 	stage stage
@@ -51,6 +45,14 @@ type podState struct {
 	gen uint64
 	// restarts is the container restart count.
 	restarts int32
+	// slot is key's slot in slots, the slot table the pods map was on
+	// when the state was added: the kubelet reads its pod from the
+	// server's table of pods by slot (storedPod), not by key, while the
+	// server is on that table. Layout, not state: a replay and a restore
+	// may number the same key differently. (An int32 beside restarts: the
+	// two fill one word.)
+	slot  int32                  `statediff:"skip"`
+	slots *cow.SlotTable[string] `statediff:"skip"`
 	// readiness and liveness are the first container's probes; nil when it
 	// has none.
 	readiness, liveness *probe
@@ -175,8 +177,10 @@ func (k *Kubelet) addPod(p *podState) {
 		k.epoch = cow.NewToken()
 		p.epoch = k.epoch
 	}
-	p.slots = k.pods.SlotTable()
-	p.slot, _ = k.pods.SlotOf(p.key) // Set just gave the key its slot
+	// The key has a slot on the map's table now (the server's table of
+	// pods gave it one when the pod was created).
+	slot, _ := k.pods.SlotOf(p.key)
+	p.slot, p.slots = int32(slot), k.pods.SlotTable()
 }
 
 // deletePod forgets p's pod; p is its current state.

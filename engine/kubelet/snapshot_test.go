@@ -1,6 +1,9 @@
 package kubelet
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,5 +81,60 @@ func TestCheckpointedPodStatesAreNeverWritten(t *testing.T) {
 	}
 	if len(want[1]) == 0 {
 		t.Fatal("no pod states saved")
+	}
+}
+
+// A fork (a server and a kubelet made on a slot table of their own that
+// restore another pair's checkpoints) moves onto the original's table,
+// where the pod states it restores read their pods by slot (storedPod):
+// from the checkpoint on, it makes the original's transitions, and its
+// pods end as the original's.
+func TestForkMakesTheOriginalsTransitions(t *testing.T) {
+	cfg := Defaults()
+	cfg.Nodes = []string{"node-1", "node-2"}
+	f := newFixture(t, cfg)
+	for _, name := range []string{"a", "b", "c", "d"} {
+		f.createPod(name, "nginx:1.25")
+	}
+	f.runFor(2 * time.Second)
+	clk, rec, srv, kub, rnd := f.clock.Checkpoint(), f.rec.Checkpoint(), f.server.Checkpoint(), f.k.Checkpoint(), f.k.rand.Checkpoint()
+	then := func(x *fixture) ([]string, string) {
+		t.Helper()
+		if err := x.server.DeletePod("test", "default", "b", apiserver.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		x.createPod("e", "nginx:1.25")
+		got := x.runFor(60 * time.Second)
+		var pods []string
+		for _, p := range x.server.ListPods("", nil) {
+			pods = append(pods, fmt.Sprintf("%s %s %s ready=%v", p.Name, p.Spec.NodeName, p.Status.Phase, ready(p)))
+		}
+		return got, strings.Join(pods, "; ")
+	}
+	want, wantPods := then(f)
+
+	g := newFixture(t, cfg)
+	g.createPod("z", "nginx:1.25") // the fork's own table: z's key takes slot 0
+	g.createPod("a", "nginx:1.25")
+	g.runFor(time.Second)
+	if g.server.KeySlots() == f.server.KeySlots() {
+		t.Fatal("the fork is on the original's slot table before it restores")
+	}
+	g.clock.Restore(clk)
+	g.rec.Restore(rec)
+	g.server.Restore(srv)
+	g.k.Restore(kub)
+	g.k.rand.Restore(rnd)
+	if g.server.KeySlots() != f.server.KeySlots() || g.k.pods.SlotTable() != f.server.KeySlots() {
+		t.Fatal("the fork's server and kubelet are not on the checkpoint's slot table")
+	}
+	got, gotPods := then(g)
+	if !slices.Equal(got, want) || gotPods != wantPods {
+		t.Fatalf("the fork:\n%s\n%s\nthe original:\n%s\n%s", strings.Join(got, "\n"), gotPods, strings.Join(want, "\n"), wantPods)
+	}
+	// a, c and d (restored states) turn ready, b terminates, e is bound,
+	// runs and turns ready.
+	if len(want) < 7 || !strings.Contains(wantPods, "ready=true") {
+		t.Fatalf("too little happened after the checkpoint: %d transitions; %s", len(want), wantPods)
 	}
 }

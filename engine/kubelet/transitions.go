@@ -90,7 +90,7 @@ func (k *Kubelet) freshPod(p *podState) (*corev1.Pod, bool) {
 // storedPod is freshPod without the copy: the stored pod itself, which must
 // not be modified.
 func (k *Kubelet) storedPod(p *podState) (*corev1.Pod, bool) {
-	pod, ok := k.server.FindPodInSlot(p.slots, p.slot, p.key)
+	pod, ok := k.server.FindPodInSlot(p.slots, int(p.slot), p.key)
 	if !ok || pod.UID != p.uid {
 		return nil, false
 	}

@@ -52,9 +52,10 @@ import (
 // of about 40 bytes and its string) for as long as any map or snapshot
 // sharing the table lives, keys of a future abandoned by a rewind
 // included. The session's step limit bounds the keys a run can set. The
-// table is written by every map that shares it, so maps sharing one (a
-// session and its forks, which share checkpoints) must be used from one
-// goroutine, as the engine is.
+// table is written by every map that shares it, by lookups too (it
+// remembers the key found last, see SlotTable), so maps and snapshots
+// sharing one (a session and its forks, which share checkpoints) must be
+// used from one goroutine, as the engine is, reads included.
 type Map[K comparable, V any] struct {
 	// slots is the key -> slot table shared with every snapshot, every
 	// map restored from one and every map made on the same table.
@@ -154,8 +155,9 @@ func (m *Map[K, V]) HasSlot(slot int) bool { return m != nil && m.chunkOf(slot) 
 
 // GetSlot returns the value stored in slot (SlotOf), if any: Get without
 // looking the key up. The slot must come from the table the map is on now
-// (see HasSlot). Like Get, it leaves the slot as the table's last one
-// found, so the next lookup of the same key costs a comparison.
+// (see HasSlot). When the slot holds an entry it becomes the table's
+// last one found (see SlotTable), so the next lookup of its key, in any
+// map on the table, costs a comparison.
 func (m *Map[K, V]) GetSlot(slot int) (V, bool) {
 	if m == nil {
 		var zero V
@@ -309,7 +311,8 @@ func (s MapSnapshot[K, V]) Get(k K) (V, bool) { return s.view().Get(k) }
 // Range calls fn for every entry the map held, as Map.Range does.
 func (s MapSnapshot[K, V]) Range(fn func(K, V) bool) { s.view().Range(fn) }
 
-// view is a read-only Map over the snapshot's chunks.
+// view is a Map over the snapshot's chunks, for reading (which still
+// writes the slot table's last key found).
 func (s MapSnapshot[K, V]) view() *Map[K, V] {
 	return &Map[K, V]{slots: s.slots, chunks: s.chunks, n: s.n}
 }

@@ -252,3 +252,11 @@ func TestChangedSince(t *testing.T) {
 		t.Fatalf("ChangedSince across slot tables = %d, want 2", got)
 	}
 }
+
+// A zero SlotTable finds nothing: its last slot is past its keys.
+func TestZeroSlotTableFindsNothing(t *testing.T) {
+	var table SlotTable[string]
+	if slot, ok := table.find(""); ok {
+		t.Fatalf("the zero table finds \"\" in slot %d", slot)
+	}
+}

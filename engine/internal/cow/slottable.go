@@ -9,12 +9,13 @@ type SlotTable[K comparable] struct {
 	of map[K]int
 	// keys[slot] is the slot's key: of's inverse. Append-only.
 	keys []K
-	// last is the slot of the key found or given last (-1: none yet). A
-	// key is usually looked up several times in a row (a write finds the
-	// stored object, then stores the new one; a cache reads an entry, then
-	// replaces it), and comparing it with keys[last] costs less than
-	// hashing it and reading the map's memory again. Slots never change,
-	// so last never goes stale.
+	// last is the slot of the key found or given last (-1, or past keys
+	// in a zero SlotTable: none). A key is usually looked up several
+	// times in a row (a write finds the stored object, then stores the
+	// new one; a cache reads an entry, then replaces it), and comparing
+	// it with keys[last] costs less than hashing it and reading the map's
+	// memory again. Slots never change, so last never goes stale. It is
+	// written by lookups: a table is used from one goroutine (see Map).
 	last int
 }
 
@@ -23,7 +24,7 @@ func NewSlotTable[K comparable]() *SlotTable[K] { return &SlotTable[K]{of: map[K
 
 // find returns k's slot, if k has one.
 func (t *SlotTable[K]) find(k K) (int, bool) {
-	if t.last >= 0 && t.keys[t.last] == k {
+	if uint(t.last) < uint(len(t.keys)) && t.keys[t.last] == k {
 		return t.last, true
 	}
 	slot, ok := t.of[k]
