@@ -76,10 +76,8 @@ func New(c *clock.Clock, names *rng.Stream, rec *trace.Recorder) *Server {
 	}
 	s.logEpoch = cow.NewToken()
 	s.logArrayEpoch = s.logEpoch
-	// Each table is on a slot table of its own; the pods' is shared with
-	// other components (see KeySlots).
 	for _, r := range []Resource{Pods, ReplicaSets, Deployments, Nodes} {
-		s.tables[r] = newTable(nil)
+		s.tables[r] = newTable()
 	}
 	return s
 }

@@ -38,11 +38,9 @@ type table struct {
 // table.added).
 const maxAdded = 64
 
-// newTable returns an empty table whose map is on the slot table slots
-// (nil: a table of its own).
-func newTable(slots *cow.SlotTable[string]) *table {
-	return &table{objs: cow.NewMapOn[string, Object](slots)}
-}
+// newTable returns an empty table on a slot table of its own: the pods'
+// table is the one others share (Server.KeySlots).
+func newTable() *table { return &table{objs: cow.NewMap[string, Object]()} }
 
 // objectKey is the storage key of ns/name.
 func objectKey(ns, name string) string {

@@ -21,7 +21,8 @@ import (
 func TestTableKeysStaySorted(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	slots := cow.NewSlotTable[string]()
-	tb, other := newTable(slots), cow.NewMapOn[string, int](slots)
+	tb := &table{objs: cow.NewMapOn[string, Object](slots)}
+	other := cow.NewMapOn[string, int](slots)
 	for i := 0; i < 6000; i++ {
 		k := "ns/p" + strconv.Itoa(r.IntN(2000))
 		switch r.IntN(4) {

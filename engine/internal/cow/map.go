@@ -215,12 +215,12 @@ func (m *Map[K, V]) Delete(k K) {
 	if !ok {
 		return
 	}
-	ci, bit := slot/chunkSize, uint32(1)<<(slot%chunkSize)
-	if ci >= len(m.chunks) || m.chunks[ci] == nil || m.chunks[ci].live&bit == 0 {
+	c := m.chunkOf(slot)
+	if c == nil {
 		return
 	}
 	m.n--
-	c := m.chunks[ci]
+	ci, bit := slot/chunkSize, uint32(1)<<(slot%chunkSize)
 	if c.live == bit {
 		// Its last entry: the chunk goes, shared or not.
 		m.chunks[ci] = nil
