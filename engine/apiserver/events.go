@@ -79,11 +79,62 @@ func (s *Server) storeNewEvent(actor string, e *corev1.Event) (*storedEvent, err
 func (s *Server) ListEvents(ns string) []*corev1.Event {
 	var out []*corev1.Event
 	for i := range s.events.len() {
-		if e := s.events.at(i); ns == "" || e.key().ns == ns {
+		if e := s.eventAt(i); ns == "" || e.key().ns == ns {
 			out = append(out, e.event())
 		}
 	}
 	return out
+}
+
+// eventAt returns the current version of event i: the version stored,
+// or the last patch's.
+func (s *Server) eventAt(i int) *storedEvent {
+	if p, ok := s.eventPatches[i]; ok {
+		return p
+	}
+	return s.events.at(i)
+}
+
+// PatchEvent is an event recorder's patch of an Event it stored before
+// (client-go's correlator counting a repeated Event, or one more Event
+// combined into an aggregate): it sets count, lastTimestamp and message,
+// and nothing else, as the strategic merge patch the correlator sends
+// does, and the Event takes a new resourceVersion. An Event not found
+// (never stored, or in another namespace; "" is default) is NotFound, and
+// the recorder then creates it.
+func (s *Server) PatchEvent(actor, ns, name string, count int32, last metav1.Time, message string) error {
+	if ns == "" {
+		ns = metav1.NamespaceDefault
+	}
+	i, ok := s.eventKeys.find(&s.events, eventKey{ns, name})
+	if !ok {
+		err := apierrors.NewNotFound(Events.GroupResource(), name)
+		s.recordRV(actor, "patch", Events, "", ns, name, 0, 0, err)
+		return err
+	}
+	rv := s.nextRV()
+	next := *s.eventAt(i)
+	if next.full != nil {
+		e := next.full.DeepCopy()
+		e.Count, e.LastTimestamp, e.Message, e.ResourceVersion = count, last, message, formatRV(rv)
+		next.full = e
+	} else {
+		first := next.created
+		if next.times != nil {
+			first = next.times[0]
+		}
+		next.count, next.message, next.rv = count, message, rv
+		next.times = nil
+		if !sameTime(first, next.created) || !sameTime(last, next.created) {
+			next.times = &[2]metav1.Time{first, last}
+		}
+	}
+	if s.eventPatches == nil {
+		s.eventPatches = map[int]*storedEvent{}
+	}
+	s.eventPatches[i] = &next
+	s.recordRV(actor, "patch", Events, "", ns, name, rv, 200, nil)
+	return nil
 }
 
 // EventCount returns the number of stored events.

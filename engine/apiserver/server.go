@@ -34,7 +34,13 @@ type Server struct {
 	// (see eventIndex; a restored server's may hold other stale entries
 	// than one that replayed, and finds the same events).
 	eventKeys eventIndex `statediff:"skip"`
-	owners    ownerIndex
+	// eventPatches holds the current version of every event patched since
+	// it was stored (an event recorder counting a repeated or combined
+	// Event), by the event's index in events, whose entry stays the
+	// version first stored: events are only appended, and few are ever
+	// patched. Snapshot: yes (a copy).
+	eventPatches map[int]*storedEvent
+	owners       ownerIndex
 	// nodePods counts the stored pods by spec.nodeName (bound pods only;
 	// no zero entries). Snapshot: yes.
 	nodePods map[string]int
@@ -177,7 +183,7 @@ func (s *Server) find(res Resource, ns, name string) (Object, bool) {
 	if !ok {
 		if res == Events {
 			if i, ok := s.eventKeys.find(&s.events, eventKey{ns, name}); ok {
-				return s.events.at(i).event(), true
+				return s.eventAt(i).event(), true
 			}
 		}
 		return nil, false

@@ -27,6 +27,7 @@ type Checkpoint struct {
 	rv       uint64
 	tables   map[Resource]tableCheckpoint
 	events   eventLog
+	patches  map[int]*storedEvent
 	owners   map[types.UID]*dependentSet
 	nodePods map[string]int
 	log      []WatchEvent
@@ -61,6 +62,7 @@ func (s *Server) Checkpoint() *Checkpoint {
 		rv:       s.rv,
 		tables:   make(map[Resource]tableCheckpoint, len(s.tables)),
 		events:   s.events.checkpoint(),
+		patches:  maps.Clone(s.eventPatches),
 		owners:   s.owners.share(),
 		nodePods: maps.Clone(s.nodePods),
 		log:      s.log,
@@ -89,6 +91,7 @@ func (s *Server) Restore(cp *Checkpoint) {
 		s.tables[r].restore(t)
 	}
 	s.restoreEvents(cp.events)
+	s.eventPatches = inplace.Map(s.eventPatches, cp.patches)
 	s.owners.restore(cp.owners)
 	s.nodePods = inplace.Map(s.nodePods, cp.nodePods)
 	s.log, s.logBase, s.logEpoch = slices.Clip(cp.log), cp.logBase, cow.NewToken()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -99,5 +100,61 @@ func TestStoredEventReadsBackEqual(t *testing.T) {
 	}
 	if se := storeEvent(other, uid, 9, nil); se.full == other {
 		t.Error("an Event kept whole must be a copy")
+	}
+}
+
+// TestPatchEventCountsAndRestores: a patch sets count, lastTimestamp and
+// message (and a new resourceVersion) of a compact Event and of one kept
+// whole, leaves every other field, answers NotFound for a name not stored,
+// and a checkpoint taken before it restores the version first stored.
+func TestPatchEventCountsAndRestores(t *testing.T) {
+	env := newTestEnv()
+	s, c := env.srv, env.clock
+	base := corev1.Event{
+		ObjectMeta:     metav1.ObjectMeta{Name: "web.1", Namespace: "default"},
+		InvolvedObject: corev1.ObjectReference{Kind: "ReplicaSet", Namespace: "default", Name: "web", UID: "u0"},
+		Reason:         "SuccessfulCreate", Message: "m1", Type: corev1.EventTypeNormal,
+		Source:         corev1.EventSource{Component: "replicaset-controller"},
+		FirstTimestamp: metav1.NewTime(c.Now()), LastTimestamp: metav1.NewTime(c.Now()), Count: 1,
+	}
+	whole := base
+	whole.Name, whole.ReportingInstance = "web.2", "i-1" // not compactable
+	for _, e := range []corev1.Event{base, whole} {
+		if err := s.PostEvent("test", &e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cp := s.Checkpoint()
+	c.Advance(7 * time.Second)
+	later := metav1.NewTime(c.Now())
+	for _, name := range []string{"web.1", "web.2"} {
+		if err := s.PatchEvent("test", "", name, 3, later, "m3"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs := s.ListEvents("default")
+	for i, e := range evs {
+		if e.Count != 3 || e.Message != "m3" || !e.LastTimestamp.Equal(&later) || !e.FirstTimestamp.Equal(&base.FirstTimestamp) ||
+			e.ResourceVersion != formatRV(uint64(3+i)) || e.Reason != "SuccessfulCreate" || e.InvolvedObject.UID != "u0" {
+			t.Errorf("patched %s: count %d message %q first %v last %v rv %s", e.Name, e.Count, e.Message, e.FirstTimestamp, e.LastTimestamp, e.ResourceVersion)
+		}
+	}
+	if evs[1].ReportingInstance != "i-1" {
+		t.Errorf("the patch lost a field of an event kept whole: %+v", evs[1])
+	}
+	if got, ok := s.find(Events, "default", "web.1"); !ok || got.(*corev1.Event).Count != 3 {
+		t.Errorf("get of a patched event: %v %v", got, ok)
+	}
+	if err := s.PatchEvent("test", "default", "web.9", 2, later, "m"); !apierrors.IsNotFound(err) {
+		t.Errorf("patch of an event not stored: %v", err)
+	}
+	s.Restore(cp)
+	for _, e := range s.ListEvents("default") {
+		if e.Count != 1 || e.Message != "m1" {
+			t.Errorf("restored %s: count %d message %q", e.Name, e.Count, e.Message)
+		}
+	}
+	if got, ok := s.find(Events, "default", "web.1"); !ok || got.(*corev1.Event).Count != 1 {
+		t.Errorf("get after restore: %v %v", got, ok)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/deployutil"
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
 )
 
 // Incomplete returns a violation for every Deployment that is not paused,
@@ -13,6 +15,14 @@ import (
 // an image) and that has not completed its rollout: updated, total and
 // available replicas all equal to spec.replicas and the latest generation
 // observed. Call it at the end of a run in which every node is up.
+//
+// One stall is upstream's and is not reported: the Deployment's only active
+// ReplicaSet already has spec.replicas but a desired-replicas annotation
+// that differs (a scale-down during a rollout wrote the replica count the
+// Deployment had then, and the user scaled it to the new count since).
+// isScalingEvent then holds at every sync, and scale leaves a target that
+// already has the right size, annotation included, so the sync never
+// reaches the rollout (BEHAVIOR.md §4.5, isScalingEvent and scale).
 func Incomplete(srv *apiserver.Server, step int, healthy func(image string) bool) []Violation {
 	var out []Violation
 	for _, d := range srv.ListDeployments("", nil) {
@@ -27,11 +37,30 @@ func Incomplete(srv *apiserver.Server, step int, healthy func(image string) bool
 		if s.UpdatedReplicas == replicas && s.Replicas == replicas && s.AvailableReplicas == replicas && s.ObservedGeneration >= d.Generation {
 			continue
 		}
+		if scalingEventStall(srv, d, replicas) {
+			continue
+		}
 		out = append(out, Violation{Step: step, Deployment: d.Namespace + "/" + d.Name, Invariant: "completion",
 			Detail: fmt.Sprintf("rollout did not complete: replicas %d, updated %d, total %d, available %d, observedGeneration %d/%d",
 				replicas, s.UpdatedReplicas, s.Replicas, s.AvailableReplicas, s.ObservedGeneration, d.Generation)})
 	}
 	return out
+}
+
+// scalingEventStall reports whether d is held in upstream's scaling-event
+// loop (see Incomplete).
+func scalingEventStall(srv *apiserver.Server, d *appsv1.Deployment, replicas int32) bool {
+	var active []*appsv1.ReplicaSet
+	for _, rs := range srv.ListReplicaSets(d.Namespace, nil) {
+		if podutil.IsControlledBy(rs, d.UID) && rs.Spec.Replicas != nil && *rs.Spec.Replicas > 0 {
+			active = append(active, rs)
+		}
+	}
+	if len(active) != 1 || *active[0].Spec.Replicas != replicas {
+		return false
+	}
+	desired, ok := deployutil.DesiredReplicasFromAnnotation(active[0])
+	return ok && desired >= 0 && desired != replicas
 }
 
 func imagesHealthy(d *appsv1.Deployment, healthy func(string) bool) bool {

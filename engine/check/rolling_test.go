@@ -160,6 +160,34 @@ func TestIncomplete(t *testing.T) {
 	}
 }
 
+// TestIncompleteExcusesTheScalingEventStall: a Deployment of 2 replicas
+// whose only active ReplicaSet (an old template's) has 2 replicas and a
+// desired-replicas annotation of 3 never rolls out upstream, and is not
+// reported; with the annotation at 2 it is.
+func TestIncompleteExcusesTheScalingEventStall(t *testing.T) {
+	w := newWorld(t, 2)
+	healthy := func(string) bool { return true }
+	old := w.replicaSet("old", "v0").DeepCopy()
+	two := int32(2)
+	old.Spec.Replicas = &two
+	old.Annotations = map[string]string{"deployment.kubernetes.io/desired-replicas": "3"}
+	stored, err := w.srv.UpdateReplicaSet("test", old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := Incomplete(w.srv, 9, healthy); len(v) != 0 {
+		t.Fatalf("upstream's scaling-event stall was reported: %v", v)
+	}
+	fixed := stored.DeepCopy()
+	fixed.Annotations["deployment.kubernetes.io/desired-replicas"] = "2"
+	if _, err := w.srv.UpdateReplicaSet("test", fixed); err != nil {
+		t.Fatal(err)
+	}
+	if v := Incomplete(w.srv, 9, healthy); len(v) != 1 {
+		t.Fatalf("a Deployment that can roll out and did not was not reported: %v", v)
+	}
+}
+
 func TestForeignFailureReadsTypedRecords(t *testing.T) {
 	for _, tc := range []struct {
 		rec    trace.Payload

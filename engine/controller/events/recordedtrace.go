@@ -13,16 +13,26 @@ import (
 var recordedCodec = trace.NewCodec(trace.KindEvent, func(d *trace.Decoder) trace.Payload {
 	var kind, ns, name string
 	var e EventRecorded
-	d.Strings(&kind, &ns, &name, &e.Type, &e.Reason, &e.Error, &e.Message)
+	d.Strings(&kind, &ns, &name, &e.Type, &e.Reason, &e.Error, &e.Written, &e.Into, &e.Message)
+	e.Count = int32(d.Ints(1)[0])
 	e.Object = kind + " " + ns + "/" + name
 	return e
 })
 
 // emitRecorded records the EventRecorded of an Event about obj, of kind
 // kind, from source, in recordedCodec's field order.
-func emitRecorded(rec *trace.Recorder, source, kind string, obj metav1.Object, eventType, reason, message, failed string) {
+func emitRecorded(rec *trace.Recorder, source, kind string, obj metav1.Object, eventType, reason, message string, w written) {
 	e := rec.Begin(source, recordedCodec)
-	e.String(kind, obj.GetNamespace(), obj.GetName(), eventType, reason, failed)
+	into := w.into
+	if w.how == howCreated || w.how == howDropped {
+		into = "" // the Event's own name, or none written: not shown
+	}
+	e.String(kind, obj.GetNamespace(), obj.GetName(), eventType, reason, w.failed, w.how, into)
 	e.UniqueString(message)
+	count := int64(w.count)
+	if w.how == howCreated || w.how == howDropped {
+		count = 0
+	}
+	e.Int(count)
 	e.End()
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -12,7 +13,8 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
 
-// Recorder creates Events on behalf of one controller.
+// Recorder creates Events on behalf of one controller, through the
+// correlator client-go's event broadcaster applies (see correlator).
 type Recorder struct {
 	server *apiserver.Server
 	clock  *clock.Clock
@@ -20,10 +22,13 @@ type Recorder struct {
 	// component is the event source, the API actor and the trace source,
 	// e.g. "replicaset-controller".
 	component string
-	// lastNanos is the name suffix of the last Event created. client-go
+	// lastNanos is the name suffix of the last Event named. client-go
 	// names an Event "<object>.<hex unix nanos>"; several Events at one
 	// virtual instant would collide, so each takes max(now, last+1).
 	lastNanos int64
+	// corr is the correlator's state. Snapshot: yes (a copy: it holds a
+	// few entries per object that had Events).
+	corr *correlator
 }
 
 // apiVersion returns gvk's group/version as an involvedObject names it,
@@ -37,17 +42,24 @@ func apiVersion(gvk schema.GroupVersionKind) string {
 
 // New returns a recorder for component.
 func New(server *apiserver.Server, c *clock.Clock, rec *trace.Recorder, component string) *Recorder {
-	return &Recorder{server: server, clock: c, rec: rec, component: component}
+	return &Recorder{server: server, clock: c, rec: rec, component: component, corr: newCorrelator()}
 }
 
-// Event creates an Event about obj, whose kind is gvk, and records it.
+// nextNanos returns the suffix of a new Event name: now, in Unix
+// nanoseconds, or one more than the last one given.
+func (r *Recorder) nextNanos() int64 {
+	r.lastNanos = max(r.clock.Now().UnixNano(), r.lastNanos+1)
+	return r.lastNanos
+}
+
+// Event records an Event about obj, whose kind is gvk: the correlator
+// decides whether it is created, counted into an Event stored before,
+// combined with similar ones or dropped, and the trace says which.
 func (r *Recorder) Event(obj metav1.Object, gvk schema.GroupVersionKind, eventType, reason, message string) {
 	now := r.clock.Now()
-	nanos := max(now.UnixNano(), r.lastNanos+1)
-	r.lastNanos = nanos
 	ts := metav1.NewTime(now)
 	ev := corev1.Event{
-		ObjectMeta: metav1.ObjectMeta{Namespace: obj.GetNamespace(), Name: obj.GetName() + "." + strconv.FormatInt(nanos, 16)},
+		ObjectMeta: metav1.ObjectMeta{Namespace: obj.GetNamespace()}, // named by correlate
 		InvolvedObject: corev1.ObjectReference{
 			APIVersion: apiVersion(gvk), Kind: gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(),
 			UID: obj.GetUID(), ResourceVersion: obj.GetResourceVersion(),
@@ -61,14 +73,64 @@ func (r *Recorder) Event(obj metav1.Object, gvk schema.GroupVersionKind, eventTy
 		LastTimestamp:       ts,
 		Count:               1,
 	}
-	var failed string
-	if err := r.server.PostEvent(r.component, &ev); err != nil {
-		failed = err.Error()
+	out := r.corr.correlate(&ev, now, r.nextNanos(), r.nextNanos)
+	w := written{into: out.event.Name, count: out.event.Count}
+	switch {
+	case out.dropped:
+		w.how = howDropped
+	case out.combined:
+		w.how = howCombined
+	case out.patch():
+		w.how = howCounted
 	}
-	emitRecorded(r.rec, r.component, gvk.Kind, obj, eventType, reason, message, failed)
+	if !out.dropped {
+		if err := r.write(&out); err != nil {
+			w.failed = err.Error()
+		} else {
+			r.corr.written(&out.event)
+		}
+	}
+	emitRecorded(r.rec, r.component, gvk.Kind, obj, eventType, reason, message, w)
 }
 
-// EventRecorded mirrors a Kubernetes Event a controller created.
+// write stores the correlated Event: a patch of the stored one when it
+// counts one more, and a create otherwise or when the stored one is gone,
+// as client-go's recordToSink does.
+func (r *Recorder) write(out *correlated) error {
+	e := &out.event
+	if out.patch() {
+		err := r.server.PatchEvent(r.component, e.Namespace, e.Name, e.Count, e.LastTimestamp, e.Message)
+		if !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	e.ResourceVersion = ""
+	return r.server.PostEvent(r.component, e)
+}
+
+// how an Event reached the API server.
+const (
+	howCreated  = "" // created as recorded
+	howCombined = "combined"
+	howCounted  = "counted"
+	howDropped  = "spam-filtered"
+)
+
+// written is what became of a recorded Event.
+type written struct {
+	// how is one of the how constants.
+	how string
+	// into is the name of the Event written (created or patched), and
+	// count its count (the trace leaves both out when the Event was
+	// dropped, or created as recorded).
+	into  string
+	count int32
+	// failed is the API server's error, if it refused the write.
+	failed string
+}
+
+// EventRecorded mirrors a Kubernetes Event a controller recorded, and says
+// what the correlator made of it.
 type EventRecorded struct {
 	// Object is "<Kind> ns/name".
 	Object string `json:"object"`
@@ -78,6 +140,15 @@ type EventRecorded struct {
 	Message string `json:"message"`
 	// Error is set when the API server refused the Event.
 	Error string `json:"error,omitempty"`
+	// Written says how the correlator passed it on: "" (created as
+	// recorded), "combined" (as or into an Event standing for similar
+	// ones), "counted" (a patch counting one more of an equal Event
+	// stored before) or "spam-filtered" (dropped).
+	Written string `json:"written,omitempty"`
+	// Into names the Event created or patched, and Count is its count
+	// (unset for an Event created as recorded, or dropped).
+	Into  string `json:"into,omitempty"`
+	Count int32  `json:"count,omitempty"`
 }
 
 var _ trace.Payload = EventRecorded{}
@@ -89,6 +160,18 @@ func (EventRecorded) Kind() trace.Kind { return trace.KindEvent }
 // "Normal ScalingReplicaSet Deployment default/web: Scaled up replica set web-7866ccff64 from 0 to 3".
 func (e EventRecorded) Text() string {
 	t := e.Type + " " + e.Reason + " " + e.Object + ": " + e.Message
+	switch e.Written {
+	case howCombined:
+		if e.Count == 1 {
+			t += " (similar events combined: new event " + e.Into + ")"
+		} else {
+			t += " (similar events combined: " + e.Into + " count " + strconv.Itoa(int(e.Count)) + ")"
+		}
+	case howCounted:
+		t += " (repeated: " + e.Into + " count " + strconv.Itoa(int(e.Count)) + ")"
+	case howDropped:
+		t += " (not stored: spam filter, " + strconv.Itoa(spamBurst) + " events per object, then 1 per 5 min)"
+	}
 	if e.Error != "" {
 		t += " (not stored: " + e.Error + ")"
 	}

@@ -1,11 +1,18 @@
 package events
 
 // Checkpoint is a Recorder's whole mutable state: the timestamp of the last
-// event named, which keeps generated names unique.
-type Checkpoint struct{ lastNanos int64 }
+// event named, which keeps generated names unique, and the correlator's
+// caches.
+type Checkpoint struct {
+	lastNanos int64
+	corr      *correlator
+}
 
 // Checkpoint saves the recorder's state.
-func (r *Recorder) Checkpoint() Checkpoint { return Checkpoint{lastNanos: r.lastNanos} }
+func (r *Recorder) Checkpoint() Checkpoint {
+	return Checkpoint{lastNanos: r.lastNanos, corr: r.corr.clone()}
+}
 
-// Restore puts the recorder back in the saved state.
-func (r *Recorder) Restore(cp Checkpoint) { r.lastNanos = cp.lastNanos }
+// Restore puts the recorder back in the saved state. The checkpoint stays
+// usable.
+func (r *Recorder) Restore(cp Checkpoint) { r.lastNanos, r.corr = cp.lastNanos, cp.corr.clone() }
