@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -105,8 +106,10 @@ func TestStoredEventReadsBackEqual(t *testing.T) {
 
 // TestPatchEventCountsAndRestores: a patch sets count, lastTimestamp and
 // message (and a new resourceVersion) of a compact Event and of one kept
-// whole, leaves every other field, answers NotFound for a name not stored,
-// and a checkpoint taken before it restores the version first stored.
+// whole, leaves every other field, and answers NotFound for a name not
+// stored. Checkpoints keep the versions of their moment: one taken between
+// two patches restores the first patch's, one taken before them the
+// version first stored, each as often as it is restored.
 func TestPatchEventCountsAndRestores(t *testing.T) {
 	env := newTestEnv()
 	s, c := env.srv, env.clock
@@ -124,37 +127,53 @@ func TestPatchEventCountsAndRestores(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cp := s.Checkpoint()
-	c.Advance(7 * time.Second)
-	later := metav1.NewTime(c.Now())
-	for _, name := range []string{"web.1", "web.2"} {
-		if err := s.PatchEvent("test", "", name, 3, later, "m3"); err != nil {
-			t.Fatal(err)
+	patchBoth := func(count int32, message string) metav1.Time {
+		c.Advance(7 * time.Second)
+		at := metav1.NewTime(c.Now())
+		for _, name := range []string{"web.1", "web.2"} {
+			if err := s.PatchEvent("test", "", name, count, at, message); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return at
+	}
+	// expect checks both events' count and message, and their get.
+	expect := func(when string, count int32, message string) {
+		t.Helper()
+		for _, e := range s.ListEvents("default") {
+			if e.Count != count || e.Message != message {
+				t.Errorf("%s: %s count %d message %q, want %d %q", when, e.Name, e.Count, e.Message, count, message)
+			}
+		}
+		if got, ok := s.find(Events, "default", "web.1"); !ok || got.(*corev1.Event).Count != count {
+			t.Errorf("%s: get web.1: %v %v", when, got, ok)
 		}
 	}
+	before := s.Checkpoint()
+	later := patchBoth(2, "m2")
 	evs := s.ListEvents("default")
 	for i, e := range evs {
-		if e.Count != 3 || e.Message != "m3" || !e.LastTimestamp.Equal(&later) || !e.FirstTimestamp.Equal(&base.FirstTimestamp) ||
+		if !e.LastTimestamp.Equal(&later) || !e.FirstTimestamp.Equal(&base.FirstTimestamp) ||
 			e.ResourceVersion != formatRV(uint64(3+i)) || e.Reason != "SuccessfulCreate" || e.InvolvedObject.UID != "u0" {
-			t.Errorf("patched %s: count %d message %q first %v last %v rv %s", e.Name, e.Count, e.Message, e.FirstTimestamp, e.LastTimestamp, e.ResourceVersion)
+			t.Errorf("patched %s: first %v last %v rv %s", e.Name, e.FirstTimestamp, e.LastTimestamp, e.ResourceVersion)
 		}
 	}
 	if evs[1].ReportingInstance != "i-1" {
 		t.Errorf("the patch lost a field of an event kept whole: %+v", evs[1])
 	}
-	if got, ok := s.find(Events, "default", "web.1"); !ok || got.(*corev1.Event).Count != 3 {
-		t.Errorf("get of a patched event: %v %v", got, ok)
-	}
+	expect("after a patch", 2, "m2")
+	between := s.Checkpoint()
+	patchBoth(3, "m3")
+	expect("after a second patch", 3, "m3")
 	if err := s.PatchEvent("test", "default", "web.9", 2, later, "m"); !apierrors.IsNotFound(err) {
 		t.Errorf("patch of an event not stored: %v", err)
 	}
-	s.Restore(cp)
-	for _, e := range s.ListEvents("default") {
-		if e.Count != 1 || e.Message != "m1" {
-			t.Errorf("restored %s: count %d message %q", e.Name, e.Count, e.Message)
-		}
-	}
-	if got, ok := s.find(Events, "default", "web.1"); !ok || got.(*corev1.Event).Count != 1 {
-		t.Errorf("get after restore: %v %v", got, ok)
+	for round := range 2 {
+		s.Restore(between)
+		expect(fmt.Sprintf("round %d, restored between the patches", round), 2, "m2")
+		patchBoth(4, "m4")
+		expect(fmt.Sprintf("round %d, patched after the restore", round), 4, "m4")
+		s.Restore(before)
+		expect(fmt.Sprintf("round %d, restored before the patches", round), 1, "m1")
 	}
 }

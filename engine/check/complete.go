@@ -17,12 +17,15 @@ import (
 // observed. Call it at the end of a run in which every node is up.
 //
 // One stall is upstream's and is not reported: the Deployment's only active
-// ReplicaSet already has spec.replicas but a desired-replicas annotation
-// that differs (a scale-down during a rollout wrote the replica count the
-// Deployment had then, and the user scaled it to the new count since).
-// isScalingEvent then holds at every sync, and scale leaves a target that
-// already has the right size, annotation included, so the sync never
-// reaches the rollout (BEHAVIOR.md §4.5, isScalingEvent and scale).
+// ReplicaSet is an old one (another template) that already has
+// spec.replicas but a desired-replicas annotation that differs (a
+// scale-down during a rollout wrote the replica count the Deployment had
+// then, and the user scaled it to the new count since). isScalingEvent
+// then holds at every sync, and scale leaves a target that already has the
+// right size, annotation included, so the sync never reaches the rollout
+// (the oracle's BEHAVIOR.md, deployment controller, "isScalingEvent" and
+// "scale": with one active ReplicaSet, scale calls scaleReplicaSet only
+// when its replicas differ).
 func Incomplete(srv *apiserver.Server, step int, healthy func(image string) bool) []Violation {
 	var out []Violation
 	for _, d := range srv.ListDeployments("", nil) {
@@ -56,7 +59,7 @@ func scalingEventStall(srv *apiserver.Server, d *appsv1.Deployment, replicas int
 			active = append(active, rs)
 		}
 	}
-	if len(active) != 1 || *active[0].Spec.Replicas != replicas {
+	if len(active) != 1 || *active[0].Spec.Replicas != replicas || deployutil.EqualIgnoreHash(&active[0].Spec.Template, &d.Spec.Template) {
 		return false
 	}
 	desired, ok := deployutil.DesiredReplicasFromAnnotation(active[0])

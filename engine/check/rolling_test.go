@@ -163,28 +163,33 @@ func TestIncomplete(t *testing.T) {
 // TestIncompleteExcusesTheScalingEventStall: a Deployment of 2 replicas
 // whose only active ReplicaSet (an old template's) has 2 replicas and a
 // desired-replicas annotation of 3 never rolls out upstream, and is not
-// reported; with the annotation at 2 it is.
+// reported; with the annotation at 2, or when that ReplicaSet has the
+// Deployment's template (nothing stalls it then), it is.
 func TestIncompleteExcusesTheScalingEventStall(t *testing.T) {
-	w := newWorld(t, 2)
 	healthy := func(string) bool { return true }
-	old := w.replicaSet("old", "v0").DeepCopy()
-	two := int32(2)
-	old.Spec.Replicas = &two
-	old.Annotations = map[string]string{"deployment.kubernetes.io/desired-replicas": "3"}
-	stored, err := w.srv.UpdateReplicaSet("test", old)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := Incomplete(w.srv, 9, healthy); len(v) != 0 {
-		t.Fatalf("upstream's scaling-event stall was reported: %v", v)
-	}
-	fixed := stored.DeepCopy()
-	fixed.Annotations["deployment.kubernetes.io/desired-replicas"] = "2"
-	if _, err := w.srv.UpdateReplicaSet("test", fixed); err != nil {
-		t.Fatal(err)
-	}
-	if v := Incomplete(w.srv, 9, healthy); len(v) != 1 {
-		t.Fatalf("a Deployment that can roll out and did not was not reported: %v", v)
+	for _, tc := range []struct {
+		name, image, desired string
+		reported             bool
+	}{
+		{"old template, stale annotation", "v0", "3", false},
+		{"old template, annotation current", "v0", "2", true},
+		{"current template, stale annotation", "v1", "3", true},
+	} {
+		w := newWorld(t, 2)
+		// The Deployment's selector and template, with tc's image: only
+		// the image tells the templates apart.
+		tr, two := true, int32(2)
+		rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "rs", Namespace: "default",
+			Annotations:     map[string]string{"deployment.kubernetes.io/desired-replicas": tc.desired},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: w.d.UID, Controller: &tr}}},
+			Spec: appsv1.ReplicaSetSpec{Replicas: &two, Selector: w.d.Spec.Selector.DeepCopy(), Template: *w.d.Spec.Template.DeepCopy()}}
+		rs.Spec.Template.Spec.Containers[0].Image = tc.image
+		if _, err := w.srv.CreateReplicaSet("test", rs); err != nil {
+			t.Fatal(err)
+		}
+		if v := Incomplete(w.srv, 9, healthy); (len(v) == 1) != tc.reported {
+			t.Errorf("%s: violations %v, want reported %v", tc.name, v, tc.reported)
+		}
 	}
 }
 

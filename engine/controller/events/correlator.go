@@ -39,12 +39,15 @@ const combinedPrefix = "(combined from similar events): "
 // the virtual clock. For each Event it does three things, in this order:
 //
 //  1. Aggregation. Events are similar when they have the same source,
-//     involved object, type, reason and reporting controller. Once
-//     similarMax distinct messages of similar Events have come within
-//     similarWindow of each other, each further one is replaced by an
-//     Event whose message is combinedPrefix and its own message, recorded
-//     under the similar Events' key, so that it is created once and then
-//     counted.
+//     involved object, type, reason and reporting controller. The
+//     aggregator remembers up to similarMax-1 distinct messages per group,
+//     and forgets them when similarWindow passes after the group's last
+//     Event. An Event whose message makes similarMax distinct ones is
+//     replaced by an Event whose message is combinedPrefix and its own
+//     message, recorded under the group's key, so that it is created once
+//     and then counted; the oldest remembered message makes room for its
+//     own. (An Event repeating a remembered message is not combined: it is
+//     counted under its own key.)
 //  2. Counting. An Event equal to one stored before (its message
 //     included), or a combined Event after the first, is written as a
 //     patch of the stored one: count one higher, its lastTimestamp and
@@ -58,12 +61,12 @@ const combinedPrefix = "(combined from similar events): "
 type correlator struct {
 	// similar is the aggregator's state: per similar-Events key, the
 	// distinct messages seen and the time of the last.
-	similar *lru[similarEvents]
+	similar cache[similarEvents]
 	// stored is the counting state: per Event key (or similar-Events key,
 	// for a combined Event), the stored Event it is counted into.
-	stored *lru[storedEvent]
+	stored cache[storedEvent]
 	// spam holds the token bucket of each source and object.
-	spam *lru[tokenBucket]
+	spam cache[tokenBucket]
 }
 
 // similarEvents is the aggregator's record of one group of similar Events.
@@ -93,7 +96,7 @@ type tokenBucket struct {
 }
 
 func newCorrelator() *correlator {
-	return &correlator{similar: newLRU[similarEvents](cacheEntries), stored: newLRU[storedEvent](cacheEntries), spam: newLRU[tokenBucket](cacheEntries)}
+	return &correlator{similar: newCache[similarEvents](cacheEntries), stored: newCache[storedEvent](cacheEntries), spam: newCache[tokenBucket](cacheEntries)}
 }
 
 // correlated is the correlator's verdict on one Event.
@@ -112,18 +115,18 @@ type correlated struct {
 func (c *correlated) patch() bool { return c.event.Count > 1 }
 
 // correlate runs the three steps on e, recorded at now, and returns the
-// verdict. e's name is left for correlate to set: nanos is its name's
-// suffix; next gives the suffix of a new combined Event's name (the
-// recorder's names stay unique at one virtual instant). A name is built
-// only for an Event created: a counted one takes the stored Event's.
-func (c *correlator) correlate(e *corev1.Event, now time.Time, nanos int64, next func() int64) correlated {
+// verdict. e's name is left for correlate to set: nanos gives the suffix
+// of a new name (the recorder's names stay unique at one virtual
+// instant), and is called only for an Event to be created, the combined
+// one in place of the one recorded: a counted Event takes the stored
+// one's name.
+func (c *correlator) correlate(e *corev1.Event, now time.Time, nanos func() int64) correlated {
 	out := correlated{event: *e}
 	ev := &out.event
 	group := similarKey(e)
 	var key string
 	if c.aggregate(group, e.Message, now) {
 		out.combined = true
-		nanos = next()
 		*ev = corev1.Event{
 			ObjectMeta:     metav1.ObjectMeta{Namespace: e.Namespace},
 			InvolvedObject: e.InvolvedObject,
@@ -143,7 +146,7 @@ func (c *correlator) correlate(e *corev1.Event, now time.Time, nanos int64, next
 	if found && last.count > 0 {
 		ev.Name, ev.FirstTimestamp, ev.Count = last.name, last.first, last.count+1
 	} else {
-		ev.Name = eventName(e.InvolvedObject.Name, nanos)
+		ev.Name = eventName(e.InvolvedObject.Name, nanos())
 	}
 	*last = storedEvent{count: ev.Count, first: ev.FirstTimestamp, name: ev.Name}
 	// The spam key is the similar-Events key's first fields.
@@ -206,7 +209,8 @@ func (c *correlator) allow(key string, now time.Time) bool {
 // that is a key no later Event looks up, but it takes a cache entry all
 // the same.
 func (c *correlator) written(e *corev1.Event) {
-	c.stored.add(eventKey(e), storedEvent{count: e.Count, first: e.FirstTimestamp, name: e.Name})
+	v, _ := c.stored.upsert(eventKey(e))
+	*v = storedEvent{count: e.Count, first: e.FirstTimestamp, name: e.Name}
 }
 
 // clone returns an independent copy.

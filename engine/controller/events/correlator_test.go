@@ -3,6 +3,7 @@ package events
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -152,41 +153,60 @@ func TestSpamFilterAllows25ThenOneEvery300s(t *testing.T) {
 	if got := w.lastRecorded(t); got.Written != "" {
 		t.Fatalf("another object's first event: %q", got.Written)
 	}
-	w.c.Advance(299 * time.Second)
+	// The bucket is empty after the 25th. A token takes 1/r s to come
+	// back, r being 1/300 through a float32 (0.0033333334): 299.9999927 s.
+	// rate.Limiter allows an Event as soon as the wait for the missing
+	// fraction of a token truncates to 0 ns, which is 1 ns earlier:
+	// 299,999,992,735 ns after the 25th. (With a float64 1/300, or
+	// without the truncation, it would not be allowed then.) A dropped
+	// Event leaves the bucket as it was.
+	w.c.Advance(299_999_992_734 * time.Nanosecond)
 	if got := event(27); got.Written != "spam-filtered" {
-		t.Fatalf("event 299 s later: %q", got.Written)
+		t.Fatalf("event 299,999,992,734 ns later: %q", got.Written)
 	}
-	// A dropped Event leaves the bucket as it was: 300 s after the 25th
-	// (a float32 1/300 per second), one token is back.
-	w.c.Advance(time.Second)
+	w.c.Advance(time.Nanosecond)
 	if got := event(28); got.Written != "" {
-		t.Fatalf("event 300 s later: %q", got.Written)
+		t.Fatalf("event 299,999,992,735 ns later: %q", got.Written)
 	}
 	if got := event(29); got.Written != "spam-filtered" {
-		t.Fatalf("a second event 300 s later: %q", got.Written)
+		t.Fatalf("a second event then: %q", got.Written)
 	}
 	if n := len(w.srv.ListEvents("default")); n != 27 {
 		t.Fatalf("%d events stored, want 25 + 1 + 1", n)
 	}
 }
 
+// TestRecorderCheckpointRestoresTheCorrelator checkpoints with 9 similar
+// messages remembered. The 10th is combined and pushes message 1 out of the
+// group; after a restore, message 1 is remembered again, so its repeat is
+// counted under its own key instead of combined. A restore that shares the
+// group's messages with the run it replaced gets that wrong.
 func TestRecorderCheckpointRestoresTheCorrelator(t *testing.T) {
 	w := newCorrelatorWorld()
-	for i := 1; i <= 5; i++ {
+	for i := 1; i <= 9; i++ {
 		w.created(i)
 	}
 	cp := w.r.Checkpoint()
 	srvCP := w.srv.Checkpoint()
 	var first []string
-	for i := 6; i <= 12; i++ {
-		w.created(i)
-		first = append(first, w.lastRecorded(t).Text())
+	w.created(10)
+	first = append(first, w.lastRecorded(t).Text())
+	w.created(11)
+	first = append(first, w.lastRecorded(t).Text())
+	if !strings.Contains(first[0], "similar events combined") || !strings.Contains(first[1], "count 2") {
+		t.Fatalf("before the restore: %q", first)
 	}
 	for round := range 2 {
 		w.r.Restore(cp)
 		w.srv.Restore(srvCP)
+		w.created(1)
+		if got := w.lastRecorded(t); got.Written != "counted" || got.Count != 2 {
+			t.Fatalf("round %d: message 1 again after the restore: %+v", round, got)
+		}
+		w.r.Restore(cp)
+		w.srv.Restore(srvCP)
 		var again []string
-		for i := 6; i <= 12; i++ {
+		for i := 10; i <= 11; i++ {
 			w.created(i)
 			again = append(again, w.lastRecorded(t).Text())
 		}
@@ -198,28 +218,37 @@ func TestRecorderCheckpointRestoresTheCorrelator(t *testing.T) {
 }
 
 func TestLRUDropsTheLeastRecentlyUsed(t *testing.T) {
-	c := newLRU[int](3)
-	c.add("a", 1)
-	c.add("b", 2)
-	c.add("c", 3)
-	if _, ok := c.get("a"); !ok { // a is now the most recent
+	c := newCache[int](3)
+	set := func(k string, v int) {
+		p, _ := c.upsert(k)
+		*p = v
+	}
+	set("a", 1)
+	set("b", 2)
+	set("c", 3)
+	if _, found := c.upsert("a"); !found { // a is now the most recent
 		t.Fatal("a missing")
 	}
 	saved := c.clone(nil)
-	c.add("d", 4) // drops b
-	if got := c.keys(); !slices.Equal(got, []string{"d", "a", "c"}) {
+	set("d", 4) // drops b, and takes its slot
+	if got := c.keys.keys(); !slices.Equal(got, []string{"d", "a", "c"}) {
 		t.Fatalf("keys %v", got)
 	}
-	c.add("c", 30) // replaces and refreshes c
-	c.add("e", 5)  // drops a
-	if got := c.keys(); !slices.Equal(got, []string{"e", "c", "d"}) {
+	set("c", 30) // replaces and refreshes c
+	if v, found := c.upsert("e"); found || *v != 0 { // drops a; starts from zero in a's slot
+		t.Fatalf("e inserted: %d %v", *v, found)
+	}
+	if got := c.keys.keys(); !slices.Equal(got, []string{"e", "c", "d"}) {
 		t.Fatalf("keys %v", got)
 	}
-	if v, _ := c.get("c"); v != 30 {
-		t.Fatalf("c = %d", v)
+	if v, _ := c.upsert("c"); *v != 30 {
+		t.Fatalf("c = %d", *v)
 	}
-	if got := saved.keys(); !slices.Equal(got, []string{"a", "c", "b"}) || c.len() != 3 {
+	if got := saved.keys.keys(); !slices.Equal(got, []string{"a", "c", "b"}) || c.keys.len() != 3 {
 		t.Fatalf("saved keys %v", got)
+	}
+	if v, _ := saved.upsert("b"); *v != 2 {
+		t.Fatalf("saved b = %d", *v)
 	}
 }
 
