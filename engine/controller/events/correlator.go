@@ -67,6 +67,14 @@ type correlator struct {
 	stored cache[storedEvent]
 	// spam holds the token bucket of each source and object.
 	spam cache[tokenBucket]
+	// lastGroup is the similar-Events key built last, and the Event it
+	// was built from: a controller records runs of Events about one
+	// object, and the key is reused while the fields it is made of stay
+	// the same. Derived from its Event alone, so not state. Snapshot: no.
+	lastGroup struct {
+		of  corev1.Event // only the fields similarKey reads are compared
+		key string       // "" until a key is built
+	} `statediff:"skip"`
 }
 
 // similarEvents is the aggregator's record of one group of similar Events.
@@ -123,7 +131,7 @@ func (c *correlated) patch() bool { return c.event.Count > 1 }
 func (c *correlator) correlate(e *corev1.Event, now time.Time, nanos func() int64) correlated {
 	out := correlated{event: *e}
 	ev := &out.event
-	group := similarKey(e)
+	group := c.similarKeyOf(e)
 	var key string
 	if c.aggregate(group, e.Message, now) {
 		out.combined = true
@@ -239,6 +247,25 @@ func eventKey(e *corev1.Event) string {
 func similarKey(e *corev1.Event) string {
 	o := &e.InvolvedObject
 	return e.Source.Component + e.Source.Host + o.Kind + o.Namespace + o.Name + string(o.UID) + o.APIVersion + e.Type + e.Reason + e.ReportingController + e.ReportingInstance
+}
+
+// similarKeyOf is similarKey, reusing the key built last when e's fields
+// that make it are the same.
+func (c *correlator) similarKeyOf(e *corev1.Event) string {
+	if c.lastGroup.key != "" && sameSimilarFields(&c.lastGroup.of, e) {
+		return c.lastGroup.key
+	}
+	c.lastGroup.of, c.lastGroup.key = *e, similarKey(e)
+	return c.lastGroup.key
+}
+
+// sameSimilarFields reports whether a and b have the fields similarKey
+// reads in common.
+func sameSimilarFields(a, b *corev1.Event) bool {
+	x, y := &a.InvolvedObject, &b.InvolvedObject
+	return a.Source == b.Source && x.Kind == y.Kind && x.Namespace == y.Namespace && x.Name == y.Name && x.UID == y.UID &&
+		x.APIVersion == y.APIVersion && a.Type == b.Type && a.Reason == b.Reason &&
+		a.ReportingController == b.ReportingController && a.ReportingInstance == b.ReportingInstance
 }
 
 // spamKey identifies a source and an object (client-go's getSpamKey): the
