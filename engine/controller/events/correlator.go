@@ -110,7 +110,7 @@ func newCorrelator() *correlator {
 // correlated is the correlator's verdict on one Event.
 type correlated struct {
 	// event is the Event to write: the one recorded, or the combined one
-	// (whose message is set only when it is written, see message).
+	// (whose message gets combinedPrefix only when it is written).
 	event corev1.Event
 	// combined is set when event stands for similar Events.
 	combined bool
