@@ -330,3 +330,43 @@ func BenchmarkEventsAboutOneReplicaSet(b *testing.B) {
 		}
 	}
 }
+
+// TestCountedEventWhoseFirstWasDroppedIsCreated: the correlator counts an
+// Event before the spam filter drops it, so the next equal Event is a
+// patch of an Event never stored; the patch finds none, and the Event is
+// created with count 2 under the name the first would have had, as
+// client-go's recordToSink does. The record says so.
+func TestCountedEventWhoseFirstWasDroppedIsCreated(t *testing.T) {
+	w := newCorrelatorWorld()
+	for range 25 {
+		w.r.Event(w.rs, w.gvk, "Normal", "A", "same") // 1 create, 24 patches: the bucket is empty
+	}
+	w.r.Event(w.rs, w.gvk, "Warning", "B", "new")
+	if got := w.lastRecorded(t); got.Written != "spam-filtered" {
+		t.Fatalf("first B: %+v", got)
+	}
+	w.c.Advance(300 * time.Second)
+	w.r.Event(w.rs, w.gvk, "Warning", "B", "new")
+	got := w.lastRecorded(t)
+	if got.Written != "counted" || !got.Created || got.Count != 2 {
+		t.Fatalf("second B: %+v", got)
+	}
+	if !strings.Contains(got.Text(), "count 2, created: the Event it counts was not stored") {
+		t.Fatalf("text %q", got.Text())
+	}
+	var stored *corev1.Event
+	for _, e := range w.srv.ListEvents("default") {
+		if e.Reason == "B" {
+			stored = e
+		}
+	}
+	if stored == nil || stored.Name != got.Into || stored.Count != 2 {
+		t.Fatalf("stored B: %+v", stored)
+	}
+	// A third B is a patch of that Event.
+	w.c.Advance(300 * time.Second)
+	w.r.Event(w.rs, w.gvk, "Warning", "B", "new")
+	if got := w.lastRecorded(t); got.Written != "counted" || got.Created || got.Count != 3 {
+		t.Fatalf("third B: %+v", got)
+	}
+}

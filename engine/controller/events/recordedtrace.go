@@ -14,7 +14,12 @@ var recordedCodec = trace.NewCodec(trace.KindEvent, func(d *trace.Decoder) trace
 	var kind, ns, name string
 	var e EventRecorded
 	d.Strings(&kind, &ns, &name, &e.Type, &e.Reason, &e.Error, &e.Written, &e.Into, &e.Message)
-	e.Count = int32(d.Ints(1)[0])
+	// A negative count is a count with Created set (see emitRecorded).
+	if n := d.Ints(1)[0]; n < 0 {
+		e.Count, e.Created = int32(-n), true
+	} else {
+		e.Count = int32(n)
+	}
 	e.Object = kind + " " + ns + "/" + name
 	return e
 })
@@ -32,6 +37,11 @@ func emitRecorded(rec *trace.Recorder, source, kind string, obj metav1.Object, e
 	count := int64(w.count)
 	if w.how == howCreated || w.how == howDropped {
 		count = 0
+	}
+	if w.created {
+		// A count is at least 1 when set: its sign carries Created, which
+		// is rare, so that the common record takes no byte more.
+		count = -count
 	}
 	e.Int(count)
 	e.End()

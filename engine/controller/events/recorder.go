@@ -86,7 +86,9 @@ func (r *Recorder) Event(obj metav1.Object, gvk schema.GroupVersionKind, eventTy
 		w.how = howCounted
 	}
 	if !out.dropped {
-		if err := r.write(&out); err != nil {
+		created, err := r.write(&out)
+		w.created = created
+		if err != nil {
 			w.failed = err.Error()
 		} else {
 			r.corr.written(&out.event)
@@ -96,18 +98,22 @@ func (r *Recorder) Event(obj metav1.Object, gvk schema.GroupVersionKind, eventTy
 }
 
 // write stores the correlated Event: a patch of the stored one when it
-// counts one more, and a create otherwise or when the stored one is gone,
-// as client-go's recordToSink does.
-func (r *Recorder) write(out *correlated) error {
+// counts one more, and a create otherwise or when there is no stored one
+// to patch, as client-go's recordToSink does. It reports whether a patch
+// fell back to a create: the first of the Events it counts was dropped by
+// the spam filter (the correlator counts an Event before the filter sees
+// it), so there was none stored.
+func (r *Recorder) write(out *correlated) (fellBack bool, err error) {
 	e := &out.event
 	if out.patch() {
 		err := r.server.PatchEvent(r.component, e.Namespace, e.Name, e.Count, e.LastTimestamp, e.Message)
 		if !apierrors.IsNotFound(err) {
-			return err
+			return false, err
 		}
+		fellBack = true
 	}
 	e.ResourceVersion = ""
-	return r.server.PostEvent(r.component, e)
+	return fellBack, r.server.PostEvent(r.component, e)
 }
 
 // how an Event reached the API server.
@@ -127,6 +133,9 @@ type written struct {
 	// dropped, or created as recorded).
 	into  string
 	count int32
+	// created is set when a counted or combined Event found none stored
+	// to patch, and was created with its count.
+	created bool
 	// failed is the API server's error, if it refused the write.
 	failed string
 }
@@ -151,6 +160,10 @@ type EventRecorded struct {
 	// (unset for an Event created as recorded, or dropped).
 	Into  string `json:"into,omitempty"`
 	Count int32  `json:"count,omitempty"`
+	// Created is set when a counted or combined Event had none stored to
+	// patch (the one it counts was dropped by the spam filter), so it was
+	// created, with its count.
+	Created bool `json:"created,omitempty"`
 }
 
 var _ trace.Payload = EventRecorded{}
@@ -162,15 +175,20 @@ func (EventRecorded) Kind() trace.Kind { return trace.KindEvent }
 // "Normal ScalingReplicaSet Deployment default/web: Scaled up replica set web-7866ccff64 from 0 to 3".
 func (e EventRecorded) Text() string {
 	t := e.Type + " " + e.Reason + " " + e.Object + ": " + e.Message
+	count := strconv.Itoa(int(e.Count))
+	if e.Created {
+		// The patch found nothing to count into.
+		count += ", created: the Event it counts was not stored"
+	}
 	switch e.Written {
 	case howCombined:
 		if e.Count == 1 {
 			t += " (similar events combined: new event " + e.Into + ")"
 		} else {
-			t += " (similar events combined: " + e.Into + " count " + strconv.Itoa(int(e.Count)) + ")"
+			t += " (similar events combined: " + e.Into + " count " + count + ")"
 		}
 	case howCounted:
-		t += " (repeated: " + e.Into + " count " + strconv.Itoa(int(e.Count)) + ")"
+		t += " (repeated: " + e.Into + " count " + count + ")"
 	case howDropped:
 		t += " (not stored: spam filter, " + strconv.Itoa(spamBurst) + " events per object, then 1 per 5 min)"
 	}
