@@ -218,3 +218,18 @@ test('a fresh player knows its whole run: the slider spans it and three quick pr
   await page.keyboard.press('ArrowRight');
   await expect(page.locator('.pl-label')).toContainText('step 3 / 36 ');
 });
+
+test('/embed trace panel: the 10th similar Event is shown combined, as client-go\'s correlator stores it (1280x720)', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/embed?scenario=rolling-update-10-3-2&panels=cluster,trace&step=5');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('.pl-label')).toContainText('step 5 /');
+  // Step 5 is the first ReplicaSet's sync: 10 creates; the 9 first Events are stored as recorded.
+  const combined = page.getByText(/Created pod: web-7b786dbddb-\w+ \(similar events combined: new event web-7b786dbddb\.[0-9a-f]+\)/);
+  await expect(combined).toHaveCount(1);
+  await expect(page.getByText(/\(similar events combined/)).toHaveCount(1);
+  await combined.scrollIntoViewIfNeeded();
+  await combined.click();
+  await expect(page.getByText('"written": "combined"')).toBeVisible();
+  await page.screenshot({ path: shot('embed-trace-combined-1280x720') });
+});
