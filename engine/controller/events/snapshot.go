@@ -1,8 +1,8 @@
 package events
 
-// Checkpoint is a Recorder's whole mutable state: the timestamp of the last
-// event named, which keeps generated names unique, and the correlator's
-// caches.
+// Checkpoint is a Recorder's whole mutable state: the name suffix of the
+// last Event created, which keeps generated names unique, and the
+// correlator's caches (not its key memo, which is derived).
 type Checkpoint struct {
 	lastNanos int64
 	corr      *correlator
