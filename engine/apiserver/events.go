@@ -124,10 +124,7 @@ func (s *Server) PatchEvent(actor, ns, name string, count int32, last metav1.Tim
 			first = next.times[0]
 		}
 		next.count, next.message, next.rv = count, message, rv
-		next.times = nil
-		if !sameTime(first, next.created) || !sameTime(last, next.created) {
-			next.times = &[2]metav1.Time{first, last}
-		}
+		next.times = eventTimes(first, last, next.created)
 	}
 	if s.eventPatches == nil {
 		s.eventPatches = map[int]*storedEvent{}

@@ -81,10 +81,17 @@ func storeEvent(e *corev1.Event, uid [2]uint64, rv uint64, recent ...*storedEven
 		se.involved = new(corev1.ObjectReference)
 		*se.involved = ref
 	}
-	if !sameTime(e.FirstTimestamp, e.CreationTimestamp) || !sameTime(e.LastTimestamp, e.CreationTimestamp) {
-		se.times = &[2]metav1.Time{e.FirstTimestamp, e.LastTimestamp}
-	}
+	se.times = eventTimes(e.FirstTimestamp, e.LastTimestamp, e.CreationTimestamp)
 	return se
+}
+
+// eventTimes is storedEvent.times for an Event first and last seen at
+// first and last and created at created: nil when both equal created.
+func eventTimes(first, last, created metav1.Time) *[2]metav1.Time {
+	if sameTime(first, created) && sameTime(last, created) {
+		return nil
+	}
+	return &[2]metav1.Time{first, last}
 }
 
 // sameTime reports whether a and b are the same time.Time value, location

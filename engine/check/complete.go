@@ -53,12 +53,13 @@ func Incomplete(srv *apiserver.Server, step int, healthy func(image string) bool
 // scalingEventStall reports whether d is held in upstream's scaling-event
 // loop (see Incomplete).
 func scalingEventStall(srv *apiserver.Server, d *appsv1.Deployment, replicas int32) bool {
-	var active []*appsv1.ReplicaSet
+	var owned []*appsv1.ReplicaSet
 	for _, rs := range srv.ListReplicaSets(d.Namespace, nil) {
-		if podutil.IsControlledBy(rs, d.UID) && rs.Spec.Replicas != nil && *rs.Spec.Replicas > 0 {
-			active = append(active, rs)
+		if podutil.IsControlledBy(rs, d.UID) {
+			owned = append(owned, rs)
 		}
 	}
+	active := deployutil.FilterActive(owned)
 	if len(active) != 1 || *active[0].Spec.Replicas != replicas || deployutil.EqualIgnoreHash(&active[0].Spec.Template, &d.Spec.Template) {
 		return false
 	}

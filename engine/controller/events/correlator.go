@@ -177,7 +177,7 @@ func (c *correlator) aggregate(group, message string, now time.Time) bool {
 		rec.messages = rec.messages[:0]
 	}
 	rec.last = now
-	if containsString(rec.messages, message) {
+	if slices.Contains(rec.messages, message) {
 		return false
 	}
 	if len(rec.messages) < similarMax-1 {
@@ -268,21 +268,10 @@ func sameSimilarFields(a, b *corev1.Event) bool {
 		a.ReportingController == b.ReportingController && a.ReportingInstance == b.ReportingInstance
 }
 
-// spamKey identifies a source and an object (client-go's getSpamKey): the
-// first fields of similarKey, which correlate cuts from it.
-func spamKey(e *corev1.Event) string { return similarKey(e)[:spamKeyLen(e)] }
-
-// spamKeyLen is the length of e's spam key.
+// spamKeyLen is the length of e's spam key, which identifies a source and
+// an object (client-go's getSpamKey): the first fields of similarKey,
+// which correlate cuts from it.
 func spamKeyLen(e *corev1.Event) int {
 	o := &e.InvolvedObject
 	return len(e.Source.Component) + len(e.Source.Host) + len(o.Kind) + len(o.Namespace) + len(o.Name) + len(o.UID) + len(o.APIVersion)
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -39,9 +39,6 @@ func newLRU(max int) lru {
 	return lru{max: max, index: map[string]int32{}, head: -1, tail: -1, free: -1}
 }
 
-// len returns the number of entries.
-func (c *lru) len() int { return len(c.index) }
-
 // upsert makes key the most recent entry, inserting it when absent (which
 // may drop the least recent entry), and returns its slot and whether it
 // was there: client-go's Get followed by Add, in one lookup.
@@ -106,15 +103,6 @@ func (c *lru) unlink(i int32) {
 	} else {
 		c.tail = n.prev
 	}
-}
-
-// keys returns the keys, most recent first (for tests).
-func (c *lru) keys() []string {
-	var out []string
-	for i := c.head; i >= 0; i = c.nodes[i].next {
-		out = append(out, c.nodes[i].key)
-	}
-	return out
 }
 
 // clone returns an independent copy.

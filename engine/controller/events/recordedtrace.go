@@ -24,25 +24,19 @@ var recordedCodec = trace.NewCodec(trace.KindEvent, func(d *trace.Decoder) trace
 	return e
 })
 
-// emitRecorded records the EventRecorded of an Event about obj, of kind
-// kind, from source, in recordedCodec's field order.
-func emitRecorded(rec *trace.Recorder, source, kind string, obj metav1.Object, eventType, reason, message string, w written) {
-	e := rec.Begin(source, recordedCodec)
-	into := w.into
-	if w.how == howCreated || w.how == howDropped {
-		into = "" // the Event's own name, or none written: not shown
-	}
-	e.String(kind, obj.GetNamespace(), obj.GetName(), eventType, reason, w.failed, w.how, into)
-	e.UniqueString(message)
-	count := int64(w.count)
-	if w.how == howCreated || w.how == howDropped {
-		count = 0
-	}
-	if w.created {
+// emitRecorded records e, an Event about obj, of kind kind, from source,
+// in recordedCodec's field order (e.Object is not read: the codec writes
+// kind, namespace and name).
+func emitRecorded(rec *trace.Recorder, source, kind string, obj metav1.Object, e *EventRecorded) {
+	enc := rec.Begin(source, recordedCodec)
+	enc.String(kind, obj.GetNamespace(), obj.GetName(), e.Type, e.Reason, e.Error, e.Written, e.Into)
+	enc.UniqueString(e.Message)
+	count := int64(e.Count)
+	if e.Created {
 		// A count is at least 1 when set: its sign carries Created, which
 		// is rare, so that the common record takes no byte more.
 		count = -count
 	}
-	e.Int(count)
-	e.End()
+	enc.Int(count)
+	enc.End()
 }

@@ -76,25 +76,25 @@ func (r *Recorder) Event(obj metav1.Object, gvk schema.GroupVersionKind, eventTy
 		Count:               1,
 	}
 	out := r.corr.correlate(&ev, now, r.nextNanos)
-	w := written{into: out.event.Name, count: out.event.Count}
+	rec := EventRecorded{Type: eventType, Reason: reason, Message: message}
 	switch {
 	case out.dropped:
-		w.how = howDropped
+		rec.Written = howDropped
 	case out.combined:
-		w.how = howCombined
+		rec.Written, rec.Into, rec.Count = howCombined, out.event.Name, out.event.Count
 	case out.patch():
-		w.how = howCounted
+		rec.Written, rec.Into, rec.Count = howCounted, out.event.Name, out.event.Count
 	}
 	if !out.dropped {
 		created, err := r.write(&out)
-		w.created = created
+		rec.Created = created
 		if err != nil {
-			w.failed = err.Error()
+			rec.Error = err.Error()
 		} else {
 			r.corr.written(&out.event)
 		}
 	}
-	emitRecorded(r.rec, r.component, gvk.Kind, obj, eventType, reason, message, w)
+	emitRecorded(r.rec, r.component, gvk.Kind, obj, &rec)
 }
 
 // write stores the correlated Event: a patch of the stored one when it
@@ -116,29 +116,13 @@ func (r *Recorder) write(out *correlated) (fellBack bool, err error) {
 	return fellBack, r.server.PostEvent(r.component, e)
 }
 
-// how an Event reached the API server.
+// How an Event reached the API server (EventRecorded.Written; "" is
+// created as recorded).
 const (
-	howCreated  = "" // created as recorded
 	howCombined = "combined"
 	howCounted  = "counted"
 	howDropped  = "spam-filtered"
 )
-
-// written is what became of a recorded Event.
-type written struct {
-	// how is one of the how constants.
-	how string
-	// into is the name of the Event written (created or patched), and
-	// count its count (the trace leaves both out when the Event was
-	// dropped, or created as recorded).
-	into  string
-	count int32
-	// created is set when a counted or combined Event found none stored
-	// to patch, and was created with its count.
-	created bool
-	// failed is the API server's error, if it refused the write.
-	failed string
-}
 
 // EventRecorded mirrors a Kubernetes Event a controller recorded, and says
 // what the correlator made of it.
