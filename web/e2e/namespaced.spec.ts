@@ -334,3 +334,37 @@ spec:
   await expect(page.locator('#chart-legend')).toContainText('staging/web available');
   await page.screenshot({ path: shot('two-namespaces') });
 });
+
+test('the same manifest at 12 replicas: describe rs -n shop shows 9 Created pod Events and one combined, as a real cluster stores them', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await pasteAndLoad(page, manifest.replace('replicas: 4', 'replicas: 12'));
+  await expect(page.locator('#load-status')).toContainText('Loaded web');
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('#step-what')).toContainText('idle');
+  const cmd = page.locator('#kubectl-cmd');
+  const out = page.locator('#kubectl-out');
+  const describeRS = (await cmd.locator('option').allTextContents()).find((o) => /^kubectl describe rs web-\w+ -n shop$/.test(o));
+  expect(describeRS).toBeTruthy();
+  await cmd.selectOption(describeRS!.replace(/^kubectl /, ''));
+  await expect(out).toContainText(/\(combined from similar events\): Created pod: web-\w+-\w+/);
+  expect((await out.textContent())!.match(/ Created pod: web-/g)).toHaveLength(10);
+  for (const [w, h] of [[1280, 720], [800, 500]]) {
+    await page.setViewportSize({ width: w, height: h });
+    // The output scrolls inside its panel: its end (the Events table) is
+    // where a reader scrolls to.
+    await out.evaluate((el) => {
+      el.scrollIntoView({ block: 'end' });
+      el.scrollTo(0, el.scrollHeight);
+    });
+    const box = (await out.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(h + 1); // sub-pixel layout
+    expect(await out.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 1)).toBe(true);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: shot(`combined-events-${w}x${h}-${scheme}`) });
+    }
+  }
+});
