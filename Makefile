@@ -126,7 +126,9 @@ test-wasm: ## go test under GOOS=js GOARCH=wasm (Node)
 	$(call step,test-wasm: go test $(WASM_TEST_PKGS) (GOOS=js GOARCH=wasm))
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $(WASM_TEST_PKGS)
 
-test-web: deps ## Vitest unit tests of web/src
+test-web: deps ## tsc --noEmit (web/src and the e2e specs), then Vitest unit tests of web/src
+	$(call step,test-web: tsc --noEmit (vite build does not type-check))
+	$(NODE_BIN)/tsc --noEmit -p tsconfig.json
 	$(call step,test-web: vitest (web unit tests))
 	$(NODE_BIN)/vitest run --config web/vite.config.ts
 

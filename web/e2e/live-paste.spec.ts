@@ -57,6 +57,14 @@ test('pasted kubectl get deployment -o yaml alone: the cluster runs as its statu
   await expect(rs.locator('.rs-counts')).toContainText('desired 6 · current 6 · ready 6 · available 6');
   await expect(rs.locator('.pod.available')).toHaveCount(6);
   await expect(rs).toBeInViewport();
+  // At projector height the notices scroll inside their own few lines, so
+  // the cluster, pods included, is in view whole under them (with the
+  // notices' full height it was cut at the window's bottom edge).
+  const notices = page.locator('#load-errors');
+  await expect(notices.locator('li[data-code]')).toHaveCount(4);
+  expect(await notices.evaluate((el) => el.scrollHeight > el.clientHeight + 20 && el.clientHeight < 120)).toBe(true);
+  await expect(rs.locator('.pod').last()).toBeInViewport({ ratio: 1 });
+  await expect(page.locator('#panel-cluster .deploy[data-name="checkout"]')).toBeInViewport({ ratio: 1 });
   await page.screenshot({ path: shot('deployment-only-step0') });
 
   const room = page.locator('#whatif-room');

@@ -351,7 +351,7 @@ test('the same manifest at 12 replicas: describe rs -n shop shows 9 Created pod 
   await cmd.selectOption(describeRS!.replace(/^kubectl /, ''));
   await expect(out).toContainText(/\(combined from similar events\): Created pod: web-\w+-\w+/);
   expect((await out.textContent())!.match(/ Created pod: web-/g)).toHaveLength(10);
-  for (const [w, h] of [[1280, 720], [800, 500]]) {
+  for (const [w, h] of [[1280, 720], [800, 500]] as const) {
     await page.setViewportSize({ width: w, height: h });
     // The output scrolls inside its panel: its end (the Events table) is
     // where a reader scrolls to.

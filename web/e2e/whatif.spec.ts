@@ -56,9 +56,17 @@ for (const size of [
     await expect(row('Minimum available').locator('td')).toHaveText(['15', '15']);
     await expect(compare.locator('.divergence').first()).toContainText('The runs part before step 4 (+0.000s), in the actions run there: A did nothing, B did "apiserver api: kubectl update deployments default/web');
     await expect(compare.locator('.event-diff')).toContainText('Scaled up replica set web-7f6f88cb57 from 0 to 20');
-    // B is also drawn (faint, dotted) over the player's replica chart, on its axes.
+    // B is also drawn (thin, faint, finely dotted) over the player's replica
+    // chart, on its axes, and the chart's legend names it: without that key
+    // B's available line read as A's (both dotted, both the text colour).
     await expect(page.locator('#chart path.overlay')).toHaveCount(3);
-    await page.locator('#chart').screenshot({ path: shot(`overlay-${size.width}x${size.height}`) });
+    await expect(page.locator('#chart path.overlay[stroke-dasharray="1 3"]')).toHaveCount(3);
+    await expect(page.locator('#chart path.line.avail:not(.overlay)')).not.toHaveAttribute('stroke-dasharray', '1 3');
+    const overlayKey = page.locator('#chart-legend .overlay-key');
+    await expect(overlayKey).toHaveText('thin dotted, in each object\'s colour: run B: maxSurge=100% · setRollingUpdate deployment/web (What if?)');
+    await expect(overlayKey.locator('line.overlay')).toHaveAttribute('stroke-dasharray', '1 3');
+    await page.locator('#panel-chart').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await page.locator('#panel-chart').screenshot({ path: shot(`overlay-${size.width}x${size.height}`) });
     // The page's own run did not move.
     await expect(page.locator('#step-label')).toHaveText(/^step 3 \//);
     // The room grows with the comparison instead of scrolling inside itself.
@@ -75,9 +83,12 @@ for (const size of [
     await expect(compare.locator('table.whatif-summary thead th')).toHaveText(['', 'A', 'B', 'C']);
     await expect(row('Time to complete (from the fork)').locator('td')).toHaveText(['15s', '6s', '9s']);
     await expect(compare.locator('svg path.run-2[stroke-dasharray="2 3"]')).toHaveCount(3);
+    // The player's chart shows the newest alternative.
+    await expect(overlayKey).toContainText('run C: maxSurge=25%');
     await compare.getByRole('button', { name: 'Close comparison' }).click();
     await expect(compare).toBeHidden();
     await expect(page.locator('#chart path.overlay')).toHaveCount(0);
+    await expect(overlayKey).toHaveCount(0);
     expect(problems).toEqual([]);
   });
 }

@@ -70,6 +70,7 @@ const en: Record<string, string> = {
   'player.axisReplicas': 'replicas',
   'player.available': '{name} available (pods)',
   'player.specReplicas': '{name} spec.replicas',
+  'player.overlayKey': 'thin dotted, in each object\'s colour: run {label} (What if?)',
   'player.component': 'Component',
   'player.kind': 'Kind',
   'player.all': 'all',

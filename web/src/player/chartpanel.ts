@@ -12,6 +12,8 @@ const SVG = 'http://www.w3.org/2000/svg';
 const W = 600;
 const HGT = 230;
 const PAD = { l: 46, r: 12, t: 10, b: 38 };
+/** The overlay run's dash: finer than any of lineStyle's. */
+const OVERLAY_DASH = '1 3';
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG, tag);
@@ -39,8 +41,10 @@ export class ChartPanel {
   zoom: 'all' | 'action' = 'all';
   /** The step of the last action, set by the player. */
   lastActionStep = 0;
-  /** A second run drawn faint and dotted on the same axes (the what-if room's fork); null for none. */
+  /** A second run drawn thin, faint and dotted on the same axes (the what-if room's fork); null for none. */
   private overlay: readonly Sample[] | null = null;
+  /** The overlay run's name and change, as the legend's last key says ("B: image=…"). */
+  private overlayLabel = '';
   /** The series of the run and of the overlay, kept between renders (a step appends, a seek reuses). */
   private readonly series = new SeriesCache();
   private readonly overlaySeries = new SeriesCache();
@@ -52,9 +56,10 @@ export class ChartPanel {
   private pendingLines: (() => void) | null = null;
   private linesFrame = 0;
 
-  /** Draws another run's samples over this one from the next render on; null removes it. */
-  setOverlay(samples: readonly Sample[] | null): void {
+  /** Draws another run's samples over this one from the next render on, with label in the legend; null removes it. */
+  setOverlay(samples: readonly Sample[] | null, label = ''): void {
     this.overlay = samples;
+    this.overlayLabel = samples ? label : '';
   }
 
   constructor(root: HTMLElement, private readonly legend: HTMLElement, seek: (n: number) => void, private readonly onZoom: () => void = () => {}) {
@@ -128,7 +133,7 @@ export class ChartPanel {
     this.x = linear(lo, hi, PAD.l, W - PAD.r);
     // The labels drawn, not just the language: a language's strings may arrive after the switch.
     const labels = ['player.axisStep', 'player.axisTime', 'player.axisReplicas', 'player.available', 'player.specReplicas'].map((k) => t(k)).join('|');
-    const drawn = `${this.series.version}|${this.overlay ? this.overlaySeries.version : -1}|${lo}|${hi}|${byStep}|${labels}`;
+    const drawn = `${this.series.version}|${this.overlay ? this.overlaySeries.version : -1}|${this.overlayLabel}|${lo}|${hi}|${byStep}|${labels}`;
     if (drawn !== this.drawn) {
       this.drawn = drawn;
       // Drawn in the next animation frame, before it paints (so with this
@@ -186,7 +191,7 @@ export class ChartPanel {
     const seen = new Set<string>();
     let rsIndex = 0;
     /** The legend's keys: style and label of each line (built into elements only when they changed). */
-    const keys: { color: string; dash: string; label: string }[] = [];
+    const keys: { color: string; dash: string; label: string; overlay?: boolean }[] = [];
     for (const [i, s] of series.entries()) {
       seen.add(s.id);
       const avail = s.id.startsWith('available/');
@@ -203,7 +208,10 @@ export class ChartPanel {
       const label = avail ? t('player.available', { name: s.id.slice('available/'.length) }) : t('player.specReplicas', { name: s.label });
       keys.push({ color: st.color, dash: st.dash, label });
     }
-    // The overlay run: each line in the colour of the same object's line, faint and dotted.
+    // The overlay run: each line in the colour of the same object's line,
+    // thin, faint and finely dotted (CSS .line.overlay), so that no line of
+    // it looks like one of the run's own (whose available line is dotted
+    // too); one legend key names the run.
     const colorOf = new Map<string, string>();
     let oi = 0;
     for (const s of series) colorOf.set(s.id, lineStyle(s.id.startsWith('available/') ? 0 : oi++, s.id.startsWith('available/')).color);
@@ -218,9 +226,9 @@ export class ChartPanel {
       }
       setAttr(path, 'd', pathOf(overlayLines[i]!.vertices));
       setAttr(path, 'class', `line overlay ${colorOf.get(s.id) ?? lineStyle(oi++, s.id.startsWith('available/')).color}`);
-      setAttr(path, 'stroke-dasharray', '2 3');
-      setAttr(path, 'opacity', '0.7');
+      setAttr(path, 'stroke-dasharray', OVERLAY_DASH);
     }
+    if (overlay.length) keys.push({ color: 'avail', dash: OVERLAY_DASH, label: t('player.overlayKey', { label: this.overlayLabel }), overlay: true });
     for (const [id, p] of this.paths) if (!seen.has(id)) (p.remove(), this.paths.delete(id));
     const sig = keys.map((k) => ` ${k.label}`).join('|');
     if (this.legend.dataset.sig !== sig) {
@@ -228,10 +236,10 @@ export class ChartPanel {
       this.legend.replaceChildren(
         ...keys.map((k) => {
           const sample = svg('svg', { width: 28, height: 10, 'aria-hidden': 'true' });
-          const ln = svg('line', { x1: 0, x2: 28, y1: 5, y2: 5, class: `line ${k.color}` });
+          const ln = svg('line', { x1: 0, x2: 28, y1: 5, y2: 5, class: `line ${k.overlay ? 'overlay ' : ''}${k.color}` });
           if (k.dash) ln.setAttribute('stroke-dasharray', k.dash);
           sample.append(ln);
-          return h('li', { class: 'key' }, sample as unknown as HTMLElement, ` ${k.label}`);
+          return h('li', { class: k.overlay ? 'key overlay-key' : 'key' }, sample as unknown as HTMLElement, ` ${k.label}`);
         }),
       );
     }

@@ -14,6 +14,7 @@ export class LazyChart {
   private loading: Promise<void> | null = null;
   private readonly settings: Settings = { axis: 'step', range: null, zoom: 'all', lastActionStep: 0 };
   private overlay: readonly Sample[] | null = null;
+  private overlayLabel = '';
   private last: { samples: readonly Sample[]; step: number } | null = null;
 
   /** make builds the panel from the loaded module. */
@@ -24,7 +25,7 @@ export class LazyChart {
     this.loading ??= import('./chartpanel').then((m) => {
       const p = this.make(m);
       Object.assign(p, this.settings);
-      p.setOverlay(this.overlay);
+      p.setOverlay(this.overlay, this.overlayLabel);
       this.panel = p;
       if (this.last) p.render(this.last.samples, this.last.step);
     }, () => {
@@ -62,9 +63,9 @@ export class LazyChart {
     else this.settings.lastActionStep = v;
   }
 
-  setOverlay(samples: readonly Sample[] | null): void {
-    if (this.panel) this.panel.setOverlay(samples);
-    else this.overlay = samples;
+  setOverlay(samples: readonly Sample[] | null, label = ''): void {
+    if (this.panel) this.panel.setOverlay(samples, label);
+    else (this.overlay = samples), (this.overlayLabel = label);
   }
 
   render(samples: readonly Sample[], currentStep: number): void {

@@ -107,8 +107,8 @@ export class Player {
       source: () => this.source,
       applySnapshot: (s) => this.apply(s),
       maxPods: MAX_PODS,
-      overlay: (samples) => {
-        this.chart.setOverlay(samples);
+      overlay: (samples, label) => {
+        this.chart.setOverlay(samples, label);
         this.schedule();
       },
     });

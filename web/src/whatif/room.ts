@@ -24,8 +24,8 @@ export interface WhatIfHost {
   applySnapshot(s: Snapshot): void;
   /** Pods listed per view, as the app asks for. */
   maxPods: number;
-  /** Draws a fork's run dashed over the player's replica chart; null removes it. */
-  overlay(samples: readonly Sample[] | null): void;
+  /** Draws a fork's run dotted over the player's replica chart, named in its legend by label ("B: image=…"); null removes it. */
+  overlay(samples: readonly Sample[] | null, label?: string): void;
 }
 
 /** One run of the compare view. */
@@ -386,7 +386,7 @@ export class WhatIfRoom {
     // set an image at step 13 and forked at step 0 must know whether B has it.
     const later = c.laterActions ? ` ${t(c.keptLater ? 'whatif.keptLater' : 'whatif.droppedLater', { name, n: c.laterActions, step })}` : '';
     this.ok(formId, `${t('whatif.forked', { name, step })}${later}`);
-    this.host.overlay(c.samplesB);
+    this.host.overlay(c.samplesB, `${name}: ${runLabel(action)}`);
     this.renderCompare();
   }
 

@@ -69,6 +69,7 @@ export const zh: Record<string, string> = {
   'player.axisReplicas': '副本数',
   'player.available': '{name} 可用 Pod',
   'player.specReplicas': '{name} spec.replicas',
+  'player.overlayKey': '细点线（颜色同各对象的线）：运行 {label}（假如……？）',
   'player.component': '组件',
   'player.kind': '类型',
   'player.all': '全部',
