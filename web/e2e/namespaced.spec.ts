@@ -368,3 +368,85 @@ test('the same manifest at 12 replicas: describe rs -n shop shows 9 Created pod 
     }
   }
 });
+
+// A Helm release of two Deployments (and a PodDisruptionBudget and an
+// HorizontalPodAutoscaler, ignored with a notice each): a new image for the
+// worker makes the worker's first ReplicaSet old, and leaves the api's only
+// ReplicaSet unmarked. The badge used to say "old" of every ReplicaSet as
+// soon as any Deployment had two.
+test('two Deployments of one release: a rollout of one marks only its own ReplicaSets newest and old', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  const deployment = (name: string, strategy: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: shop
+  labels: {app.kubernetes.io/name: ${name}, helm.sh/chart: shop-1.4.2}
+spec:
+  replicas: 3
+  strategy: ${strategy}
+  selector:
+    matchLabels: {app.kubernetes.io/name: ${name}}
+  template:
+    metadata:
+      labels: {app.kubernetes.io/name: ${name}}
+    spec:
+      containers:
+      - name: ${name}
+        image: ghcr.io/acme/${name}:1.9.0
+`;
+  const release = `---
+# Source: shop/templates/pdb.yaml
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: api, namespace: shop}
+spec:
+  minAvailable: 2
+  selector:
+    matchLabels: {app.kubernetes.io/name: api}
+---
+# Source: shop/templates/hpa.yaml
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: api, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
+  minReplicas: 3
+  maxReplicas: 10
+---
+# Source: shop/templates/deployment-api.yaml
+${deployment('api', '{rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}')}---
+# Source: shop/templates/deployment-worker.yaml
+${deployment('worker', '{type: Recreate}')}`;
+  await pasteAndLoad(page, release);
+  await expect(page.locator('#load-status')).toContainText('Loaded api (3 notice(s) below)');
+  await expect(page.locator('#load-errors li[data-code]').filter({ hasText: 'HorizontalPodAutoscaler/api: ignored' })).toHaveCount(1);
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('#step-what')).toContainText('idle');
+  const api = page.locator('.deploy[data-name="api"] .rs');
+  const worker = page.locator('.deploy[data-name="worker"] .rs');
+  await expect(api).toHaveCount(1);
+  await expect(worker).toHaveCount(1);
+
+  const room = page.locator('#whatif-room');
+  await room.locator('.whatif-target').selectOption({ label: 'shop/worker' });
+  await room.locator('.whatif-form-pick').selectOption('setImage');
+  const form = room.locator('form[data-form="setImage"]');
+  await form.locator('input[name="image"]').fill('ghcr.io/acme/worker:2.0.0');
+  await form.locator('button[data-mode="apply"]').click();
+  for (let i = 0; i < 10 && (await worker.count()) < 2; i++) await page.locator('#sync-btn').click();
+  await expect(worker).toHaveCount(2);
+  await expect(worker.nth(0)).toHaveAttribute('data-age', 'new');
+  await expect(worker.nth(0).locator('.rs-head')).toContainText('ghcr.io/acme/worker:2.0.0 · newest');
+  await expect(worker.nth(1)).toHaveAttribute('data-age', 'old');
+  await expect(worker.nth(1).locator('.rs-head')).toContainText('ghcr.io/acme/worker:1.9.0 · old');
+  await expect(api).toHaveAttribute('data-age', 'only');
+  await expect(api.locator('.rs-head')).toHaveText(/ghcr\.io\/acme\/api:1\.9\.0$/);
+  // Recreate: the worker's old pods are gone before its new ones start; the api's 3 are left, one per node.
+  await expect(page.locator('#nodes')).toHaveText('Nodes — node-1: 1 pod · node-2: 1 pod · node-3: 1 pod');
+  await page.locator('#panel-cluster').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: shot('two-deployments-one-rollout') });
+});

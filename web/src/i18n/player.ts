@@ -94,6 +94,7 @@ const en: Record<string, string> = {
   'player.traceSetup': 'Set-up (step 0): no step taken yet.',
   'player.traceStep': 'step {step}: {what} at {at} — {count} records',
   'player.nodes': 'Nodes — {list}',
+  'player.nodePodsOne': '{name}: 1 pod',
   'player.nodePods': '{name}: {count} pods',
   'player.notReady': '(NotReady)',
   'player.deployment': 'Deployment {name}',

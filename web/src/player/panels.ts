@@ -44,6 +44,8 @@ export class ClusterPanel {
   private openPods = new Set<string>();
   /** ReplicaSets drawn as the newest of their Deployment (when it has several). */
   private newest = new Set<string>();
+  /** The other ReplicaSets of a Deployment that has several: drawn as old. A Deployment's only ReplicaSet is neither. */
+  private older = new Set<string>();
   /** True when the view listed only some pods (the engine's maxPods cap). */
   private truncated = false;
 
@@ -94,7 +96,12 @@ export class ClusterPanel {
     }
     for (const g of deploys.values()) g.groups.sort((a, b) => revNum(b.rs) - revNum(a.rs) || a.name.localeCompare(b.name));
     this.newest.clear();
-    for (const g of deploys.values()) if (g.groups[0]?.rs && g.groups.length > 1) this.newest.add(g.groups[0].key);
+    this.older.clear();
+    for (const g of deploys.values()) {
+      if (!g.groups[0]?.rs || g.groups.length < 2) continue;
+      this.newest.add(g.groups[0].key);
+      for (const x of g.groups.slice(1)) this.older.add(x.key);
+    }
     const all = [...deploys.values()];
     if (orphans.groups.length > 0) all.push(orphans);
     this.deploys.set(all);
@@ -105,7 +112,7 @@ export class ClusterPanel {
 
   private renderNodes(v: View): void {
     const text = list(v.nodes)
-      .map((n) => t('player.nodePods', { name: `${n.name}${n.ready ? '' : ` ${t('player.notReady')}`}`, count: n.pods }))
+      .map((n) => t(n.pods === 1 ? 'player.nodePodsOne' : 'player.nodePods', { name: `${n.name}${n.ready ? '' : ` ${t('player.notReady')}`}`, count: n.pods }))
       .join(' · ');
     setText(this.nodesEl, text ? t('player.nodes', { list: text }) : '');
   }
@@ -169,8 +176,10 @@ export class ClusterPanel {
     const [head, counts, squares, more, details] = Array.from(el.children) as HTMLElement[];
     const rs = x.rs;
     if (rs) {
-      const badge = this.newest.has(x.key) ? t('player.newest') : rs.owner && this.newest.size ? t('player.old') : '';
-      el.dataset.age = this.newest.has(x.key) ? 'new' : 'old';
+      // Per Deployment: another Deployment's rollout makes no ReplicaSet of this one old.
+      const age = this.newest.has(x.key) ? 'new' : this.older.has(x.key) ? 'old' : 'only';
+      const badge = age === 'new' ? t('player.newest') : age === 'old' ? t('player.old') : '';
+      el.dataset.age = age;
       setText(head!, `${t('player.rsHead', { name: rs.name, rev: rs.revision ?? '-', images: list(rs.images).join(', ') })}${rs.deleting ? ` ${t('player.deleting')}` : ''}${badge ? ` · ${badge}` : ''}`);
       setText(counts!, `${t('player.rsCounts', { desired: rs.desired, current: rs.current, ready: rs.ready, available: rs.available })}${rs.terminating ? t('player.rsTerminating', { n: rs.terminating }) : ''}`);
       counts!.dataset.desired = String(rs.desired);

@@ -93,6 +93,7 @@ export const zh: Record<string, string> = {
   'player.traceSetup': '初始设置（第 0 步）：尚未执行任何步。',
   'player.traceStep': '第 {step} 步：{what}，时间 {at} — {count} 条记录',
   'player.nodes': '节点 — {list}',
+  'player.nodePodsOne': '{name}：1 个 Pod',
   'player.nodePods': '{name}：{count} 个 Pod',
   'player.notReady': '（未就绪）',
   'player.deployment': 'Deployment {name}',
