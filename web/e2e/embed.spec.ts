@@ -233,3 +233,46 @@ test('/embed trace panel: the 10th similar Event is shown combined, as client-go
   await expect(page.getByText('"written": "combined"')).toBeVisible();
   await page.screenshot({ path: shot('embed-trace-combined-1280x720') });
 });
+
+// The docs page's default player (cluster, math, chart; 500px high, about
+// 52rem wide) in the middle of the rolling update: the cluster takes the
+// whole left column, the new and the old ReplicaSet stand side by side with
+// every pod in view, and the chart's legend names every line. Before, the
+// cluster had half the height and stacked its ReplicaSets (the old one and
+// the pods below the panel's edge), and the legend was scrolled out of the
+// chart panel.
+test('/embed at docs size: the cluster is the hero, ReplicaSets side by side, pods and legend in view', async ({ page }) => {
+  await page.setViewportSize({ width: 832, height: 500 });
+  await page.goto('/embed?scenario=rolling-update-10-3-2&panels=cluster,math,chart&step=145');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('.pl-label')).toContainText('step 145 /');
+  const cluster = page.locator('.pl-cluster');
+  const chart = page.locator('.pl-chart');
+  const cb = (await cluster.boundingBox())!;
+  const mb = (await page.locator('.pl-math').boundingBox())!;
+  const chb = (await chart.boundingBox())!;
+  // The cluster spans the math panel and the chart beside it.
+  expect(cb.height).toBeGreaterThan(mb.height + chb.height);
+  expect(cb.x).toBeLessThan(mb.x);
+  const rs = cluster.locator('.rs');
+  await expect(rs).toHaveCount(2);
+  await expect(rs.nth(0).locator('.rs-head')).toContainText('rev 2');
+  await expect(rs.nth(1).locator('.rs-head')).toContainText('rev 1');
+  const [a, b] = [(await rs.nth(0).boundingBox())!, (await rs.nth(1).boundingBox())!];
+  expect(Math.abs(a.y - b.y)).toBeLessThan(1);
+  expect(b.x).toBeGreaterThan(a.x + a.width - 1);
+  // 5 new pods and 10 old ones (2 of them terminating), every one inside the cluster panel's visible box.
+  const pods = cluster.locator('.pod');
+  await expect(pods).toHaveCount(15);
+  for (const box of await pods.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+    expect(box.y).toBeGreaterThanOrEqual(cb.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(cb.y + cb.height);
+  }
+  // The legend's three keys are inside the chart panel's visible box.
+  const keys = chart.locator('.legend li');
+  await expect(keys).toHaveCount(3);
+  for (const box of await keys.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+    expect(box.y + box.height).toBeLessThanOrEqual(chb.y + chb.height);
+  }
+  await page.screenshot({ path: shot('embed-docs-size-step145') });
+});
