@@ -189,6 +189,42 @@ test('presenter: notes, keyboard remote, panels in view, survives reload', async
   expect(problems).toEqual([]);
 });
 
+// An instructor on a 1280x720 projector with large text, past the last
+// note: the note's buttons and count keep one row (the count's sentence,
+// cut, is whole in its title) and the long note scrolls inside its box, so
+// both ReplicaSets' pods stay on screen. Before, the row wrapped into three
+// and the note took five lines: the pods were below the screen's edge.
+test('presenter with large text at the last note: one row of note buttons, the note scrolls, the pods stay in view', async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page);
+  await page.locator('#present-btn').click();
+  await page.locator('#big-btn').click();
+  await expect(page.locator('html')).toHaveClass(/present/);
+  await expect(page.locator('html')).toHaveClass(/big/);
+  await page.locator('body').click({ position: { x: 640, y: 5 } });
+  for (let n = 1; n <= 4; n++) {
+    await page.keyboard.press('PageDown');
+    await expect(page.locator('#ann-count')).toHaveText(new RegExp(`^note ${n} of 4`));
+  }
+  await expect(page.locator('#ann-title')).toHaveText('Which pods go first');
+  const at = await step(page);
+  await page.keyboard.press('PageDown'); // no note left: one sync on
+  await expect.poll(() => step(page)).toBeGreaterThan(at);
+  const count = page.locator('#ann-count');
+  await expect(count).toHaveAttribute('title', `note 4 of 4 · about step ${at} · This is the last note; PageDown now steps by sync.`);
+  const rowYs = await page.locator('.annotation-nav > *').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2)));
+  expect(new Set(rowYs).size, `one row: ${rowYs}`).toBe(1);
+  expect(await count.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true); // cut, with its title
+  expect(await page.locator('#ann-text').evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  const rs = page.locator('#cluster .rs');
+  await expect(rs).toHaveCount(2);
+  for (const i of [0, 1]) await inViewport(page, rs.nth(i).locator('.pod').first(), `ReplicaSet ${i + 1}'s first pod`);
+  await page.screenshot({ path: shot('present-big-last-note-1280') });
+  expect(problems).toEqual([]);
+});
+
 test('presenter with a clicker: both notes of one step, a scenario without notes, quick presses, the slider gives up Escape', async ({ page }) => {
   test.setTimeout(90_000);
   const problems = watch(page);

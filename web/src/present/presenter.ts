@@ -287,7 +287,9 @@ export class Presenter {
     if (i >= 0 && steps[i] !== v.step) count = `${count} · ${t('present.noteFrom', { step: steps[i] ?? 0 })}`;
     if (this.flash) count = `${count} · ${this.flash.text}`;
     else if (total > 0 && last && i >= 0) count = `${count} · ${t('present.lastNote')}`;
-    setText(document.getElementById('ann-count')!, count);
+    const countEl = document.getElementById('ann-count')!;
+    setText(countEl, count);
+    countEl.title = count; // presenter mode cuts the count to one line
     (document.getElementById('ann-prev') as HTMLButtonElement).disabled = i < 0;
     (document.getElementById('ann-next') as HTMLButtonElement).disabled = total === 0 || last;
   }
