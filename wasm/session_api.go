@@ -108,7 +108,9 @@ type libraryEntry struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
 	Description string `json:"description"`
-	Source      string `json:"source"`
+	// Translations are the description in other languages (metadata.translations).
+	Translations map[string]scenario.ScenarioText `json:"translations,omitempty"`
+	Source       string                           `json:"source"`
 }
 
 func (b *bridge) library(json.RawMessage) (any, error) {
@@ -117,7 +119,7 @@ func (b *bridge) library(json.RawMessage) (any, error) {
 		src, _ := scenarios.Source(id)
 		e := libraryEntry{ID: id, Name: id, Source: string(src)}
 		if sc, err := scenario.Parse(id+".yaml", src); err == nil {
-			e.Name, e.Description = sc.Name, sc.Description
+			e.Name, e.Description, e.Translations = sc.Name, sc.Description, sc.Translations
 		}
 		out = append(out, e)
 	}

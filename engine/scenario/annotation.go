@@ -16,6 +16,9 @@ type Annotation struct {
 	Title string `json:"title"`
 	// Text is the note (at most MaxAnnotationText bytes; may be empty).
 	Text string `json:"text,omitempty"`
+	// Translations are the title and text in other languages, by language
+	// tag (see translations.go); nil when there are none.
+	Translations map[string]AnnotationText `json:"translations,omitempty"`
 	// Line is the line of the entry in the file.
 	Line int `json:"line"`
 }
@@ -47,7 +50,7 @@ var AnnotationRecordTypes = []string{
 }
 
 var (
-	annotationFields   = []string{"at", "title", "text"}
+	annotationFields   = []string{"at", "title", "text", "translations"}
 	annotationAtFields = []string{"step", "record", "nth"}
 )
 
@@ -82,22 +85,15 @@ func (r *docReader) decodeAnnotation(n *node, path string) (Annotation, bool) {
 	n = resolve(n)
 	a := Annotation{Line: n.Line + r.lineOffset}
 	if f, ok := m["title"]; ok {
-		if v, ok := r.str(f.value, join(path, "title")); ok {
-			if strings.TrimSpace(v) == "" || len(v) > MaxAnnotationTitle {
-				r.errorf(resolve(f.value), join(path, "title"), "must be between 1 and "+strconv.Itoa(MaxAnnotationTitle)+" characters")
-			}
-			a.Title = v
-		}
+		a.Title, _ = r.annotationTitle(f, join(path, "title"))
 	} else {
 		r.errorf(n, join(path, "title"), "required field is missing")
 	}
 	if f, ok := m["text"]; ok {
-		if v, ok := r.str(f.value, join(path, "text")); ok {
-			if len(v) > MaxAnnotationText {
-				r.errorf(resolve(f.value), join(path, "text"), "too long: the limit is "+strconv.Itoa(MaxAnnotationText)+" characters")
-			}
-			a.Text = v
-		}
+		a.Text, _ = r.annotationText(f, join(path, "text"))
+	}
+	if f, ok := m["translations"]; ok {
+		r.decodeAnnotationTranslations(f.value, join(path, "translations"), &a)
 	}
 	f, ok := m["at"]
 	if !ok {
@@ -106,6 +102,33 @@ func (r *docReader) decodeAnnotation(n *node, path string) (Annotation, bool) {
 	}
 	r.decodeAnnotationAt(f.value, join(path, "at"), &a.At)
 	return a, r.p.count() == before
+}
+
+// annotationTitle reads an annotation's title, or a translation of it:
+// between 1 and MaxAnnotationTitle bytes, not blank. ok is false on an
+// error (the value read is returned all the same).
+func (r *docReader) annotationTitle(f field, path string) (v string, ok bool) {
+	if v, ok = r.str(f.value, path); !ok {
+		return v, false
+	}
+	if strings.TrimSpace(v) == "" || len(v) > MaxAnnotationTitle {
+		r.errorf(resolve(f.value), path, "must be between 1 and "+strconv.Itoa(MaxAnnotationTitle)+" characters")
+		return v, false
+	}
+	return v, true
+}
+
+// annotationText reads an annotation's text, or a translation of it: at
+// most MaxAnnotationText bytes.
+func (r *docReader) annotationText(f field, path string) (v string, ok bool) {
+	if v, ok = r.str(f.value, path); !ok {
+		return v, false
+	}
+	if len(v) > MaxAnnotationText {
+		r.errorf(resolve(f.value), path, "too long: the limit is "+strconv.Itoa(MaxAnnotationText)+" characters")
+		return v, false
+	}
+	return v, true
 }
 
 // decodeAnnotationAt reads at: {step: N} or {record: TYPE, nth: K}.

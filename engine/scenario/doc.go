@@ -29,7 +29,11 @@
 //	  - at: {record: NewRSMath, nth: 1}     # the step of the Nth record of a decision type
 //	    title: The new ReplicaSet is sized  # required, 1..200 characters
 //	    text: maxTotalPods = 10 + 3 = 13    # optional, up to 2000 characters
+//	    translations:                       # optional, by language tag
+//	      zh-CN: {title: 新 ReplicaSet 的大小, text: ……}
 //
+// metadata.translations holds the description the same way
+// ({zh-CN: {description: ...}}); translations.go bounds both.
 // Each entry has exactly one of at.step and at.record; record must be one of
 // AnnotationRecordTypes and nth (default 1) is only used with record.
 // Annotations are carried through Parse and never affect the simulation or

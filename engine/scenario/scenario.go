@@ -19,6 +19,9 @@ type Scenario struct {
 	Name string `json:"name"`
 	// Description is metadata.description, shown in the UI library.
 	Description string `json:"description,omitempty"`
+	// Translations are metadata.translations: the description in other
+	// languages, by language tag (see translations.go); nil when none.
+	Translations map[string]ScenarioText `json:"translations,omitempty"`
 	// Seed is spec.seed; 0 when absent (the caller may substitute its own).
 	Seed uint64 `json:"seed"`
 	// Cluster is the simulated cluster, defaults filled in.

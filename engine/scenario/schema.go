@@ -15,7 +15,7 @@ import (
 // Field names of the Scenario schema, per mapping.
 var (
 	rootFields     = []string{"apiVersion", "kind", "metadata", "spec"}
-	metadataFields = []string{"name", "description"}
+	metadataFields = []string{"name", "description", "translations"}
 	specFields     = []string{"seed", "cluster", "limits", "timeline", "annotations", "specOnly"}
 	clusterFields  = []string{"nodes", "informerLag", "workers", "scheduleDelay", "shutdownDelay",
 		"nodeMonitorGracePeriod", "evictionTimeout", "defaultImage", "images", "turnOrder"}
@@ -86,6 +86,9 @@ func (r *docReader) decodeScenario(body *node, s *Scenario) {
 				if v, ok := r.str(f.value, "metadata.description"); ok {
 					s.Description = v
 				}
+			}
+			if f, ok := m["translations"]; ok {
+				r.decodeScenarioTranslations(f.value, s)
 			}
 		}
 	}

@@ -411,6 +411,35 @@ test('zh-CN: no English UI string stays visible, and the choice is remembered', 
   await expect(page.locator('#cluster-heading')).toHaveText('Cluster');
 });
 
+// A workshop in Chinese: the library's description and the presenter's
+// notes come in the page's language (the scenario's translations), and
+// switch back with it.
+test('zh-CN presenter: the scenario description and the notes are in Chinese, and follow a switch back to English', async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page, '/?lang=zh-CN');
+  await expect(page.locator('#cluster-heading')).toHaveText('集群');
+  await expect(page.locator('#scenario-desc')).toHaveText(/^10 个副本、maxSurge 3、maxUnavailable 2 的滚动更新/);
+  await page.locator('#present-btn').click();
+  await expect(page.locator('html')).toHaveClass(/present/);
+  // Before the first note the caption is the description, in Chinese too.
+  await expect(page.locator('#annotation')).toHaveAttribute('data-at', 'intro');
+  await expect(page.locator('#ann-text')).toHaveText(/^10 个副本、maxSurge 3/);
+  await page.locator('body').click({ position: { x: 640, y: 5 } });
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('#ann-title')).toHaveText('第一个 ReplicaSet 得到全部 10 个副本');
+  await expect(page.locator('#ann-text')).toHaveText(/^没有旧 Pod 时，NewRSNewReplicas 把新 ReplicaSet 设为完整的副本数/);
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('#ann-title')).toHaveText('镜像变了；新 ReplicaSet 从 3 开始');
+  await page.screenshot({ path: shot('present-zh-CN-note-2') });
+  await page.locator('#lang-picker').selectOption('en');
+  await expect(page.locator('#ann-title')).toHaveText('The image changed; the new ReplicaSet starts at 3');
+  await expect(page.locator('#ann-text')).toHaveText(/^maxTotalPods = replicas 10 \+ maxSurge 3 = 13, and/);
+  await expect(page.locator('#scenario-desc')).toHaveText(/^A rolling update of 10 replicas/);
+  expect(problems).toEqual([]);
+});
+
 test('tab order: the action form is three key presses away; lists are one tab stop', async ({ page }) => {
   await ready(page);
   await syncs(page, 3);

@@ -187,6 +187,8 @@ export interface LibraryEntry {
   id: string;
   name: string;
   description: string;
+  /** The description in other languages, by language tag (metadata.translations). */
+  translations?: Record<string, { description: string }>;
   source: string;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingKeys, parseLocale, register, setLocale, t } from './index';
+import { missingKeys, parseLocale, register, setLocale, t, translated } from './index';
 
 describe('i18n', () => {
   it('fills placeholders and falls back to English, then to the key', () => {
@@ -21,5 +21,17 @@ describe('i18n', () => {
   it('finds keys one locale lacks', () => {
     register('half', { en: { 'half.a': 'a' }, 'zh-CN': {} });
     expect(missingKeys()).toContain('zh-CN:half.a');
+  });
+});
+
+describe('translated', () => {
+  const own: { title: string; text?: string } = { title: 'Expectations', text: 'Until the informer has seen them.' };
+  it('takes the entry of the locale, else of its language, else the text as written', () => {
+    expect(translated(own, { 'zh-CN': { title: '期望', text: '……' } }, 'zh-CN')).toEqual({ title: '期望', text: '……' });
+    expect(translated(own, { zh: { title: '期望' } }, 'zh-CN')).toEqual({ title: '期望' });
+    expect(translated(own, { de: { title: 'Erwartungen' } }, 'zh-CN')).toBe(own);
+    expect(translated(own, { 'zh-CN': { title: '期望' } }, 'en')).toBe(own);
+    expect(translated(own, { en: { title: 'Expected adds' } }, 'en')).toEqual({ title: 'Expected adds' });
+    expect(translated(own, undefined, 'zh-CN')).toBe(own);
   });
 });

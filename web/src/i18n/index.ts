@@ -54,6 +54,17 @@ export function getLocale(): Locale {
   return current;
 }
 
+/**
+ * translated returns the translation of a scenario's prose (its
+ * description, a note's title and text) for the current language: the
+ * entry of translations whose tag is the locale's, or its language's
+ * (zh for zh-CN); otherwise own, the text as written.
+ */
+export function translated<T>(own: T, translations: Record<string, T> | undefined, locale: Locale = current): T {
+  if (!translations) return own;
+  return translations[locale] ?? translations[locale.split('-')[0]!] ?? own;
+}
+
 /** parseLocale maps a language tag ("zh", "zh-Hans-CN", "en-US") to a Locale, or null. */
 export function parseLocale(tag: string | null | undefined): Locale | null {
   if (!tag) return null;

@@ -8,7 +8,7 @@ import { type EngineClient, lastWorkerMs } from '../engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
 import type { MathBlock } from '../math';
 import { MATH_TYPES } from '../math-types';
-import { t } from '../i18n';
+import { t, translated } from '../i18n';
 import { loadedStatus, noticeItems } from '../notices';
 import { LazyChart } from './lazychart';
 import { ClusterPanel, renderExpectations, renderExplanations, renderMath, renderPodLegend, foldLegendInShortWindows, renderQueues, renderSteps, renderTrace, wireRoving } from './panels';
@@ -24,6 +24,8 @@ export interface Annotation {
   at: { step?: number; record?: string; nth?: number };
   title: string;
   text?: string;
+  /** The title and text in other languages, by language tag (see translated). */
+  translations?: Record<string, { title: string; text?: string }>;
   line: number;
 }
 import { list } from '../types';
@@ -225,9 +227,13 @@ export class Player {
 
   private describe(e: LibraryEntry): void {
     $('scenario-picker').querySelector('option[data-edited]')?.remove();
-    setText($('scenario-desc'), e.description || e.name);
+    this.described = () => setText($('scenario-desc'), translated({ description: e.description || e.name }, e.translations).description);
+    this.described();
     setText($('scenario-name'), `— ${e.name}`);
   }
+
+  /** Writes the scenario's description in the current language (relabel calls it again). */
+  private described: (() => void) | null = null;
 
   /** Loads a library scenario by id (presenter reload); false when unknown. */
   async loadById(id: string): Promise<boolean> {
@@ -849,7 +855,8 @@ export class Player {
     picker.prepend(h('option', { value: '', 'data-edited': '', text: t('player.editedOption', { name }) }));
     picker.value = '';
     setText($('scenario-name'), `— ${name}`);
-    setText($('scenario-desc'), t('player.editedDesc', { name }));
+    this.described = () => setText($('scenario-desc'), t('player.editedDesc', { name }));
+    this.described();
   }
 
   /** Whether the panels' explanations (their English text is a lazy chunk) have been loaded and filled in. */
@@ -896,6 +903,7 @@ export class Player {
     $('filter-component').replaceChildren(h('option', { value: '', text: t('player.all') }));
     this.componentOptions = null;
     this.cluster.relabel();
+    this.described?.();
     this.render();
   }
 

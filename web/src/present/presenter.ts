@@ -5,7 +5,7 @@
 // the scenario and step are kept in sessionStorage.
 import { setText } from '../dom';
 import { PressQueue } from '../keys';
-import { t } from '../i18n';
+import { t, translated } from '../i18n';
 import '../i18n/present-modes';
 import { Layout } from '../player/layout';
 import type { Annotation, Player } from '../player/player';
@@ -268,8 +268,10 @@ export class Presenter {
     box.dataset.at = i >= 0 && steps[i] === v.step ? 'here' : 'before';
     const a = i >= 0 ? this.anns[i] : undefined;
     if (a) {
-      setText(document.getElementById('ann-title')!, a.title);
-      setText(document.getElementById('ann-text')!, a.text ?? '');
+      // In the page's language when the scenario has the note in it.
+      const note = translated<{ title: string; text?: string }>({ title: a.title, ...(a.text === undefined ? {} : { text: a.text }) }, a.translations);
+      setText(document.getElementById('ann-title')!, note.title);
+      setText(document.getElementById('ann-text')!, note.text ?? '');
     } else {
       // Before the first note, or in a scenario without notes: what the
       // scenario is about and what to watch (its description, cut to a few
