@@ -3,6 +3,7 @@ package scenario
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Annotation is one entry of spec.annotations: a step worth pausing at,
@@ -12,9 +13,10 @@ type Annotation struct {
 	// At says when the note applies: exactly one of Step (> 0) and Record
 	// is set.
 	At AnnotationAt `json:"at"`
-	// Title is a short heading (at most MaxAnnotationTitle bytes, not empty).
+	// Title is a short heading (at most MaxAnnotationTitle characters, not
+	// blank).
 	Title string `json:"title"`
-	// Text is the note (at most MaxAnnotationText bytes; may be empty).
+	// Text is the note (at most MaxAnnotationText characters; may be empty).
 	Text string `json:"text,omitempty"`
 	// Translations are the title and text in other languages, by language
 	// tag (see translations.go); nil when there are none.
@@ -105,13 +107,14 @@ func (r *docReader) decodeAnnotation(n *node, path string) (Annotation, bool) {
 }
 
 // annotationTitle reads an annotation's title, or a translation of it:
-// between 1 and MaxAnnotationTitle bytes, not blank. ok is false on an
+// between 1 and MaxAnnotationTitle characters (runes: a Chinese title is
+// held to as many characters as an English one), not blank. ok is false on an
 // error (the value read is returned all the same).
 func (r *docReader) annotationTitle(f field, path string) (v string, ok bool) {
 	if v, ok = r.str(f.value, path); !ok {
 		return v, false
 	}
-	if strings.TrimSpace(v) == "" || len(v) > MaxAnnotationTitle {
+	if strings.TrimSpace(v) == "" || utf8.RuneCountInString(v) > MaxAnnotationTitle {
 		r.errorf(resolve(f.value), path, "must be between 1 and "+strconv.Itoa(MaxAnnotationTitle)+" characters")
 		return v, false
 	}
@@ -119,12 +122,12 @@ func (r *docReader) annotationTitle(f field, path string) (v string, ok bool) {
 }
 
 // annotationText reads an annotation's text, or a translation of it: at
-// most MaxAnnotationText bytes.
+// most MaxAnnotationText characters.
 func (r *docReader) annotationText(f field, path string) (v string, ok bool) {
 	if v, ok = r.str(f.value, path); !ok {
 		return v, false
 	}
-	if len(v) > MaxAnnotationText {
+	if utf8.RuneCountInString(v) > MaxAnnotationText {
 		r.errorf(resolve(f.value), path, "too long: the limit is "+strconv.Itoa(MaxAnnotationText)+" characters")
 		return v, false
 	}

@@ -33,7 +33,9 @@
 //	      zh-CN: {title: 新 ReplicaSet 的大小, text: ……}
 //
 // metadata.translations holds the description the same way
-// ({zh-CN: {description: ...}}); translations.go bounds both.
+// ({zh-CN: {description: ...}}). A note's translation has the note's
+// bounds, in characters, and a text when the note has one; translations.go
+// reads both.
 // Each entry has exactly one of at.step and at.record; record must be one of
 // AnnotationRecordTypes and nth (default 1) is only used with record.
 // Annotations are carried through Parse and never affect the simulation or

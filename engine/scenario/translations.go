@@ -28,16 +28,18 @@ const MaxTranslations = 16
 
 // ScenarioText is the Scenario document's prose in one language.
 type ScenarioText struct {
-	// Description stands for metadata.description (not empty).
+	// Description stands for metadata.description (not blank; unbounded,
+	// as metadata.description is).
 	Description string `json:"description"`
 }
 
 // AnnotationText is an annotation's prose in one language, bounded as the
-// annotation's own title and text are.
+// annotation's own title and text are (in characters, not bytes).
 type AnnotationText struct {
 	// Title stands for the annotation's title (not empty).
 	Title string `json:"title"`
-	// Text stands for the annotation's text (may be empty).
+	// Text stands for the annotation's text; not empty when the
+	// annotation has a text (a translation is shown whole).
 	Text string `json:"text,omitempty"`
 }
 
@@ -152,6 +154,11 @@ func (r *docReader) decodeAnnotationTranslations(n *node, path string, a *Annota
 			if t.Text, ok = r.annotationText(f, join(path, "text")); !ok {
 				return
 			}
+		} else if a.Text != "" {
+			// The UI shows a translation whole: without a text it would
+			// show the note's title and no text.
+			r.errorf(at, join(path, "text"), "required field is missing: the note has a text, so its translation needs one")
+			return
 		}
 		if a.Translations == nil {
 			a.Translations = map[string]AnnotationText{}

@@ -25,7 +25,7 @@ spec:
         zh-CN:
           title: 期望
           text: 在 informer 看到它们之前。
-        de: {title: Erwartungen}
+        de: {title: Erwartungen, text: Bis der Informer sie gesehen hat.}
     - at: {step: 4}
       title: Plain
 `
@@ -42,7 +42,7 @@ spec:
 	want := []Annotation{
 		{At: AnnotationAt{Step: 3}, Title: "Expectations", Text: "Until the informer has seen them.", Line: 12, Translations: map[string]AnnotationText{
 			"zh-CN": {Title: "期望", Text: "在 informer 看到它们之前。"},
-			"de":    {Title: "Erwartungen"},
+			"de":    {Title: "Erwartungen", Text: "Bis der Informer sie gesehen hat."},
 		}},
 		{At: AnnotationAt{Step: 4}, Title: "Plain", Line: 20},
 	}
@@ -75,11 +75,28 @@ func TestTranslationsErrors(t *testing.T) {
 		{ann("        zh-CN: {title: t, text: " + strings.Repeat("y", MaxAnnotationText+1) + "}\n"), "spec.annotations[0].translations.zh-CN.text: too long: the limit is 2000 characters"},
 		{ann("        Chinese: {title: t}\n"), `spec.annotations[0].translations.Chinese: "Chinese" is not a language tag`},
 		{ann(many), "line 9: spec.annotations[0].translations: too many languages: the limit is 16"},
+		{ann("        zh-CN: {title: " + strings.Repeat("期", MaxAnnotationTitle+1) + "}\n"), "spec.annotations[0].translations.zh-CN.title: must be between 1 and 200 characters"},
+		{annotatedHead + "    - at: {step: 2}\n      title: x\n      text: y\n      translations:\n        zh-CN: {title: t}\n", "line 10: spec.annotations[0].translations.zh-CN.text: required field is missing: the note has a text, so its translation needs one"},
 	} {
 		_, err := Parse("a.yaml", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want it to contain %q", tc.src, err, tc.want)
 		}
+	}
+}
+
+// TestTranslationLimitsCountCharacters: a title of 200 Chinese characters
+// (600 bytes) and a text of 2,000 are within the limits, as 200 and 2,000
+// ASCII ones are.
+func TestTranslationLimitsCountCharacters(t *testing.T) {
+	src := annotatedHead + "    - at: {step: 2}\n      title: " + strings.Repeat("期", MaxAnnotationTitle) + "\n      text: " + strings.Repeat("望", MaxAnnotationText) +
+		"\n      translations:\n        zh-CN: {title: " + strings.Repeat("期", MaxAnnotationTitle) + ", text: " + strings.Repeat("望", MaxAnnotationText) + "}\n"
+	s, err := Parse("a.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Annotations[0].Translations["zh-CN"].Title; got != strings.Repeat("期", MaxAnnotationTitle) {
+		t.Errorf("title = %q", got)
 	}
 }
 

@@ -241,9 +241,10 @@ test('/embed trace panel: the 10th similar Event is shown combined, as client-go
 // cluster had half the height and stacked its ReplicaSets (the old one and
 // the pods below the panel's edge), and the legend was scrolled out of the
 // chart panel.
-test('/embed at docs size: the cluster is the hero, ReplicaSets side by side, pods and legend in view', async ({ page }) => {
+for (const panels of ['cluster,math,chart', 'math,chart,cluster']) test(`/embed at docs size (${panels}): the cluster is the hero, ReplicaSets side by side, pods and legend in view`, async ({ page }) => {
   await page.setViewportSize({ width: 832, height: 500 });
-  await page.goto('/embed?scenario=rolling-update-10-3-2&panels=cluster,math,chart&step=145');
+  // The cluster takes the left column wherever it is listed.
+  await page.goto(`/embed?scenario=rolling-update-10-3-2&panels=${panels}&step=145`);
   await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
   await expect(page.locator('.pl-label')).toContainText('step 145 /');
   const cluster = page.locator('.pl-cluster');
@@ -251,9 +252,11 @@ test('/embed at docs size: the cluster is the hero, ReplicaSets side by side, po
   const cb = (await cluster.boundingBox())!;
   const mb = (await page.locator('.pl-math').boundingBox())!;
   const chb = (await chart.boundingBox())!;
-  // The cluster spans the math panel and the chart beside it.
+  // The cluster spans the math panel and the chart beside it, math above.
   expect(cb.height).toBeGreaterThan(mb.height + chb.height);
   expect(cb.x).toBeLessThan(mb.x);
+  expect(Math.abs(mb.x - chb.x)).toBeLessThan(1);
+  expect(mb.y).toBeLessThan(chb.y);
   const rs = cluster.locator('.rs');
   await expect(rs).toHaveCount(2);
   await expect(rs.nth(0).locator('.rs-head')).toContainText('rev 2');
@@ -274,5 +277,5 @@ test('/embed at docs size: the cluster is the hero, ReplicaSets side by side, po
   for (const box of await keys.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
     expect(box.y + box.height).toBeLessThanOrEqual(chb.y + chb.height);
   }
-  await page.screenshot({ path: shot('embed-docs-size-step145') });
+  await page.screenshot({ path: shot(`embed-docs-size-step145-${panels.replaceAll(',', '-')}`) });
 });

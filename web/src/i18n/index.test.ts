@@ -33,5 +33,8 @@ describe('translated', () => {
     expect(translated(own, { 'zh-CN': { title: '期望' } }, 'en')).toBe(own);
     expect(translated(own, { en: { title: 'Expected adds' } }, 'en')).toEqual({ title: 'Expected adds' });
     expect(translated(own, undefined, 'zh-CN')).toBe(own);
+    // Another variant of the language before the text as written: zh-Hans before zh-TW (tag order).
+    expect(translated(own, { 'zh-TW': { title: '期望（繁）' }, 'zh-Hans': { title: '期望（简）' }, de: { title: 'Erwartungen' } }, 'zh-CN')).toEqual({ title: '期望（简）' });
+    expect(translated(own, { 'zh-CN': { title: '期望' } }, 'en')).toBe(own);
   });
 });

@@ -58,11 +58,19 @@ export function getLocale(): Locale {
  * translated returns the translation of a scenario's prose (its
  * description, a note's title and text) for the current language: the
  * entry of translations whose tag is the locale's, or its language's
- * (zh for zh-CN); otherwise own, the text as written.
+ * (zh for zh-CN), or else another variant of that language (the first tag
+ * in order: zh-Hans, zh-TW), which reads better than another language;
+ * otherwise own, the text as written.
  */
 export function translated<T>(own: T, translations: Record<string, T> | undefined, locale: Locale = current): T {
   if (!translations) return own;
-  return translations[locale] ?? translations[locale.split('-')[0]!] ?? own;
+  const lang = locale.split('-')[0]!;
+  const found = translations[locale] ?? translations[lang];
+  if (found) return found;
+  const variant = Object.keys(translations)
+    .sort()
+    .find((k) => k.startsWith(`${lang}-`));
+  return variant ? translations[variant]! : own;
 }
 
 /** parseLocale maps a language tag ("zh", "zh-Hans-CN", "en-US") to a Locale, or null. */
