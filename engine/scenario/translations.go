@@ -55,12 +55,12 @@ var (
 // zh-Hant-TW, es-419.
 func isLanguageTag(tag string) bool {
 	parts := strings.Split(tag, "-")
-	if len(parts) > 3 || !all(parts[0], 2, 3, isLower) {
+	if len(parts) > 3 || !allBytes(parts[0], 2, 3, isLower) {
 		return false
 	}
 	rest := parts[1:]
 	if len(rest) > 0 && len(rest[0]) == 4 {
-		if !all(rest[0][:1], 1, 1, isUpper) || !all(rest[0][1:], 3, 3, isLower) {
+		if !allBytes(rest[0][:1], 1, 1, isUpper) || !allBytes(rest[0][1:], 3, 3, isLower) {
 			return false
 		}
 		rest = rest[1:]
@@ -69,13 +69,13 @@ func isLanguageTag(tag string) bool {
 	case 0:
 		return true
 	case 1:
-		return all(rest[0], 2, 2, isUpper) || all(rest[0], 3, 3, isDigit)
+		return allBytes(rest[0], 2, 2, isUpper) || allBytes(rest[0], 3, 3, isDigit)
 	}
 	return false
 }
 
-// all reports whether s has between lo and hi bytes, each satisfying ok.
-func all(s string, lo, hi int, ok func(byte) bool) bool {
+// allBytes reports whether s has between lo and hi bytes, each satisfying ok.
+func allBytes(s string, lo, hi int, ok func(byte) bool) bool {
 	if len(s) < lo || len(s) > hi {
 		return false
 	}
@@ -154,10 +154,11 @@ func (r *docReader) decodeAnnotationTranslations(n *node, path string, a *Annota
 			if t.Text, ok = r.annotationText(f, join(path, "text")); !ok {
 				return
 			}
-		} else if a.Text != "" {
+		}
+		if a.Text != "" && strings.TrimSpace(t.Text) == "" {
 			// The UI shows a translation whole: without a text it would
 			// show the note's title and no text.
-			r.errorf(at, join(path, "text"), "required field is missing: the note has a text, so its translation needs one")
+			r.errorf(at, join(path, "text"), "required field is missing or blank: the note has a text, so its translation needs one")
 			return
 		}
 		if a.Translations == nil {

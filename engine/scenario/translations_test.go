@@ -76,7 +76,8 @@ func TestTranslationsErrors(t *testing.T) {
 		{ann("        Chinese: {title: t}\n"), `spec.annotations[0].translations.Chinese: "Chinese" is not a language tag`},
 		{ann(many), "line 9: spec.annotations[0].translations: too many languages: the limit is 16"},
 		{ann("        zh-CN: {title: " + strings.Repeat("期", MaxAnnotationTitle+1) + "}\n"), "spec.annotations[0].translations.zh-CN.title: must be between 1 and 200 characters"},
-		{annotatedHead + "    - at: {step: 2}\n      title: x\n      text: y\n      translations:\n        zh-CN: {title: t}\n", "line 10: spec.annotations[0].translations.zh-CN.text: required field is missing: the note has a text, so its translation needs one"},
+		{annotatedHead + "    - at: {step: 2}\n      title: x\n      text: y\n      translations:\n        zh-CN: {title: t}\n", "line 10: spec.annotations[0].translations.zh-CN.text: required field is missing or blank: the note has a text, so its translation needs one"},
+		{annotatedHead + "    - at: {step: 2}\n      title: x\n      text: y\n      translations:\n        zh-CN: {title: t, text: ' '}\n", "line 10: spec.annotations[0].translations.zh-CN.text: required field is missing or blank"},
 	} {
 		_, err := Parse("a.yaml", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -428,6 +428,11 @@ test('zh-CN presenter: the scenario description and the notes are in Chinese, an
   await expect(page.locator('#ann-text')).toHaveText(/^10 个副本、maxSurge 3/);
   // Cut to three lines (line-clamp), not a scroll box as a long note is.
   expect(await page.locator('#ann-text').evaluate((el) => [getComputedStyle(el).overflowY, getComputedStyle(el).webkitLineClamp])).toEqual(['hidden', '3']);
+  // A switch of language redraws the caption too, there and back.
+  await page.locator('#lang-picker').selectOption('en');
+  await expect(page.locator('#ann-text')).toHaveText(/^A rolling update of 10 replicas/);
+  await page.locator('#lang-picker').selectOption('zh-CN');
+  await expect(page.locator('#ann-text')).toHaveText(/^10 个副本、maxSurge 3/);
   await page.locator('body').click({ position: { x: 640, y: 5 } });
   await page.keyboard.press('PageDown');
   await expect(page.locator('#ann-title')).toHaveText('第一个 ReplicaSet 得到全部 10 个副本');
