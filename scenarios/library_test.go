@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
 	"github.com/rolloutlab/rolloutlab/scenarios"
@@ -32,7 +33,7 @@ func TestLibraryIsTranslated(t *testing.T) {
 	}
 }
 
-// hasHan reports whether s holds a CJK ideograph.
+// hasHan reports whether s holds a Chinese character.
 func hasHan(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff })
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) })
 }

@@ -112,7 +112,6 @@ func (r *Recorder) write(out *correlated) (fellBack bool, err error) {
 		}
 		fellBack = true
 	}
-	e.ResourceVersion = ""
 	return fellBack, r.server.PostEvent(r.component, e)
 }
 

@@ -64,8 +64,12 @@ export class LazyChart {
   }
 
   setOverlay(samples: readonly Sample[] | null, label = ''): void {
-    if (this.panel) this.panel.setOverlay(samples, label);
-    else (this.overlay = samples), (this.overlayLabel = label);
+    if (this.panel) {
+      this.panel.setOverlay(samples, label);
+    } else {
+      this.overlay = samples;
+      this.overlayLabel = label;
+    }
   }
 
   render(samples: readonly Sample[], currentStep: number): void {

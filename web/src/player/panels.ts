@@ -42,10 +42,8 @@ export class ClusterPanel {
   private readonly deploys: KeyedList<DeployGroup>;
   private claims: Claims = { adopted: new Set(), released: new Set() };
   private openPods = new Set<string>();
-  /** ReplicaSets drawn as the newest of their Deployment (when it has several). */
-  private newest = new Set<string>();
-  /** The other ReplicaSets of a Deployment that has several: drawn as old. A Deployment's only ReplicaSet is neither. */
-  private older = new Set<string>();
+  /** The ReplicaSets of a Deployment that has several, by key: its newest is 'new', the others 'old'. A Deployment's only ReplicaSet is in neither. */
+  private ages = new Map<string, 'new' | 'old'>();
   /** True when the view listed only some pods (the engine's maxPods cap). */
   private truncated = false;
 
@@ -95,12 +93,10 @@ export class ClusterPanel {
       orphans.groups.push({ rs: null, key, name: owner ? `${shown(key.slice(0, cut), owner)} (gone)` : namespaces.size > 1 ? `${key.slice(0, cut)}: (no owner)` : '(no owner)', pods });
     }
     for (const g of deploys.values()) g.groups.sort((a, b) => revNum(b.rs) - revNum(a.rs) || a.name.localeCompare(b.name));
-    this.newest.clear();
-    this.older.clear();
+    this.ages.clear();
     for (const g of deploys.values()) {
       if (!g.groups[0]?.rs || g.groups.length < 2) continue;
-      this.newest.add(g.groups[0].key);
-      for (const x of g.groups.slice(1)) this.older.add(x.key);
+      for (const [i, x] of g.groups.entries()) this.ages.set(x.key, i === 0 ? 'new' : 'old');
     }
     const all = [...deploys.values()];
     if (orphans.groups.length > 0) all.push(orphans);
@@ -177,7 +173,7 @@ export class ClusterPanel {
     const rs = x.rs;
     if (rs) {
       // Per Deployment: another Deployment's rollout makes no ReplicaSet of this one old.
-      const age = this.newest.has(x.key) ? 'new' : this.older.has(x.key) ? 'old' : 'only';
+      const age = this.ages.get(x.key) ?? 'only';
       const badge = age === 'new' ? t('player.newest') : age === 'old' ? t('player.old') : '';
       el.dataset.age = age;
       setText(head!, `${t('player.rsHead', { name: rs.name, rev: rs.revision ?? '-', images: list(rs.images).join(', ') })}${rs.deleting ? ` ${t('player.deleting')}` : ''}${badge ? ` · ${badge}` : ''}`);
