@@ -17,7 +17,8 @@ type comparison struct {
 }
 
 // fork compares the page's run (A) with the run forked at atStep in which
-// the given actions are done instead (B, or the label given). The page's
+// the given actions are done (B, or the label given): instead of the
+// user's own actions at atStep, or after them with keepAt. The page's
 // session is not moved.
 func (b *bridge) fork(args json.RawMessage) (any, error) {
 	var a struct {
@@ -27,8 +28,10 @@ func (b *bridge) fork(args json.RawMessage) (any, error) {
 		// empty; a page comparing several alternatives passes C, D...).
 		Label   string            `json:"label"`
 		Actions []json.RawMessage `json:"actions"`
-		// KeepLater keeps the user actions made after atStep in the
-		// forked run (compare.Fork).
+		// KeepAt keeps the user actions made at atStep in the forked run,
+		// before the given ones; KeepLater keeps those made after atStep
+		// (compare.Keep).
+		KeepAt    bool `json:"keepAt"`
 		KeepLater bool `json:"keepLater"`
 	}
 	if err := decodeArgs(args, &a); err != nil {
@@ -46,7 +49,7 @@ func (b *bridge) fork(args json.RawMessage) (any, error) {
 			}
 			alt = append(alt, act)
 		}
-		r, ra, rb, err := compare.Fork(s, a.AtStep, a.Label, alt, a.KeepLater)
+		r, ra, rb, err := compare.Fork(s, a.AtStep, a.Label, alt, compare.Keep{At: a.KeepAt, Later: a.KeepLater})
 		if err != nil {
 			return nil, err
 		}

@@ -40,8 +40,10 @@ type comparisonJSON struct {
 		OnlyA []struct{ Line string } `json:"onlyA"`
 		OnlyB []struct{ Line string } `json:"onlyB"`
 	} `json:"events"`
-	SamplesA []struct{ Step int } `json:"samplesA"`
-	SamplesB []struct{ Step int } `json:"samplesB"`
+	ActionsAt []string             `json:"actionsAt"`
+	KeptAt    bool                 `json:"keptAt"`
+	SamplesA  []struct{ Step int } `json:"samplesA"`
+	SamplesB  []struct{ Step int } `json:"samplesB"`
 }
 
 // Fork at the step where the image was set; B raises maxSurge to 100%
@@ -74,6 +76,22 @@ func TestForkBridge(t *testing.T) {
 	}
 	// An alternative the API server refuses: the error names run B and the
 	// server's reason.
+	// The same alternative as a change on top of the image set at n: the
+	// view at n names that action, and keepAt runs it before maxSurge.
+	callOK(t, a, "seek", map[string]any{"step": n}, &s)
+	if len(s.View.ActionsHere) != 1 || s.View.ActionsHere[0] != "set image deployment/web (first container)=nginx:1.26" {
+		t.Errorf("actions at the fork step %q", s.View.ActionsHere)
+	}
+	var kept comparisonJSON
+	callOK(t, a, "fork", map[string]any{"atStep": n, "keepAt": true, "action": map[string]any{"type": "setRollingUpdate", "target": "deployment/web", "maxSurge": "100%"}}, &kept)
+	if !kept.KeptAt || len(kept.ActionsAt) != 1 || kept.B.PeakPods != 40 || kept.B.TimeToComplete != r.B.TimeToComplete {
+		t.Errorf("kept the image: %+v %v %+v", kept.ActionsAt, kept.KeptAt, kept.B)
+	}
+	var instead comparisonJSON
+	callOK(t, a, "fork", map[string]any{"atStep": n, "action": map[string]any{"type": "setRollingUpdate", "target": "deployment/web", "maxSurge": "100%"}}, &instead)
+	if instead.KeptAt || len(instead.ActionsAt) != 1 || instead.B.PeakPods != 20 {
+		t.Errorf("instead of the image: %+v %v %+v", instead.ActionsAt, instead.KeptAt, instead.B)
+	}
 	e := callErr(t, a, "fork", map[string]any{"atStep": n, "action": map[string]any{"type": "setRollingUpdate", "target": "deployment/web", "maxSurge": 0, "maxUnavailable": 0}})
 	if !strings.Contains(e.Message, "B: ") || !strings.Contains(e.Message, "maxUnavailable") {
 		t.Errorf("error %q", e.Message)

@@ -61,6 +61,7 @@ type snap struct {
 		Deployments []struct {
 			Replicas int32 `json:"replicas"`
 		} `json:"deployments"`
+		ActionsHere []string `json:"actionsHere"`
 	} `json:"view"`
 	Steps   []json.RawMessage `json:"steps"`
 	Message string            `json:"message"`

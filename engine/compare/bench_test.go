@@ -25,7 +25,7 @@ func BenchmarkForkMaxSurge(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, _, err := Fork(s, 100, "", []scenario.Action{alt}, false); err != nil {
+		if _, _, _, err := Fork(s, 100, "", []scenario.Action{alt}, Keep{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -16,10 +16,10 @@ type Side struct {
 	// Session stands at the fork step; Compare plays it to its end.
 	Session *session.Session
 	// Actions are applied, in order, at the fork step before the run goes
-	// on (the alternative "instead").
+	// on (the alternative, after the user's own actions there that it keeps).
 	Actions []scenario.Action
 	// Later are done after Actions, each once the run's clock has reached
-	// its time (the user's later actions, kept by Fork with keepLater):
+	// its time (the user's later actions, kept by Fork with Keep.Later):
 	// when the run is idle before that, at the moment it went idle.
 	Later []session.TimedUserAction
 }
@@ -31,6 +31,10 @@ type Result struct {
 	// Divergence is nil when the two runs are the same step for step.
 	Divergence *Divergence `json:"divergence"`
 	Events     EventDiff   `json:"events"`
+	// ActionsAt describes the user actions made at the fork step (Fork),
+	// which A runs; KeptAt says whether B runs them too, before its own.
+	ActionsAt []string `json:"actionsAt,omitempty"`
+	KeptAt    bool     `json:"keptAt"`
 	// LaterActions is the number of user actions made after the fork step
 	// (Fork), which A runs; KeptLater says whether B runs them too.
 	LaterActions int  `json:"laterActions"`
@@ -86,17 +90,34 @@ func play(side Side) (*meter, error) {
 	return m, nil
 }
 
+// Keep says which of the user's own actions a fork does again besides its
+// alternative.
+type Keep struct {
+	// At: the user actions made at the fork step run first, and the
+	// alternative after them ("this as well"); otherwise the alternative
+	// runs instead of them.
+	At bool
+	// Later: the user actions made after the fork step run again at the
+	// virtual times they were made at; otherwise they are left out.
+	Later bool
+}
+
 // Fork compares the run of s as recorded (A: its user actions kept, later
 // ones included) with the run forked at step n in which alt is done, named
 // label (B, or C, D... when a page compares several alternatives with A;
-// "B" when empty): alt is done at n instead of the user actions made at n,
-// and with keepLater the user actions made after n are done again in B at
-// the virtual times they were made at (B's steps are numbered differently;
-// a B that is idle by then does them when it went idle); without it they
-// are left out. The result counts the user actions made after n
-// (LaterActions) and says whether B kept them. s itself is not moved; the
-// two runs are new sessions, returned with the result for their samples.
-func Fork(s *session.Session, n int, label string, alt []scenario.Action, keepLater bool) (*Result, *session.Session, *session.Session, error) {
+// "B" when empty). What else B does is keep's choice:
+//   - the user actions made at n: before alt with keep.At, otherwise alt is
+//     done instead of them;
+//   - the user actions made after n: with keep.Later done again in B at the
+//     virtual times they were made at (B's steps are numbered differently;
+//     a B that is idle by then does them when it went idle), otherwise left
+//     out.
+//
+// The result names the actions made at n (ActionsAt) and counts those made
+// after it (LaterActions), and says which ones B kept. s itself is not
+// moved; the two runs are new sessions, returned with the result for their
+// samples.
+func Fork(s *session.Session, n int, label string, alt []scenario.Action, keep Keep) (*Result, *session.Session, *session.Session, error) {
 	if label == "" {
 		label = "B"
 	}
@@ -108,16 +129,23 @@ func Fork(s *session.Session, n int, label string, alt []scenario.Action, keepLa
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	later := s.UserActionsAfter(n)
+	at, later := s.UserActionsAt(n), s.UserActionsAfter(n)
 	side := Side{Label: label, Session: b, Actions: alt}
-	if keepLater {
+	if keep.At {
+		side.Actions = append(append([]scenario.Action(nil), at...), alt...)
+	}
+	if keep.Later {
 		side.Later = later
 	}
 	r, err := Compare(Side{Label: "A", Session: a}, side)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	r.LaterActions, r.KeptLater = len(later), keepLater && len(later) > 0
+	for _, act := range at {
+		r.ActionsAt = append(r.ActionsAt, session.Describe(act))
+	}
+	r.KeptAt = keep.At && len(at) > 0
+	r.LaterActions, r.KeptLater = len(later), keep.Later && len(later) > 0
 	return r, a, b, nil
 }
 

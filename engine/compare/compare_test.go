@@ -168,7 +168,7 @@ func TestForkInstead(t *testing.T) {
 	}
 	s.Advance(session.ByEvent, 5)
 	scale := scenario.Action{Type: scenario.ActionScale, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 30}
-	r, a, b, err := Fork(s, n, "", []scenario.Action{scale}, false)
+	r, a, b, err := Fork(s, n, "", []scenario.Action{scale}, Keep{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +191,56 @@ func TestForkInstead(t *testing.T) {
 	}
 }
 
+// An SRE sets a new image at step n and asks what the same rollout would do
+// with maxSurge 100%. With Keep.At, B sets the image too and then patches
+// maxSurge (both before step n+1), so it rolls out in one wave; without it,
+// the patch replaces the image change and B never rolls out. Either way the
+// result names the action made at n.
+func TestForkKeepingTheActionsAtTheStep(t *testing.T) {
+	s := surgeWithoutTimeline(t)
+	s.RunToTime(3 * time.Second)
+	n := s.Step()
+	web := scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}
+	if _, err := s.Apply(scenario.Action{Type: scenario.ActionSetImage, Target: web, Image: "nginx:1.26"}); err != nil {
+		t.Fatal(err)
+	}
+	surge, err := s.ParseUserAction([]byte(`{"type":"setRollingUpdate","target":"deployment/web","maxSurge":"100%"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keepAt := range []bool{true, false} {
+		r, _, b, err := Fork(s, n, "", []scenario.Action{surge}, Keep{At: keepAt, Later: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.ActionsAt) != 1 || r.ActionsAt[0] != "set image deployment/web (first container)=nginx:1.26" || r.KeptAt != keepAt {
+			t.Errorf("keep at %v: actions at the step %q, kept %v", keepAt, r.ActionsAt, r.KeptAt)
+		}
+		check(t, "A", r.A, want{15 * time.Second, 21, 1, 21, 15, 20, 20})
+		d, err := b.Sim().Server().GetDeployment("default", "web")
+		if err != nil {
+			t.Fatal(err)
+		}
+		image, surgeNow := d.Spec.Template.Spec.Containers[0].Image, d.Spec.Strategy.RollingUpdate.MaxSurge.String()
+		if !keepAt {
+			if image != "nginx:1.25" || surgeNow != "100%" || r.B.PodsCreated != 0 {
+				t.Errorf("instead: B ends with %s, maxSurge %s, %d pods created; want nginx:1.25, 100%%, 0", image, surgeNow, r.B.PodsCreated)
+			}
+			continue
+		}
+		if image != "nginx:1.26" || surgeNow != "100%" {
+			t.Errorf("as well: B ends with %s, maxSurge %s", image, surgeNow)
+		}
+		// TestMaxSurge's maxSurge 100% rollout: one wave from +3s.
+		check(t, "B", r.B, want{6 * time.Second, 40, 20, 40, 15, 20, 20})
+		if dv := r.Divergence; dv == nil || !strings.Contains(dv.Words, "B did") {
+			t.Errorf("divergence %+v", dv)
+		}
+	}
+}
+
 // What if the rollout had used maxSurge 100% from step n, keeping the image
-// the user set later? With keepLater, B sets the image at the moment A did,
+// the user set later? With Keep.Later, B sets the image at the moment A did,
 // although B's rollout is over and idle by then (B's steps are numbered
 // differently from A's); without it, B never sets it. The user's own action
 // at the fork step is replaced by the alternative either way.
@@ -223,7 +271,7 @@ func TestForkKeepingLater(t *testing.T) {
 		return d.Spec.Template.Spec.Containers[0].Image, *d.Spec.Replicas
 	}
 	for _, keep := range []bool{true, false} {
-		r, a, b, err := Fork(s, n, "", []scenario.Action{surge}, keep)
+		r, a, b, err := Fork(s, n, "", []scenario.Action{surge}, Keep{Later: keep})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -320,7 +368,7 @@ func TestForkKeepsFewCheckpoints(t *testing.T) {
 		t.Fatalf("the run keeps %d checkpoints; the test needs a longer one", before)
 	}
 	scale := scenario.Action{Type: scenario.ActionScale, Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "web"}, Replicas: 90}
-	_, a, b, err := Fork(s, 1, "", []scenario.Action{scale}, false)
+	_, a, b, err := Fork(s, 1, "", []scenario.Action{scale}, Keep{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,12 +25,16 @@ func load(t *testing.T, id string) *Session {
 	return s
 }
 
-// viewJSON renders the view without MaxStep, which records how far the run
-// has been computed rather than the state.
+// viewJSON renders the view without MaxStep and ActionsHere, which record
+// the session's history rather than the state.
 func viewJSON(t *testing.T, s *Session) string {
 	t.Helper()
 	v := s.View(ViewOptions{})
-	v.MaxStep = 0
+	// What the session has computed and recorded, not what the run is: a
+	// replay from step 0 computes no further than the step it stands at,
+	// and records a user action made here only once it applies it
+	// (TestViewNamesTheActionsMadeHere tests ActionsHere).
+	v.MaxStep, v.ActionsHere = 0, nil
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -232,6 +237,42 @@ func TestViewRolloutBudget(t *testing.T) {
 			t.Errorf("%s: budget %+v, want none", c.id, *b)
 		case !c.none && (b == nil || b.MaxSurge != c.surge || b.MaxUnavailable != c.unavai):
 			t.Errorf("%s: budget %+v, want surge %d unavailable %d", c.id, b, c.surge, c.unavai)
+		}
+	}
+}
+
+// A view names the user actions made at its step, for the What if? room to
+// offer keeping them in a fork there: after acting at step 5 and playing
+// on, step 5 names the action again once the user seeks back to it, and no
+// other step does.
+func TestViewNamesTheActionsMadeHere(t *testing.T) {
+	s := load(t, "rolling-update-10-3-2")
+	s.Advance(ByEvent, 5)
+	if v := s.View(ViewOptions{}); len(v.ActionsHere) != 0 {
+		t.Fatalf("before any action: %q", v.ActionsHere)
+	}
+	scale, err := s.ParseUserAction([]byte(`{"type":"scale","target":"deployment/web","replicas":4}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply(scale); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"scale deployment/web to 4"}
+	if v := s.View(ViewOptions{}); !slices.Equal(v.ActionsHere, want) {
+		t.Errorf("at the action's step: %q, want %q", v.ActionsHere, want)
+	}
+	s.Advance(ByEvent, 10)
+	if v := s.View(ViewOptions{}); len(v.ActionsHere) != 0 {
+		t.Errorf("10 steps on: %q", v.ActionsHere)
+	}
+	for _, n := range []int{4, 5, 6} {
+		if err := s.Seek(n); err != nil {
+			t.Fatal(err)
+		}
+		got := s.View(ViewOptions{}).ActionsHere
+		if n == 5 != slices.Equal(got, want) || n != 5 && len(got) != 0 {
+			t.Errorf("seek to %d: %q", n, got)
 		}
 	}
 }

@@ -248,10 +248,23 @@ type TimedUserAction struct {
 	Action scenario.Action
 }
 
+// UserActionsAt returns the user actions recorded at step n, in order: made
+// while the run stood at n, they run with step n+1. A fork at n can do them
+// before its own change (compare.Fork with Keep.At) or leave them out.
+func (s *Session) UserActionsAt(n int) []scenario.Action {
+	var out []scenario.Action
+	for _, u := range s.user {
+		if u.AtStep == n {
+			out = append(out, u.Action)
+		}
+	}
+	return out
+}
+
 // UserActionsAfter returns the user actions recorded after step n, in
 // order, each with the virtual time of its step: a fork that changes
 // something at n can do them again at the same moments of its own run
-// (compare.Fork with keepLater), whose steps are numbered differently.
+// (compare.Fork with Keep.Later), whose steps are numbered differently.
 func (s *Session) UserActionsAfter(n int) []TimedUserAction {
 	var out []TimedUserAction
 	for _, u := range s.user {

@@ -45,6 +45,9 @@ type View struct {
 	Records  []trace.Record `json:"records"`
 	// PendingActions are timeline actions not yet run.
 	PendingActions []string `json:"pendingActions"`
+	// ActionsHere describes the user actions made at this step (Describe),
+	// which a fork here replaces unless told to keep them (compare.Keep).
+	ActionsHere []string `json:"actionsHere,omitempty"`
 }
 
 // Condition is a Deployment or ReplicaSet condition, flattened.
@@ -168,6 +171,9 @@ func (s *Session) View(opts ViewOptions) *View {
 	now := sm.Now()
 	v := &View{Scenario: s.scen.Name, Seed: s.seed, Step: sm.Steps(), MaxStep: len(s.history), At: sm.Clock().Elapsed(),
 		Now: now.UTC().Format(time.RFC3339Nano), Idle: sm.Idle(), PendingActions: sm.PendingActions()}
+	for _, a := range s.UserActionsAt(v.Step) {
+		v.ActionsHere = append(v.ActionsHere, Describe(a))
+	}
 	if err := sm.Err(); err != nil {
 		v.Stopped = err.Error()
 	}

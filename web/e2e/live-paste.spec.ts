@@ -83,3 +83,66 @@ test('pasted kubectl get deployment -o yaml alone: the cluster runs as its statu
   await compare.locator('.whatif-chart').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: shot('deployment-only-whatif') });
 });
+
+// The SRE's two futures of one rollout: the new image applied now (A, with
+// the Deployment's maxSurge 25%), and the same image with maxSurge 100% (B).
+// The fork's change replaces what was done at its step unless the room's
+// "first does what I did at this step too" is ticked; the room names that
+// action, and after the fork says which way B went. Before this option, B
+// silently lost the image and "compared" a rollout with no rollout.
+test('two futures of one rollout: a new image applied now, and what if maxSurge were 100% on top of it', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await pasteAndLoad(page, deploymentOnly);
+  await expect(page.locator('#load-status')).toContainText('Loaded checkout');
+
+  const room = page.locator('#whatif-room');
+  const keepAt = room.locator('.whatif-keep-at-label');
+  await expect(keepAt).toBeHidden();
+  await room.locator('.whatif-form-pick').selectOption('setImage');
+  const image = room.locator('form[data-form="setImage"]');
+  await image.locator('input[name="image"]').fill('ghcr.io/acme/checkout:2.4.0');
+  await image.locator('button[data-mode="apply"]').click();
+  await expect(image.locator('.form-message')).toContainText('image updated');
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);
+  // The room names the action made at this step and offers to keep it.
+  await expect(keepAt).toBeVisible();
+  await expect(keepAt).toContainText('set image deployment/checkout checkout=ghcr.io/acme/checkout:2.4.0 -n payments');
+  await expect(keepAt.locator('input')).not.toBeChecked();
+
+  await room.locator('.whatif-form-pick').selectOption('setRollingUpdate');
+  const surge = room.locator('form[data-form="setRollingUpdate"]');
+  await surge.locator('input[name="maxSurge"]').fill('100%');
+  await keepAt.locator('input').check();
+  await surge.locator('button[data-mode="fork"]').click();
+  await expect(surge.locator('.form-message')).toContainText('B first does what you did at step 0 (set image deployment/checkout');
+  const compare = room.locator('.whatif-compare');
+  const row = (label: string) => compare.locator('table.whatif-summary tr', { has: page.locator(`th:text-is("${label}")`) });
+  // Both roll the six pods out. A's ReplicaSets may total 6 + 25% of 6 = 8
+  // (rounded up), B's 6 + 100% = 12, which its first sync reaches: it
+  // creates the new ReplicaSet at 6 and cuts the old one by 1. B's pods
+  // peak at 11, not 12: the old ReplicaSet, queued first, deletes its pod
+  // before the new one creates six.
+  await expect(row('Pods created').locator('td')).toHaveText(['6', '6']);
+  await expect(row('Peak ReplicaSet total (bounded by maxSurge)').locator('td')).toHaveText(['8', '12']);
+  await expect(row('Peak pods (surge over desired)').locator('td')).toHaveText(['8 (+2)', '11 (+5)']);
+  await expect(row('Final state').locator('td')).toHaveText([/ghcr\.io\/acme\/checkout:2\.4\.0/, /ghcr\.io\/acme\/checkout:2\.4\.0/]);
+  await expect(compare.locator('.whatif-legend .run-key').nth(1)).toContainText('set image deployment/checkout checkout=ghcr.io/acme/checkout:2.4.0 -n payments + maxSurge=100%');
+  await room.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: shot('two-futures-of-one-rollout') });
+
+  // Unticked, the change replaces the image: B rolls nothing out, and says so.
+  await compare.getByRole('button', { name: 'Close comparison' }).click();
+  await keepAt.locator('input').uncheck();
+  await surge.locator('button[data-mode="fork"]').click();
+  await expect(surge.locator('.form-message')).toContainText('B does this change instead of what you did at step 0 (set image deployment/checkout');
+  await expect(row('Pods created').locator('td')).toHaveText(['6', '0']);
+  await expect(row('Final state').locator('td')).toHaveText([/checkout:2\.4\.0/, /checkout:2\.3\.1/]);
+
+  // A step without actions of the user's: nothing to keep, nothing offered.
+  await page.locator('#step-btn').click();
+  await expect(page.locator('#step-label')).toHaveText(/^step 1 \//);
+  await expect(keepAt).toBeHidden();
+});

@@ -151,6 +151,8 @@ export interface View {
   lastStep?: StepInfo;
   records: TraceRecord[] | null;
   pendingActions: string[] | null;
+  /** The user actions made at this step (described as kubectl would say them), which a fork here replaces unless keepAt. */
+  actionsHere?: string[];
 }
 
 export interface Sample {

@@ -49,6 +49,9 @@ export interface Comparison {
   samplesA: Sample[];
   samplesB: Sample[];
   /** The user actions made after the fork step (A runs them), and whether B runs them too. */
+  /** The user actions made at the fork step, and whether B did them before its own. */
+  actionsAt?: string[];
+  keptAt?: boolean;
   laterActions?: number;
   keptLater?: boolean;
 }

@@ -65,6 +65,15 @@ export class WhatIfRoom {
   private readonly exportStatus = h('span', { class: 'whatif-export-status', role: 'status' });
   /** Whether a fork keeps the actions the user made after its step (checked: it changes one thing, the rest as recorded). */
   private readonly keepLater = h('input', { type: 'checkbox', class: 'whatif-keep-later', checked: true });
+  /**
+   * Whether a fork first does the actions the user made at its step (an image
+   * set with "Apply now" just before asking "what if maxSurge were 100%?"):
+   * unchecked, the fork's change replaces them, as "instead" says. Shown only
+   * at a step with such actions, naming them.
+   */
+  private readonly keepAt = h('input', { type: 'checkbox', class: 'whatif-keep-at' });
+  private readonly keepAtText = h('span', { class: 'whatif-keep-at-text' });
+  private readonly keepAtLabel = h('label', { class: 'whatif-keep whatif-keep-at-label', hidden: true }, this.keepAt, ' ', this.keepAtText);
 
   constructor(
     private readonly root: HTMLElement,
@@ -81,7 +90,10 @@ export class WhatIfRoom {
       this.targetPick.setAttribute('aria-label', t('whatif.deployment'));
       this.formPick.setAttribute('aria-label', t('whatif.change'));
       this.fillContainers();
-      if (this.view) this.fillObjects(this.view);
+      if (this.view) {
+        this.fillObjects(this.view);
+        this.showActionsHere(this.view);
+      }
       this.renderCompare();
     });
   }
@@ -98,6 +110,7 @@ export class WhatIfRoom {
       h('h3', { id: 'whatif-heading', text: t('whatif.title') }),
       h('p', { class: 'muted whatif-intro', text: t('whatif.intro') }),
       h('div', { class: 'whatif-pickers' }, h('label', {}, t('whatif.deployment'), ' ', this.targetPick), h('label', {}, t('whatif.change'), ' ', this.formPick), h('label', { class: 'whatif-keep' }, this.keepLater, ' ', t('whatif.keepLater'))),
+      this.keepAtLabel,
       formsEl,
       this.compareEl,
       this.buildExport(),
@@ -208,10 +221,19 @@ export class WhatIfRoom {
   update(v: View): void {
     const stepChanged = !this.view || this.view.step !== v.step || this.view.maxStep !== v.maxStep || this.view.scenario !== v.scenario;
     this.view = v;
+    // "Apply now" leaves the step as it was and adds an action made here.
+    this.showActionsHere(v);
     if (!stepChanged) return;
     const key = targetsKeyOf(v);
     if (this.targetsKey !== key) void this.refreshTargets(key);
     this.fillObjects(v);
+  }
+
+  /** Offers keeping the user's actions at this step in a fork, naming them; hidden at a step without any. */
+  private showActionsHere(v: View): void {
+    const here = v.actionsHere ?? [];
+    if (this.keepAtLabel.hidden !== (here.length === 0)) this.keepAtLabel.hidden = here.length === 0;
+    setText(this.keepAtText, here.length ? t('whatif.keepAt', { actions: here.join('; ') }) : '');
   }
 
   /**
@@ -372,7 +394,8 @@ export class WhatIfRoom {
     // The name the new run gets (B, or C, D... when added): the engine's
     // sentences use it too.
     const name = RUN_NAMES[add && this.forks ? this.forks.runs.length : 1] ?? '?';
-    const r = await this.host.call<Comparison>('fork', { atStep: step, action, label: name, keepLater: this.keepLater.checked });
+    const keepAt = !this.keepAtLabel.hidden && this.keepAt.checked;
+    const r = await this.host.call<Comparison>('fork', { atStep: step, action, label: name, keepAt, keepLater: this.keepLater.checked });
     if (resets !== this.resets) return;
     if (!r.ok) return this.fail(formId, this.errorText(r.error));
     const c = r.value;
@@ -380,13 +403,17 @@ export class WhatIfRoom {
     if (!add || !this.forks) {
       this.forks = { atStep: step, runs: [{ name: 'A', label: t('whatif.run.recorded'), summary: c.a, samples: c.samplesA }], pairs: [] };
     }
-    this.forks.runs.push({ name, label: runLabel(action), summary: c.b, samples: c.samplesB });
+    // A run that kept the actions made at the fork step is named by them too.
+    const label = c.keptAt && c.actionsAt?.length ? `${c.actionsAt.join(' + ')} + ${runLabel(action)}` : runLabel(action);
+    this.forks.runs.push({ name, label, summary: c.b, samples: c.samplesB });
     this.forks.pairs.push(c);
-    // Say what the new run does with the user's later actions: an SRE who
-    // set an image at step 13 and forked at step 0 must know whether B has it.
+    // Say what the new run does with the user's own actions: an SRE who set
+    // an image at step 13 and forked at step 13 or at step 0 must know
+    // whether B has it.
+    const at = c.actionsAt?.length ? ` ${t(c.keptAt ? 'whatif.keptAt' : 'whatif.replacedAt', { name, step, actions: c.actionsAt.join('; ') })}` : '';
     const later = c.laterActions ? ` ${t(c.keptLater ? 'whatif.keptLater' : 'whatif.droppedLater', { name, n: c.laterActions, step })}` : '';
-    this.ok(formId, `${t('whatif.forked', { name, step })}${later}`);
-    this.host.overlay(c.samplesB, `${name}: ${runLabel(action)}`);
+    this.ok(formId, `${t('whatif.forked', { name, step })}${at}${later}`);
+    this.host.overlay(c.samplesB, `${name}: ${label}`);
     this.renderCompare();
   }
 
