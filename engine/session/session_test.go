@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rolloutlab/rolloutlab/engine/scenario"
 	"github.com/rolloutlab/rolloutlab/engine/sim"
@@ -274,5 +275,48 @@ func TestViewNamesTheActionsMadeHere(t *testing.T) {
 		if n == 5 != slices.Equal(got, want) || n != 5 && len(got) != 0 {
 			t.Errorf("seek to %d: %q", n, got)
 		}
+	}
+}
+
+// scenarios/node-failure.yaml fails node-2 1s after the rollout and
+// recovers it 400s later. The view says the node is down from the failure
+// on, while the API still has it Ready until the node controller's grace
+// period has run out, and neither once it is back.
+func TestViewNamesANodeThatStoppedResponding(t *testing.T) {
+	s := load(t, "node-failure")
+	node2 := func() NodeView {
+		for _, n := range s.View(ViewOptions{}).Nodes {
+			if n.Name == "node-2" {
+				return n
+			}
+		}
+		t.Fatal("no node-2 in the view")
+		return NodeView{}
+	}
+	var failedAt time.Duration
+	for len(s.Advance(ByEvent, 1)) > 0 {
+		if n := node2(); n.Down {
+			failedAt = s.Sim().Clock().Elapsed()
+			if !n.Ready {
+				t.Fatalf("node-2 NotReady at once, at %v", failedAt)
+			}
+			break
+		}
+	}
+	if failedAt == 0 {
+		t.Fatal("node-2 never went down")
+	}
+	grace := s.Sim().Options().Kubelet.NodeMonitorGracePeriod
+	s.RunToTime(failedAt + grace - time.Second)
+	if n := node2(); !n.Down || !n.Ready {
+		t.Errorf("%v after the failure: %+v, want down and still Ready", grace-time.Second, n)
+	}
+	s.RunToTime(failedAt + grace + time.Second)
+	if n := node2(); !n.Down || n.Ready {
+		t.Errorf("%v after the failure: %+v, want down and NotReady", grace+time.Second, n)
+	}
+	s.RunToEnd()
+	if n := node2(); n.Down || !n.Ready {
+		t.Errorf("after the recovery: %+v", n)
 	}
 }

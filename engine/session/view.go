@@ -147,9 +147,13 @@ type PodView struct {
 
 // NodeView is one node.
 type NodeView struct {
-	Name  string `json:"name"`
-	Ready bool   `json:"ready"`
-	Pods  int    `json:"pods"`
+	Name string `json:"name"`
+	// Ready is the node's Ready condition as the API server has it; Down
+	// says the node stopped responding (a failNode action), which the
+	// API shows only once the node controller's grace period has run out.
+	Ready bool `json:"ready"`
+	Down  bool `json:"down,omitempty"`
+	Pods  int  `json:"pods"`
 }
 
 // QueueView is one controller's workqueue.
@@ -196,7 +200,7 @@ func (s *Session) View(opts ViewOptions) *View {
 		return true
 	})
 	for _, n := range srv.ListNodes("", nil) {
-		v.Nodes = append(v.Nodes, NodeView{Name: n.Name, Ready: nodeReady(n), Pods: srv.PodsOnNode(n.Name)})
+		v.Nodes = append(v.Nodes, NodeView{Name: n.Name, Ready: nodeReady(n), Down: !sm.Kubelet().NodeReady(n.Name), Pods: srv.PodsOnNode(n.Name)})
 	}
 	v.Queues = []QueueView{
 		{Controller: "replicaset-controller", State: sm.ReplicaSetController().Queue().Snapshot()},

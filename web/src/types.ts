@@ -103,7 +103,9 @@ export interface PodView {
 
 export interface NodeView {
   name: string;
+  /** The API's Ready condition; down: the node stopped responding, which the API shows only after the node controller's grace period. */
   ready: boolean;
+  down?: boolean;
   pods: number;
 }
 

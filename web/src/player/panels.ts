@@ -8,7 +8,7 @@ import { t } from '../i18n';
 import '../i18n/player';
 import type { MathBlock } from '../math';
 import { fnLink, withLinks } from './sources';
-import type { DeploymentView, PodView, ReplicaSetView, StepInfo, TraceRecord, View } from '../types';
+import type { DeploymentView, NodeView, PodView, ReplicaSetView, StepInfo, TraceRecord, View } from '../types';
 import { firstAtOrAfter, windowAround } from './history';
 import { list } from '../types';
 
@@ -108,7 +108,7 @@ export class ClusterPanel {
 
   private renderNodes(v: View): void {
     const text = list(v.nodes)
-      .map((n) => t(n.pods === 1 ? 'player.nodePodsOne' : 'player.nodePods', { name: `${n.name}${n.ready ? '' : ` ${t('player.notReady')}`}`, count: n.pods }))
+      .map((n) => t(n.pods === 1 ? 'player.nodePodsOne' : 'player.nodePods', { name: `${n.name}${nodeState(n)}`, count: n.pods }))
       .join(' · ');
     setText(this.nodesEl, text ? t('player.nodes', { list: text }) : '');
   }
@@ -627,4 +627,10 @@ export function renderExplanations(root: ParentNode = document): void {
   for (const d of root.querySelectorAll<HTMLElement>('.explain[data-explain]')) {
     d.querySelector('.explain-body')?.replaceChildren(h('p', {}, ...withLinks(t(`player.explain.${d.dataset.explain}`))));
   }
+}
+
+/** What the nodes line says after a node's name: NotReady as the API has it, or that a node still Ready there has stopped responding. */
+export function nodeState(n: NodeView): string {
+  if (!n.ready) return ` ${t('player.notReady')}`;
+  return n.down ? ` ${t('player.nodeSilent')}` : '';
 }

@@ -96,6 +96,7 @@ export const zh: Record<string, string> = {
   'player.nodePodsOne': '{name}：1 个 Pod',
   'player.nodePods': '{name}：{count} 个 Pod',
   'player.notReady': '（未就绪）',
+  'player.nodeSilent': '（无响应；节点控制器察觉之前仍为 Ready）',
   'player.deployment': 'Deployment {name}',
   'player.paused': '（已暂停）',
   'player.deleting': '（删除中）',
