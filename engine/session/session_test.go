@@ -320,3 +320,34 @@ func TestViewNamesANodeThatStoppedResponding(t *testing.T) {
 		t.Errorf("after the recovery: %+v", n)
 	}
 }
+
+// A ReplicaSet deleted in the foreground waits on the foregroundDeletion
+// finalizer until its pods are gone, one deleted with orphan on the orphan
+// finalizer until the garbage collector has released them: the view names
+// the finalizer while the object is deleting.
+func TestViewNamesTheFinalizersOfADeletingObject(t *testing.T) {
+	for _, tc := range []struct{ scenario, finalizer string }{
+		{"rs-delete-foreground", "foregroundDeletion"},
+		{"rs-delete-orphan", "orphan"},
+	} {
+		s := load(t, tc.scenario)
+		seen := false
+		for len(s.Advance(ByEvent, 1)) > 0 && !seen {
+			for _, rs := range s.View(ViewOptions{}).ReplicaSets {
+				if !rs.Deleting {
+					if len(rs.Finalizers) != 0 {
+						t.Fatalf("%s: %s lists finalizers %q before its deletion", tc.scenario, rs.Name, rs.Finalizers)
+					}
+					continue
+				}
+				seen = true
+				if !slices.Equal(rs.Finalizers, []string{tc.finalizer}) {
+					t.Errorf("%s: deleting %s lists %q, want %s", tc.scenario, rs.Name, rs.Finalizers, tc.finalizer)
+				}
+			}
+		}
+		if !seen {
+			t.Errorf("%s: no ReplicaSet was ever shown deleting", tc.scenario)
+		}
+	}
+}

@@ -78,6 +78,10 @@ type DeploymentView struct {
 	Status             StatusCount `json:"status"`
 	Conditions         []Condition `json:"conditions"`
 	Deleting           bool        `json:"deleting,omitempty"`
+	// Finalizers are listed while the object is deleting: what it waits
+	// for (foregroundDeletion: its blocking dependents; orphan: the
+	// garbage collector to release them).
+	Finalizers []string `json:"finalizers,omitempty"`
 	// Budget is the rolling update's bounds as the controller resolves
 	// them (nil for another strategy, or when maxSurge or maxUnavailable
 	// does not resolve).
@@ -123,7 +127,9 @@ type ReplicaSetView struct {
 	Annotations     map[string]string `json:"annotations,omitempty"`
 	Conditions      []Condition       `json:"conditions"`
 	Deleting        bool              `json:"deleting,omitempty"`
-	CreatedAt       string            `json:"createdAt"`
+	// Finalizers: as DeploymentView's.
+	Finalizers []string `json:"finalizers,omitempty"`
+	CreatedAt  string   `json:"createdAt"`
 }
 
 // PodView is one pod: what the page draws of it. The page's view of every
@@ -251,7 +257,7 @@ func deploymentView(d *appsv1.Deployment) DeploymentView {
 	v := DeploymentView{Namespace: d.Namespace, Name: d.Name, UID: string(d.UID), Generation: d.Generation,
 		ObservedGeneration: d.Status.ObservedGeneration, Strategy: string(d.Spec.Strategy.Type), MinReadySeconds: d.Spec.MinReadySeconds,
 		Paused: d.Spec.Paused, Revision: d.Annotations["deployment.kubernetes.io/revision"], Images: images(d.Spec.Template.Spec),
-		Conditions: conditionsOf(d.Status.Conditions), Deleting: d.DeletionTimestamp != nil,
+		Conditions: conditionsOf(d.Status.Conditions), Deleting: d.DeletionTimestamp != nil, Finalizers: deletingFinalizers(&d.ObjectMeta),
 		Status: StatusCount{Replicas: d.Status.Replicas, Updated: d.Status.UpdatedReplicas, Ready: d.Status.ReadyReplicas,
 			Available: d.Status.AvailableReplicas, Unavailable: d.Status.UnavailableReplicas, Terminating: d.Status.TerminatingReplicas}}
 	if d.Spec.Replicas != nil {
@@ -277,7 +283,7 @@ func replicaSetView(rs *appsv1.ReplicaSet) ReplicaSetView {
 	v := ReplicaSetView{Namespace: rs.Namespace, Name: rs.Name, UID: string(rs.UID), Revision: rs.Annotations["deployment.kubernetes.io/revision"],
 		PodTemplateHash: rs.Labels[appsv1.DefaultDeploymentUniqueLabelKey], Current: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas,
 		Available: rs.Status.AvailableReplicas, Terminating: rs.Status.TerminatingReplicas, Images: images(rs.Spec.Template.Spec),
-		Annotations: rs.Annotations, Conditions: conditionsOf(rs.Status.Conditions), Deleting: rs.DeletionTimestamp != nil,
+		Annotations: rs.Annotations, Conditions: conditionsOf(rs.Status.Conditions), Deleting: rs.DeletionTimestamp != nil, Finalizers: deletingFinalizers(&rs.ObjectMeta),
 		CreatedAt: stamp(rs.CreationTimestamp)}
 	if rs.Spec.Replicas != nil {
 		v.Desired = *rs.Spec.Replicas
@@ -338,4 +344,13 @@ func PodStatus(p *corev1.Pod) string {
 		}
 	}
 	return reason
+}
+
+// deletingFinalizers returns the finalizers of an object being deleted
+// (nil otherwise, or when it has none).
+func deletingFinalizers(m *metav1.ObjectMeta) []string {
+	if m.DeletionTimestamp == nil || len(m.Finalizers) == 0 {
+		return nil
+	}
+	return append([]string(nil), m.Finalizers...)
 }

@@ -66,6 +66,8 @@ export interface DeploymentView {
   status: StatusCount;
   conditions: Condition[] | null;
   deleting?: boolean;
+  /** While deleting: what the object waits for (foregroundDeletion: its blocking dependents; orphan: the garbage collector releasing them). */
+  finalizers?: string[];
   /** A rolling update's resolved bounds (maxSurge rounded up, maxUnavailable down); absent for Recreate. */
   budget?: { maxSurge: number; maxUnavailable: number };
 }
@@ -84,6 +86,8 @@ export interface ReplicaSetView {
   terminating?: number;
   images: string[] | null;
   deleting?: boolean;
+  /** While deleting: what the object waits for (foregroundDeletion: its blocking dependents; orphan: the garbage collector releasing them). */
+  finalizers?: string[];
 }
 
 export interface PodView {

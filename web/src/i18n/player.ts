@@ -101,6 +101,7 @@ const en: Record<string, string> = {
   'player.deployment': 'Deployment {name}',
   'player.paused': '(paused)',
   'player.deleting': '(deleting)',
+  'player.deletingWith': '(deleting; waits on finalizer {finalizers})',
   'player.noDeployment': 'Without a Deployment',
   'player.objectsWithout': 'Objects without a Deployment',
   'player.deployMeta': 'replicas {replicas} · {strategy} · revision {revision} · {images}',

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { DeploymentView } from '../types';
-import { countedSquares, countedTotal, foldLegendInShortWindows, nodeState, renderBudget } from './panels';
+import { countedSquares, countedTotal, deleting, foldLegendInShortWindows, nodeState, renderBudget } from './panels';
 
 it('countedSquares builds only the squares drawn; countedTotal counts them all', () => {
   const rs = { namespace: 'default', name: 'web-a', desired: 10000, current: 9000, ready: 7000, available: 5000, terminating: 2000, images: null };
@@ -80,4 +80,10 @@ it('nodeState: a failed node is "not responding" while the API still has it Read
   expect(nodeState({ name: 'node-1', ready: true, pods: 2 })).toBe('');
   expect(nodeState({ name: 'node-2', ready: true, down: true, pods: 3 })).toBe(' (not responding; still Ready until the node controller notices)');
   expect(nodeState({ name: 'node-2', ready: false, down: true, pods: 3 })).toBe(' (NotReady)');
+});
+
+it('deleting names the finalizers an object being deleted waits on', () => {
+  expect(deleting({})).toBe('');
+  expect(deleting({ deleting: true })).toBe(' (deleting)');
+  expect(deleting({ deleting: true, finalizers: ['foregroundDeletion'] })).toBe(' (deleting; waits on finalizer foregroundDeletion)');
 });

@@ -129,7 +129,7 @@ export class ClusterPanel {
     const d = g.d;
     renderBudget(budget, d, g.groups);
     if (d) {
-      setText(title, `${t('player.deployment', { name: g.name })}${d.paused ? ` ${t('player.paused')}` : ''}${d.deleting ? ` ${t('player.deleting')}` : ''}`);
+      setText(title, `${t('player.deployment', { name: g.name })}${d.paused ? ` ${t('player.paused')}` : ''}${deleting(d)}`);
       const strat = d.strategy === 'RollingUpdate' ? `RollingUpdate maxSurge ${d.maxSurge ?? '?'} maxUnavailable ${d.maxUnavailable ?? '?'}` : d.strategy;
       const prog = list(d.conditions).find((c) => c.type === 'Progressing');
       const metaText =
@@ -176,7 +176,7 @@ export class ClusterPanel {
       const age = this.ages.get(x.key) ?? 'only';
       const badge = age === 'new' ? t('player.newest') : age === 'old' ? t('player.old') : '';
       el.dataset.age = age;
-      setText(head!, `${t('player.rsHead', { name: rs.name, rev: rs.revision ?? '-', images: list(rs.images).join(', ') })}${rs.deleting ? ` ${t('player.deleting')}` : ''}${badge ? ` · ${badge}` : ''}`);
+      setText(head!, `${t('player.rsHead', { name: rs.name, rev: rs.revision ?? '-', images: list(rs.images).join(', ') })}${deleting(rs)}${badge ? ` · ${badge}` : ''}`);
       setText(counts!, `${t('player.rsCounts', { desired: rs.desired, current: rs.current, ready: rs.ready, available: rs.available })}${rs.terminating ? t('player.rsTerminating', { n: rs.terminating }) : ''}`);
       counts!.dataset.desired = String(rs.desired);
       counts!.dataset.current = String(rs.current);
@@ -633,4 +633,10 @@ export function renderExplanations(root: ParentNode = document): void {
 export function nodeState(n: NodeView): string {
   if (!n.ready) return ` ${t('player.notReady')}`;
   return n.down ? ` ${t('player.nodeSilent')}` : '';
+}
+
+/** " (deleting)" after an object's name while it is deleted, naming the finalizers it waits on. */
+export function deleting(o: { deleting?: boolean; finalizers?: string[] }): string {
+  if (!o.deleting) return '';
+  return o.finalizers?.length ? ` ${t('player.deletingWith', { finalizers: o.finalizers.join(', ') })}` : ` ${t('player.deleting')}`;
 }

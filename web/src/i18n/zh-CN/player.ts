@@ -100,6 +100,7 @@ export const zh: Record<string, string> = {
   'player.deployment': 'Deployment {name}',
   'player.paused': '（已暂停）',
   'player.deleting': '（删除中）',
+  'player.deletingWith': '（删除中；等待 finalizer {finalizers}）',
   'player.noDeployment': '不属于任何 Deployment',
   'player.objectsWithout': '不属于 Deployment 的对象',
   'player.deployMeta': '副本 {replicas} · {strategy} · 修订版本 {revision} · {images}',
