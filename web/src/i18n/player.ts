@@ -97,7 +97,7 @@ const en: Record<string, string> = {
   'player.nodePodsOne': '{name}: 1 pod',
   'player.nodePods': '{name}: {count} pods',
   'player.notReady': '(NotReady)',
-  'player.nodeSilent': '(not responding; still Ready until the node controller notices)',
+  'player.nodeSilent': '(not responding, API: Ready)',
   'player.deployment': 'Deployment {name}',
   'player.paused': '(paused)',
   'player.deleting': '(deleting)',

@@ -78,7 +78,7 @@ it('foldLegendInShortWindows folds the legend while the window is short, until t
 
 it('nodeState: a failed node is "not responding" while the API still has it Ready, then NotReady', () => {
   expect(nodeState({ name: 'node-1', ready: true, pods: 2 })).toBe('');
-  expect(nodeState({ name: 'node-2', ready: true, down: true, pods: 3 })).toBe(' (not responding; still Ready until the node controller notices)');
+  expect(nodeState({ name: 'node-2', ready: true, down: true, pods: 3 })).toBe(' (not responding, API: Ready)');
   expect(nodeState({ name: 'node-2', ready: false, down: true, pods: 3 })).toBe(' (NotReady)');
 });
 

@@ -96,7 +96,7 @@ export const zh: Record<string, string> = {
   'player.nodePodsOne': '{name}：1 个 Pod',
   'player.nodePods': '{name}：{count} 个 Pod',
   'player.notReady': '（未就绪）',
-  'player.nodeSilent': '（无响应；节点控制器察觉之前仍为 Ready）',
+  'player.nodeSilent': '（无响应，API：Ready）',
   'player.deployment': 'Deployment {name}',
   'player.paused': '（已暂停）',
   'player.deleting': '（删除中）',
@@ -154,7 +154,7 @@ export const zh: Record<string, string> = {
   'player.kubectlCommand': 'kubectl 命令',
   'player.kubectlOutput': 'kubectl 输出',
   'player.explain.cluster':
-    '每个 Deployment 并排显示它的 ReplicaSet（最新的在前）；每个方块是一个 Pod。Pod 被调度、启动、就绪、经过 minReadySeconds 后变为可用时，方块会变色；虚线框表示正在关闭的 Pod。Deployment 控制器（{fn:syncDeployment}）只修改 ReplicaSet 的副本数；ReplicaSet 控制器（{fn:syncReplicaSet}）创建和删除 Pod。蓝色圆环表示本步被 ReplicaSet 收养的 Pod（{fn:ClaimPods}：标签匹配且没有控制者的 Pod 会被加上 ownerReference），粉色虚线圆环表示被释放的 Pod。',
+    '每个 Deployment 并排显示它的 ReplicaSet（最新的在前）；每个方块是一个 Pod。Pod 被调度、启动、就绪、经过 minReadySeconds 后变为可用时，方块会变色；虚线框表示正在关闭的 Pod。Deployment 控制器（{fn:syncDeployment}）只修改 ReplicaSet 的副本数；ReplicaSet 控制器（{fn:syncReplicaSet}）创建和删除 Pod。蓝色圆环表示本步被 ReplicaSet 收养的 Pod（{fn:ClaimPods}：标签匹配且没有控制者的 Pod 会被加上 ownerReference），粉色虚线圆环表示被释放的 Pod。Pod 下方列出每个节点及其 Pod 数：发生故障的节点显示“无响应”，而 API 中它仍为 Ready，直到 nodeMonitorGracePeriod 过去后节点生命周期控制器将其标为 NotReady；正在删除的 Deployment 或 ReplicaSet 会标出它等待的 finalizer（foregroundDeletion：先删除它的 Pod；orphan：由垃圾回收器释放它们）。',
   'player.explain.math':
     '本步决策背后的数字，与控制器的计算完全一致。滚动更新：{fn:reconcileNewReplicaSet} 把新 ReplicaSet 扩到最多 maxTotalPods = replicas + maxSurge（{fn:NewRSNewReplicas}）；{fn:reconcileOldReplicaSets} 在保证至少 minAvailable = replicas − maxUnavailable 个可用的前提下缩容旧的，先清理不健康的副本（{fn:cleanupUnhealthyReplicas}），再执行 {fn:scaleDownOldReplicaSetsForRollingUpdate}。百分比由 {fn:ResolveFenceposts} 换算：maxSurge 向上取整，maxUnavailable 向下取整；若两者都为 0，maxUnavailable 取 1（栅栏规则），保证更新能推进。更新途中副本数变化时，{fn:scale} 按各 ReplicaSet 的大小按比例分配差额（{fn:getReplicaSetFraction}）。ReplicaSet 控制器的 {fn:manageReplicas} 创建或删除 Pod 使其与 spec.replicas 一致。',
   'player.explain.chart':
