@@ -2,8 +2,11 @@
 // language; opening it restores the same simulation. Damaged and newer links
 // give a clear message and the app keeps working.
 import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { pasteAndLoad } from './editor';
 
+const deploymentOnly = readFileSync(fileURLToPath(new URL('../../engine/scenario/testdata/live/deployment-only.yaml', import.meta.url)), 'utf8');
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/${name}.png`, import.meta.url));
 
 async function ready(page: Page): Promise<void> {
@@ -123,4 +126,62 @@ test('with the share API (as under the Worker) the dialog offers a short link, a
   await ready(other);
   await expect(other.locator('#banner')).toContainText('Opened a shared simulation at step 5.');
   expect(await snapshot(other)).toEqual(before);
+});
+
+// An SRE compares two futures of their own Deployment and sends the
+// comparison to a colleague: the link (and a reload) brings back the run and
+// the What if? comparison on screen, alternatives B and C, each forked as it
+// was (B kept the image applied at the fork step, C did not).
+test('a share link carries the What if? comparison on screen', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await ready(page);
+  await pasteAndLoad(page, deploymentOnly);
+  await expect(page.locator('#load-status')).toContainText('Loaded checkout');
+  const room = page.locator('#whatif-room');
+  await room.locator('.whatif-form-pick').selectOption('setImage');
+  const image = room.locator('form[data-form="setImage"]');
+  await image.locator('input[name="image"]').fill('ghcr.io/acme/checkout:2.4.0');
+  await image.locator('button[data-mode="apply"]').click();
+  await expect(image.locator('.form-message')).toContainText('image updated');
+  await room.locator('.whatif-form-pick').selectOption('setRollingUpdate');
+  const surge = room.locator('form[data-form="setRollingUpdate"]');
+  await surge.locator('input[name="maxSurge"]').fill('100%');
+  await room.locator('.whatif-keep-at').check();
+  await surge.locator('button[data-mode="fork"]').click();
+  const compare = room.locator('.whatif-compare');
+  await expect(compare.locator('table.whatif-summary th[scope="col"]')).toHaveText(['A', 'B']);
+  await compare.getByRole('button', { name: 'Add another alternative' }).click();
+  await surge.locator('input[name="maxSurge"]').fill('0');
+  await surge.locator('input[name="maxUnavailable"]').fill('100%');
+  await room.locator('.whatif-keep-at').uncheck(); // C: the strategy change instead of the image
+  await surge.locator('button[data-mode="fork"]').click();
+  await expect(compare.locator('table.whatif-summary th[scope="col"]')).toHaveText(['A', 'B', 'C']);
+  const table = async (p: Page) => p.locator('#whatif-room table.whatif-summary').innerText();
+  const legend = async (p: Page) => p.locator('#whatif-room .whatif-legend .run-key').allInnerTexts();
+  const shown = await table(page);
+  const keys = await legend(page);
+  expect(keys[1]).toContain('set image deployment/checkout');
+  expect(keys[2]).not.toContain('set image');
+
+  await page.locator('#share-btn').click();
+  await expect(page.locator('#share-link')).toHaveValue(/#v1\./);
+  const url = await page.locator('#share-link').inputValue();
+  const other = await context.newPage();
+  await other.setViewportSize({ width: 1280, height: 720 });
+  await other.goto(url);
+  await ready(other);
+  await expect(other.locator('#banner')).toContainText('Opened a shared simulation at step 0.');
+  await expect(other.locator('#whatif-room table.whatif-summary th[scope="col"]')).toHaveText(['A', 'B', 'C']);
+  expect(await table(other)).toBe(shown);
+  expect(await legend(other)).toEqual(keys);
+  await other.locator('#whatif-room .whatif-compare').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await other.screenshot({ path: shot('share-restored-comparison') });
+  // A reload of the tab keeps it too.
+  await other.locator('#sync-btn').click();
+  await other.reload();
+  await ready(other);
+  await expect(other.locator('#whatif-room table.whatif-summary th[scope="col"]')).toHaveText(['A', 'B', 'C']);
+  expect(await table(other)).toBe(shown);
 });

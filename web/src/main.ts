@@ -114,6 +114,7 @@ window.__rolloutlabEngine = recorder.client;
 window.__rolloutlabStep0 = step0; // the e2e test compares it with the engine's own answer
 const app = new App(recorder.client);
 window.__rolloutlabApp = app;
+recorder.forkPlan = () => app.forkPlan(); // a share link carries the comparison on screen
 // Presenter and predict modes are lazy chunks, outside the first load: each
 // loads on the first press of its button (which it then handles itself), and
 // presenter mode also when a presentation survives a reload.

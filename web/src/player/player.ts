@@ -16,6 +16,7 @@ import type { EngineError } from '../result';
 import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
 import { hasEdits, loadDraft, saveDraft } from '../whatif/persist';
 import type { WhatIfRoom } from '../whatif/room';
+import type { ForkPlan } from '../share/codec';
 import { HistoryComponents, SortedSteps } from './history';
 import { Deferred, Onscreen } from './onscreen';
 
@@ -942,6 +943,16 @@ export class Player {
   /** The current view (for tests). */
   current(): View | null {
     return this.view;
+  }
+
+  /** The What if? comparison on screen, for a share link (null when none is shown). */
+  forkPlan(): Omit<ForkPlan, 'afterActions'> | null {
+    return this.whatif?.plan() ?? null;
+  }
+
+  /** Forks a shared comparison again (web/src/share/restore.ts); resolves to whether every run was made. */
+  async restoreForks(plan: Omit<ForkPlan, 'afterActions'>): Promise<boolean> {
+    return this.whatif ? this.whatif.restore(plan) : false;
   }
 }
 

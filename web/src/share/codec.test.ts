@@ -23,6 +23,24 @@ describe('share links', () => {
     await expect(decodeShare(hash.slice(1))).resolves.toEqual({ ok: true, state });
   });
 
+  it('carries the What if? comparison on screen, and refuses a malformed one', async () => {
+    const surge = { type: 'setRollingUpdate', target: 'deployment/web', maxSurge: '100%' } as const;
+    const withForks: ShareState = { ...state, forks: { atStep: 9, afterActions: 2, runs: [{ action: surge, keepAt: true, keepLater: true }, { action: surge }] } };
+    await expect(decodeShare(await encodeShare(withForks))).resolves.toEqual({ ok: true, state: withForks });
+    const run = { action: surge };
+    for (const forks of [
+      { atStep: 9, afterActions: 3, runs: [run] }, // more actions than the link has
+      { atStep: -1, afterActions: 0, runs: [run] },
+      { atStep: 9, afterActions: 0, runs: [] },
+      { atStep: 9, afterActions: 0, runs: [run, run, run, run] }, // B, C, D at most
+      { atStep: 9, afterActions: 0, runs: [{ action: { target: 'x' } }] },
+      { atStep: 9, afterActions: 0, runs: [{ action: surge, keepAt: 'yes' }] },
+    ]) {
+      const r = await decodeShare(await encodeShare({ ...state, forks } as unknown as ShareState));
+      expect(r, JSON.stringify(forks)).toMatchObject({ ok: false, kind: 'corrupt' });
+    }
+  });
+
   it('compresses a long scenario', async () => {
     const big = { ...state, source: 'apiVersion: apps/v1\nkind: Deployment\n'.repeat(200) };
     const hash = await encodeShare(big);

@@ -4,7 +4,9 @@
 //
 // JSON = { source?: scenario YAML, id?: shared-scenario id (short links carry
 // the scenario in the Worker's store instead), name?, seed?, actions: [{step,
-// action}], step, lang? }. The version prefix lets a later format coexist: a
+// action}], step, lang?, forks?: {atStep, afterActions, runs: [{action,
+// keepAt?, keepLater?}]} }: forks is the What if? comparison on screen (runs
+// B, C, D), forked once the first afterActions actions were made. The version prefix lets a later format coexist: a
 // link with a higher version is reported as "newer", anything unreadable as
 // "corrupt"; decoding never throws.
 
@@ -19,6 +21,24 @@ export interface RecordedAction {
   action: UserAction;
 }
 
+/** One alternative of a comparison: the fork's change and what else it kept (the engine's fork arguments). */
+export interface ForkRun {
+  /** An action as the What if? room builds it (any of the engine's action types). */
+  action: { type: string } & Record<string, unknown>;
+  keepAt?: boolean;
+  keepLater?: boolean;
+}
+
+/** The What if? comparison on screen: runs B, C, D forked at atStep, after the first afterActions recorded actions. */
+export interface ForkPlan {
+  atStep: number;
+  afterActions: number;
+  runs: ForkRun[];
+}
+
+/** The most alternatives a comparison holds (B, C, D). */
+export const MAX_FORK_RUNS = 3;
+
 export interface ShareState {
   /** Scenario YAML; absent when `id` names a stored scenario. */
   source?: string;
@@ -30,6 +50,7 @@ export interface ShareState {
   actions: RecordedAction[];
   step: number;
   lang?: string;
+  forks?: ForkPlan;
 }
 
 export type DecodeResult = { ok: true; state: ShareState } | { ok: false; kind: 'corrupt'; reason: string } | { ok: false; kind: 'newer'; version: number };
@@ -86,12 +107,37 @@ function validate(d: unknown): ShareState | null {
     actions.push({ step: r.step, action: r.action as UserAction });
   }
   const s: ShareState = { actions, step: o.step };
+  if (o.forks !== undefined) {
+    const forks = validateForks(o.forks, actions.length);
+    if (!forks) return null;
+    s.forks = forks;
+  }
   if (typeof o.source === 'string') s.source = o.source;
   if (typeof o.id === 'string') s.id = o.id;
   if (typeof o.name === 'string') s.name = o.name;
   if (typeof o.seed === 'number') s.seed = o.seed;
   if (typeof o.lang === 'string') s.lang = o.lang;
   return s;
+}
+
+function validateForks(d: unknown, actions: number): ForkPlan | null {
+  if (typeof d !== 'object' || d === null) return null;
+  const f = d as Record<string, unknown>;
+  const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  if (!isCount(f.atStep) || !isCount(f.afterActions) || f.afterActions > actions) return null;
+  if (!Array.isArray(f.runs) || f.runs.length === 0 || f.runs.length > MAX_FORK_RUNS) return null;
+  const runs: ForkRun[] = [];
+  for (const x of f.runs) {
+    if (typeof x !== 'object' || x === null) return null;
+    const r = x as Record<string, unknown>;
+    if (typeof r.action !== 'object' || r.action === null || typeof (r.action as { type?: unknown }).type !== 'string') return null;
+    if ((r.keepAt !== undefined && typeof r.keepAt !== 'boolean') || (r.keepLater !== undefined && typeof r.keepLater !== 'boolean')) return null;
+    const run: ForkRun = { action: r.action as ForkRun['action'] };
+    if (r.keepAt) run.keepAt = true;
+    if (r.keepLater) run.keepLater = true;
+    runs.push(run);
+  }
+  return { atStep: f.atStep, afterActions: f.afterActions, runs };
 }
 
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {

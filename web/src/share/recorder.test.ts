@@ -54,6 +54,39 @@ describe('ShareRecorder', () => {
     expect(r.state()).toEqual({ source: 'other', seed: 42, step: 0, actions: [] });
   });
 
+  it('carries the comparison on screen with the number of actions made before it, while they are still the run\'s', async () => {
+    const e = fakeEngine([]);
+    const r = new ShareRecorder(e.client);
+    const surge = { type: 'setRollingUpdate', target: 'deployment/web', maxSurge: '100%' };
+    let plan: { atStep: number; runs: { action: typeof surge; keepAt?: boolean }[] } | null = null;
+    r.forkPlan = () => plan;
+    await r.client.call('load', { source: 'yaml' });
+    e.at(3);
+    await r.client.call('seek', { step: 3 });
+    await r.client.call('act', { action: { type: 'setImage', target: 'deployment/web', image: 'nginx:1.26' } });
+    await r.client.call('fork', { atStep: 3, action: surge, label: 'B', keepAt: true });
+    plan = { atStep: 3, runs: [{ action: surge, keepAt: true }] };
+    expect(r.state()?.forks).toEqual({ atStep: 3, afterActions: 1, runs: [{ action: surge, keepAt: true }] });
+    // An action made later leaves the comparison's count as it was.
+    e.at(8);
+    await r.client.call('seek', { step: 8 });
+    await r.client.call('act', { action: { type: 'pause', target: 'deployment/web' } });
+    await r.client.call('fork', { atStep: 3, action: surge, label: 'C' });
+    expect(r.state()?.forks?.afterActions).toBe(1);
+    // Closed on the page: no comparison.
+    plan = null;
+    expect(r.state()?.forks).toBeUndefined();
+    // An action made after a rewind to before the image discards the run the comparison was forked from.
+    plan = { atStep: 3, runs: [{ action: surge }] };
+    e.at(1);
+    await r.client.call('seek', { step: 1 });
+    await r.client.call('act', { action: { type: 'scale', target: 'deployment/web', replicas: 2 } });
+    expect(r.state()?.forks).toBeUndefined();
+    // A new load forgets it.
+    await r.client.call('load', { source: 'yaml' });
+    expect(r.state()?.forks).toBeUndefined();
+  });
+
   it('adds a restored seed to the next load only', async () => {
     const log: unknown[] = [];
     const r = new ShareRecorder(fakeEngine(log).client);

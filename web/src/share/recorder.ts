@@ -6,11 +6,17 @@
 // Actions follow the engine's rule (engine/session Apply): an action is made
 // at the current step, and it discards what was computed after that step,
 // including actions recorded later in the run.
+//
+// The What if? comparison on screen comes from the page (forkPlan); the
+// recorder adds how many of the actions had been made when it was forked,
+// so that a restore forks it again at the same point of the replay. A
+// comparison forked from actions since discarded (an action made after a
+// rewind) is no longer the run's and is left out.
 
 import type { EngineClient } from '../engine';
 import type { Result } from '../result';
 import type { Snapshot, UserAction } from '../types';
-import type { RecordedAction, ShareState } from './codec';
+import type { ForkPlan, RecordedAction, ShareState } from './codec';
 
 export class ShareRecorder {
   readonly client: EngineClient;
@@ -21,6 +27,10 @@ export class ShareRecorder {
   private step = 0;
   /** A seed to add to the next load (restoring a link made with another seed). */
   private nextSeed: number | undefined;
+  /** The actions as they were when the comparison's first run (B) was forked; null before any fork. */
+  private forkedWith: RecordedAction[] | null = null;
+  /** The comparison the page shows, without afterActions (the What if? room's plan); null when none. */
+  forkPlan: () => Omit<ForkPlan, 'afterActions'> | null = () => null;
 
   constructor(inner: EngineClient) {
     this.client = {
@@ -40,12 +50,15 @@ export class ShareRecorder {
 
   private observe(method: string, args: unknown, value: unknown, before: number): void {
     const view = (value as Partial<Snapshot> | null)?.view;
-    const a = (args ?? {}) as { source?: string; name?: string; action?: UserAction };
+    const a = (args ?? {}) as { source?: string; name?: string; action?: UserAction; label?: string };
     if (method === 'load' && view) {
       this.source = a.source ?? null;
       this.name = a.name ?? '';
       this.seed = view.seed;
       this.actions = [];
+      this.forkedWith = null;
+    } else if (method === 'fork' && (a.label ?? 'B') === 'B') {
+      this.forkedWith = [...this.actions];
     } else if (method === 'act' && a.action) {
       this.actions = this.actions.filter((x) => x.step <= before);
       this.actions.push({ step: before, action: a.action });
@@ -65,6 +78,9 @@ export class ShareRecorder {
     if (this.name) s.name = this.name;
     if (this.seed !== undefined) s.seed = this.seed;
     if (lang) s.lang = lang;
+    const plan = this.forkPlan();
+    const made = this.forkedWith;
+    if (plan && made && made.every((x, i) => this.actions[i] === x)) s.forks = { ...plan, afterActions: made.length };
     return s;
   }
 }

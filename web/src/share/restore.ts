@@ -1,13 +1,15 @@
 // Opens a share link: `#v1.…` in the fragment, and/or `?s={id}` (a short
 // link, /s/{id}, redirected by the Worker) naming a scenario stored by the
 // share API. The scenario is loaded with its seed, the recorded actions are
-// replayed at their steps (seek + act) and the app ends at the shared step.
+// replayed at their steps (seek + act), the What if? comparison it carries is
+// forked again where the replay had reached when it was made, and the app
+// ends at the shared step.
 // A damaged or newer link is reported in the app's banner; the page keeps
 // working with the default scenario.
 import '../i18n/share-dialog';
 import { parseLocale, setLocale, t } from '../i18n';
 import type { UserAction } from '../types';
-import { decodeShare, isShareFragment, type ShareState } from './codec';
+import { decodeShare, type ForkPlan, isShareFragment, type ShareState } from './codec';
 import type { ShareRecorder } from './recorder';
 
 /** What restoring needs from the app (web/src/app.ts has these). */
@@ -19,6 +21,8 @@ export interface ShareableApp {
   banner(text: string, kind: 'panic' | 'error' | 'info'): void;
   /** Makes the scenario picker and title name what was loaded. */
   showLoaded(source: string): void;
+  /** Forks a shared What if? comparison again; resolves to whether every run was made. */
+  restoreForks(plan: Omit<ForkPlan, 'afterActions'>): Promise<boolean>;
 }
 
 /** Restores the shared simulation; resolves to whether it fully succeeded. */
@@ -69,16 +73,30 @@ export async function applyShareState(app: ShareableApp, recorder: ShareRecorder
     return false;
   }
   app.showLoaded(source);
-  for (const a of state.actions) {
+  // The comparison is forked again once the actions made before it are.
+  const forks = state.forks;
+  let forked = forks === undefined;
+  let forksMade = true;
+  const fork = async () => {
+    forked = true;
+    if (forks) forksMade = await app.restoreForks(forks);
+  };
+  for (const [i, a] of state.actions.entries()) {
+    if (!forked && i === forks?.afterActions) await fork();
     await app.seek(a.step);
     await app.act(a.action);
   }
+  if (!forked) await fork();
   await app.seek(state.step);
   // An action the engine refused now (a newer build's limits) is not in
   // the run: say so rather than "restored".
   const replayed = recorder.state()?.actions.length ?? 0;
   if (replayed < state.actions.length) {
     app.banner(t('share.restoreFailed', { message: `${state.actions.length - replayed} of ${state.actions.length} action(s) could not be done again` }), 'error');
+    return false;
+  }
+  if (!forksMade) {
+    app.banner(t('share.restoreFailed', { message: 'the What if? comparison could not be made again' }), 'error');
     return false;
   }
   const at = app.current()?.step ?? 0;

@@ -13,6 +13,7 @@ import { type Action, type Built, FORMS, type FormSpec, manifestOf, runLabel, ty
 import { comparisonSVG, DASHES, HEIGHT, seriesColors, WIDTH } from './chart';
 import { chartEnd, type Comparison, RUN_NAMES, seconds, summaryRows, type Summary } from './comparison';
 import { baseName, download, svgToPNG, timelineText } from './export';
+import type { ForkPlan, ForkRun } from '../share/codec';
 import './whatif.css';
 
 /** What the room needs from the app. */
@@ -34,6 +35,8 @@ interface Run {
   label: string;
   summary: Summary;
   samples: Sample[];
+  /** How an alternative was forked (absent for A): what a share link carries to fork it again. */
+  fork?: ForkRun;
 }
 
 /** The fork/compare view's state: A and one or more alternatives. */
@@ -369,12 +372,38 @@ export class WhatIfRoom {
   }
 
   /** Forks at the current step with action instead; after "add another", the alternatives shown so far stay. */
-  private async fork(formId: string, action: Action): Promise<void> {
+  private async fork(formId: string, action: Action): Promise<boolean> {
     // One fork at a time (a double click would name two runs C).
-    if (this.forking) return;
+    if (this.forking) return false;
     this.forking = true;
     try {
-      await this.forkNow(formId, action);
+      const step = this.view?.step ?? 0;
+      const keep = { keepAt: !this.keepAtLabel.hidden && this.keepAt.checked, keepLater: this.keepLater.checked };
+      const add = this.addNext && this.forks !== null && this.forks.atStep === step && this.forks.runs.length - 1 < MAX_ALTERNATIVES;
+      return await this.forkNow(formId, action, step, keep, add);
+    } finally {
+      this.forking = false;
+    }
+  }
+
+  /** The comparison on screen, as a share link carries it (ShareRecorder adds how many actions preceded it); null when none is shown. */
+  plan(): Omit<ForkPlan, 'afterActions'> | null {
+    const f = this.forks;
+    if (!f) return null;
+    const runs = f.runs.flatMap((r) => (r.fork ? [r.fork] : []));
+    return runs.length ? { atStep: f.atStep, runs } : null;
+  }
+
+  /** Forks a shared comparison again (web/src/share/restore.ts): resolves to whether every run was made. */
+  async restore(plan: Omit<ForkPlan, 'afterActions'>): Promise<boolean> {
+    if (this.forking) return false;
+    this.forking = true;
+    try {
+      for (const [i, run] of plan.runs.slice(0, MAX_ALTERNATIVES).entries()) {
+        const formId = FORMS.find((f) => f.id === run.action.type || f.variants?.some((v) => v.id === run.action.type))?.id ?? '';
+        if (!(await this.forkNow(formId, run.action, plan.atStep, { keepAt: run.keepAt === true, keepLater: run.keepLater === true }, i > 0))) return false;
+      }
+      return true;
     } finally {
       this.forking = false;
     }
@@ -384,20 +413,26 @@ export class WhatIfRoom {
   /** Counts resets (a new scenario): a fork that a reset overtook is dropped. */
   private resets = 0;
 
-  private async forkNow(formId: string, action: Action): Promise<void> {
-    const step = this.view?.step ?? 0;
+  /**
+   * Forks at step with action (keeping the user's own actions at and after
+   * it as keep says) and shows the comparison; add keeps the alternatives
+   * shown so far at that step. Resolves to whether the fork was made.
+   */
+  private async forkNow(formId: string, action: Action, step: number, keep: { keepAt: boolean; keepLater: boolean }, add: boolean): Promise<boolean> {
     const resets = this.resets;
     this.ok(formId, t('whatif.forking', { step }));
     // Let "playing both futures" paint before the engine is busy.
     await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    const add = this.addNext && this.forks !== null && this.forks.atStep === step && this.forks.runs.length - 1 < MAX_ALTERNATIVES;
+    add = add && this.forks !== null && this.forks.atStep === step;
     // The name the new run gets (B, or C, D... when added): the engine's
     // sentences use it too.
     const name = RUN_NAMES[add && this.forks ? this.forks.runs.length : 1] ?? '?';
-    const keepAt = !this.keepAtLabel.hidden && this.keepAt.checked;
-    const r = await this.host.call<Comparison>('fork', { atStep: step, action, label: name, keepAt, keepLater: this.keepLater.checked });
-    if (resets !== this.resets) return;
-    if (!r.ok) return this.fail(formId, this.errorText(r.error));
+    const r = await this.host.call<Comparison>('fork', { atStep: step, action, label: name, ...keep });
+    if (resets !== this.resets) return false;
+    if (!r.ok) {
+      this.fail(formId, this.errorText(r.error));
+      return false;
+    }
     const c = r.value;
     this.addNext = false;
     if (!add || !this.forks) {
@@ -405,7 +440,10 @@ export class WhatIfRoom {
     }
     // A run that kept the actions made at the fork step is named by them too.
     const label = c.keptAt && c.actionsAt?.length ? `${c.actionsAt.join(' + ')} + ${runLabel(action)}` : runLabel(action);
-    this.forks.runs.push({ name, label, summary: c.b, samples: c.samplesB });
+    const fork: ForkRun = { action };
+    if (keep.keepAt) fork.keepAt = true;
+    if (keep.keepLater) fork.keepLater = true;
+    this.forks.runs.push({ name, label, summary: c.b, samples: c.samplesB, fork });
     this.forks.pairs.push(c);
     // Say what the new run does with the user's own actions: an SRE who set
     // an image at step 13 and forked at step 13 or at step 0 must know
@@ -415,6 +453,7 @@ export class WhatIfRoom {
     this.ok(formId, `${t('whatif.forked', { name, step })}${at}${later}`);
     this.host.overlay(c.samplesB, `${name}: ${label}`);
     this.renderCompare();
+    return true;
   }
 
   /** Set by the "add another" button: the next fork adds a run instead of replacing B. */
