@@ -130,6 +130,9 @@ test('two futures of one rollout: a new image applied now, and what if maxSurge 
   await expect(row('Peak pods (surge over desired)').locator('td')).toHaveText(['8 (+2)', '11 (+5)']);
   await expect(row('Final state').locator('td')).toHaveText([/ghcr\.io\/acme\/checkout:2\.4\.0/, /ghcr\.io\/acme\/checkout:2\.4\.0/]);
   await expect(compare.locator('.whatif-legend .run-key').nth(1)).toContainText('set image deployment/checkout checkout=ghcr.io/acme/checkout:2.4.0 -n payments + maxSurge=100%');
+  // Same end, so the faster rollout is marked: B's 12s against A's 24s.
+  await expect(row('Time to complete (from the fork)').locator('td.best')).toHaveText('12s');
+  await expect(compare.locator('.whatif-unranked')).toHaveCount(0);
   await room.evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: shot('two-futures-of-one-rollout') });
 
@@ -140,6 +143,9 @@ test('two futures of one rollout: a new image applied now, and what if maxSurge 
   await expect(surge.locator('.form-message')).toContainText('B does this change instead of what you did at step 0 (set image deployment/checkout');
   await expect(row('Pods created').locator('td')).toHaveText(['6', '0']);
   await expect(row('Final state').locator('td')).toHaveText([/checkout:2\.4\.0/, /checkout:2\.3\.1/]);
+  // Different ends: B's "0s" is no faster rollout, and nothing is marked.
+  await expect(compare.locator('td.best')).toHaveCount(0);
+  await expect(compare.locator('.whatif-unranked')).toContainText('The runs end in different states');
 
   // A step without actions of the user's: nothing to keep, nothing offered.
   await page.locator('#step-btn').click();

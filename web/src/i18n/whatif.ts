@@ -97,6 +97,7 @@ register('whatif', {
     'whatif.sum.deleted': 'Pods deleted',
     'whatif.sum.syncs': 'Syncs: {controller}',
     'whatif.sum.final': 'Final state',
+    'whatif.sum.unranked': 'The runs end in different states (Final state), so no number is marked as better: a run that rolls nothing out is not a faster rollout.',
     'whatif.sum.rolling': 'not rolled out',
     'whatif.export.title': 'Export:',
     'whatif.export.scenario': 'Scenario + my actions (YAML)',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import '../i18n/all';
 import '../i18n/whatif';
-import { chartEnd, finalText, seconds, type Summary, summaryRows } from './comparison';
+import { chartEnd, finalText, sameEnd, seconds, type Summary, summaryRows } from './comparison';
 
 const base: Summary = {
   label: 'A', forkStep: 10, forkAtNs: 3e9, endStep: 400, endAtNs: 600e9, complete: true, completeAtNs: 15e9, timeToCompleteNs: 12e9,
@@ -31,6 +31,12 @@ describe('summary table', () => {
     const rows = summaryRows([base, b]);
     expect(rows[0]).toEqual({ label: 'Time to complete (from the fork)', cells: ['12s', 'not complete'], best: undefined });
     expect(finalText(b)).toBe('web 12/20 nginx:1.26 (not rolled out)');
+  });
+  it('marks nothing best when the runs end differently (a run that rolled nothing out is not the fastest)', () => {
+    const none: Summary = { ...base, label: 'B', timeToCompleteNs: 0, podsCreated: 0, podsDeleted: 0, minAvailable: 20, final: [{ ...base.final![0]!, images: ['nginx:1.25'] }] };
+    expect(sameEnd([base, none])).toBe(false);
+    expect(summaryRows([base, none]).filter((r) => r.best !== undefined)).toEqual([]);
+    expect(sameEnd([base, { ...base, final: [{ ...base.final![0]!, available: 19 }] }])).toBe(true);
   });
   it('formats seconds', () => {
     expect(seconds(12e9)).toBe('12s');

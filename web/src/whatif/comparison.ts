@@ -78,25 +78,37 @@ function best(values: number[], lowerIsBetter: boolean): number | undefined {
   return bi;
 }
 
-/** The summary table's rows for runs A, B, C..., in the order shown. */
+/**
+ * Whether every run ends with the same Deployments, replicas and images:
+ * only then does a shorter time or fewer pods mean a better way to the
+ * same end (a run that rolled nothing out is not the fastest rollout).
+ */
+export function sameEnd(runs: readonly Summary[]): boolean {
+  const end = (s: Summary) => JSON.stringify((s.final ?? []).map((d) => [d.namespace, d.name, d.replicas, d.images]));
+  return runs.every((s) => end(s) === end(runs[0]!));
+}
+
+/** The summary table's rows for runs A, B, C..., in the order shown; the best numbers are marked only when the runs end alike (sameEnd). */
 export function summaryRows(runs: readonly Summary[]): Row[] {
+  const ranked = sameEnd(runs);
+  const rank = (values: number[], lowerIsBetter: boolean) => (ranked ? best(values, lowerIsBetter) : undefined);
   const all = runs.every((s) => s.complete);
   const rows: Row[] = [
     {
       label: t('whatif.sum.timeToComplete'),
       cells: runs.map((s) => (s.complete ? seconds(s.timeToCompleteNs) : t('whatif.sum.notComplete'))),
-      best: all ? best(runs.map((s) => s.timeToCompleteNs), true) : undefined,
+      best: all ? rank(runs.map((s) => s.timeToCompleteNs), true) : undefined,
     },
     { label: t('whatif.sum.peakPods'), cells: runs.map((s) => `${s.peakPods} (+${s.peakSurge})`) },
     { label: t('whatif.sum.peakRS'), cells: runs.map((s) => String(s.peakReplicaSetTotal)) },
-    { label: t('whatif.sum.minAvailable'), cells: runs.map((s) => String(s.minAvailable)), best: best(runs.map((s) => s.minAvailable), false) },
-    { label: t('whatif.sum.created'), cells: runs.map((s) => String(s.podsCreated)), best: best(runs.map((s) => s.podsCreated), true) },
+    { label: t('whatif.sum.minAvailable'), cells: runs.map((s) => String(s.minAvailable)), best: rank(runs.map((s) => s.minAvailable), false) },
+    { label: t('whatif.sum.created'), cells: runs.map((s) => String(s.podsCreated)), best: rank(runs.map((s) => s.podsCreated), true) },
     { label: t('whatif.sum.deleted'), cells: runs.map((s) => String(s.podsDeleted)) },
   ];
   const controllers = [...new Set(runs.flatMap((s) => Object.keys(s.syncs ?? {})))].sort();
   for (const ctl of controllers) {
     const v = runs.map((s) => s.syncs?.[ctl] ?? 0);
-    rows.push({ label: t('whatif.sum.syncs', { controller: ctl }), cells: v.map(String), best: best(v, true) });
+    rows.push({ label: t('whatif.sum.syncs', { controller: ctl }), cells: v.map(String), best: rank(v, true) });
   }
   rows.push({ label: t('whatif.sum.final'), cells: runs.map(finalText) });
   return rows;

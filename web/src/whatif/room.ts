@@ -11,7 +11,7 @@ import { onLocaleChange, t } from '../i18n';
 import { list, type Sample, type Snapshot, type StepInfo, type View } from '../types';
 import { type Action, type Built, FORMS, type FormSpec, manifestOf, runLabel, type Target, type Values } from './actions';
 import { comparisonSVG, DASHES, HEIGHT, seriesColors, WIDTH } from './chart';
-import { chartEnd, type Comparison, RUN_NAMES, seconds, summaryRows, type Summary } from './comparison';
+import { chartEnd, type Comparison, RUN_NAMES, sameEnd, seconds, summaryRows, type Summary } from './comparison';
 import { baseName, download, svgToPNG, timelineText } from './export';
 import type { ForkPlan, ForkRun } from '../share/codec';
 import './whatif.css';
@@ -529,6 +529,7 @@ export class WhatIfRoom {
       chart,
       legend,
       table,
+      ...(sameEnd(runs.map((r) => r.summary)) ? [] : [h('p', { class: 'muted whatif-unranked', text: t('whatif.sum.unranked') })]),
       ...pairs,
     );
   }

@@ -96,6 +96,7 @@ register('whatif', {
     'whatif.sum.deleted': '删除的 Pod',
     'whatif.sum.syncs': '同步次数：{controller}',
     'whatif.sum.final': '最终状态',
+    'whatif.sum.unranked': '各运行的最终状态不同（见“最终状态”），因此不标出更优的数字：什么都没有发布的运行并不是更快的发布。',
     'whatif.sum.rolling': '未完成发布',
     'whatif.export.title': '导出：',
     'whatif.export.scenario': '场景 + 我的操作（YAML）',
