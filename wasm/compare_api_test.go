@@ -74,8 +74,6 @@ func TestForkBridge(t *testing.T) {
 	if s.View.Step != n+7 {
 		t.Errorf("the page's session moved to step %d, want %d", s.View.Step, n+7)
 	}
-	// An alternative the API server refuses: the error names run B and the
-	// server's reason.
 	// The same alternative as a change on top of the image set at n: the
 	// view at n names that action, and keepAt runs it before maxSurge.
 	callOK(t, a, "seek", map[string]any{"step": n}, &s)
@@ -92,6 +90,8 @@ func TestForkBridge(t *testing.T) {
 	if instead.KeptAt || len(instead.ActionsAt) != 1 || instead.B.PeakPods != 20 {
 		t.Errorf("instead of the image: %+v %v %+v", instead.ActionsAt, instead.KeptAt, instead.B)
 	}
+	// An alternative the API server refuses: the error names run B and the
+	// server's reason.
 	e := callErr(t, a, "fork", map[string]any{"atStep": n, "action": map[string]any{"type": "setRollingUpdate", "target": "deployment/web", "maxSurge": 0, "maxUnavailable": 0}})
 	if !strings.Contains(e.Message, "B: ") || !strings.Contains(e.Message, "maxUnavailable") {
 		t.Errorf("error %q", e.Message)

@@ -129,7 +129,7 @@ test('two futures of one rollout: a new image applied now, and what if maxSurge 
   await expect(row('Peak ReplicaSet total (bounded by maxSurge)').locator('td')).toHaveText(['8', '12']);
   await expect(row('Peak pods (surge over desired)').locator('td')).toHaveText(['8 (+2)', '11 (+5)']);
   await expect(row('Final state').locator('td')).toHaveText([/ghcr\.io\/acme\/checkout:2\.4\.0/, /ghcr\.io\/acme\/checkout:2\.4\.0/]);
-  await expect(compare.locator('.whatif-legend .run-key').nth(1)).toContainText('set image deployment/checkout checkout=ghcr.io/acme/checkout:2.4.0 -n payments + maxSurge=100%');
+  await expect(compare.locator('.whatif-legend .run-key').nth(1)).toContainText('maxSurge=100% · setRollingUpdate payments/deployment/checkout (+ set image deployment/checkout checkout=ghcr.io/acme/checkout:2.4.0 -n payments)');
   // Same end, so the faster rollout is marked: B's 12s against A's 24s.
   await expect(row('Time to complete (from the fork)').locator('td.best')).toHaveText('12s');
   await expect(compare.locator('.whatif-unranked')).toHaveCount(0);
@@ -148,7 +148,13 @@ test('two futures of one rollout: a new image applied now, and what if maxSurge 
   await expect(compare.locator('.whatif-unranked')).toContainText('The runs end in different states');
 
   // A step without actions of the user's: nothing to keep, nothing offered.
+  // A tick is for the actions it named: back at step 0 it is offered again, unticked.
+  await keepAt.locator('input').check();
   await page.locator('#step-btn').click();
   await expect(page.locator('#step-label')).toHaveText(/^step 1 \//);
   await expect(keepAt).toBeHidden();
+  await page.locator('#back-btn').click();
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);
+  await expect(keepAt).toBeVisible();
+  await expect(keepAt.locator('input')).not.toBeChecked();
 });

@@ -162,7 +162,7 @@ test('a share link carries the What if? comparison on screen', async ({ page, co
   const legend = async (p: Page) => p.locator('#whatif-room .whatif-legend .run-key').allInnerTexts();
   const shown = await table(page);
   const keys = await legend(page);
-  expect(keys[1]).toContain('set image deployment/checkout');
+  expect(keys[1]).toContain('maxSurge=100% · setRollingUpdate payments/deployment/checkout (+ set image deployment/checkout');
   expect(keys[2]).not.toContain('set image');
 
   await page.locator('#share-btn').click();

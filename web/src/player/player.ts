@@ -16,7 +16,7 @@ import type { EngineError } from '../result';
 import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
 import { hasEdits, loadDraft, saveDraft } from '../whatif/persist';
 import type { WhatIfRoom } from '../whatif/room';
-import type { ForkPlan } from '../share/codec';
+import type { ForkPlan, ForkRun } from '../share/codec';
 import { HistoryComponents, SortedSteps } from './history';
 import { Deferred, Onscreen } from './onscreen';
 
@@ -946,13 +946,13 @@ export class Player {
   }
 
   /** The What if? comparison on screen, for a share link (null when none is shown). */
-  forkPlan(): Omit<ForkPlan, 'afterActions'> | null {
+  forkPlan(): ForkPlan<ForkRun> | null {
     return this.whatif?.plan() ?? null;
   }
 
-  /** Forks a shared comparison again (web/src/share/restore.ts); resolves to whether every run was made. */
-  async restoreForks(plan: Omit<ForkPlan, 'afterActions'>): Promise<boolean> {
-    return this.whatif ? this.whatif.restore(plan) : false;
+  /** Forks one run of a shared comparison again (web/src/share/restore.ts); resolves to whether it was made. */
+  async restoreFork(atStep: number, run: ForkRun, add: boolean): Promise<boolean> {
+    return this.whatif ? this.whatif.restoreRun(atStep, run, add) : false;
   }
 }
 

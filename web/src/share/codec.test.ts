@@ -25,16 +25,18 @@ describe('share links', () => {
 
   it('carries the What if? comparison on screen, and refuses a malformed one', async () => {
     const surge = { type: 'setRollingUpdate', target: 'deployment/web', maxSurge: '100%' } as const;
-    const withForks: ShareState = { ...state, forks: { atStep: 9, afterActions: 2, runs: [{ action: surge, keepAt: true, keepLater: true }, { action: surge }] } };
+    const withForks: ShareState = { ...state, forks: { atStep: 9, runs: [{ action: surge, keepAt: true, keepLater: true, afterActions: 1 }, { action: surge, afterActions: 2 }] } };
     await expect(decodeShare(await encodeShare(withForks))).resolves.toEqual({ ok: true, state: withForks });
-    const run = { action: surge };
+    const run = { action: surge, afterActions: 0 };
     for (const forks of [
-      { atStep: 9, afterActions: 3, runs: [run] }, // more actions than the link has
-      { atStep: -1, afterActions: 0, runs: [run] },
-      { atStep: 9, afterActions: 0, runs: [] },
-      { atStep: 9, afterActions: 0, runs: [run, run, run, run] }, // B, C, D at most
-      { atStep: 9, afterActions: 0, runs: [{ action: { target: 'x' } }] },
-      { atStep: 9, afterActions: 0, runs: [{ action: surge, keepAt: 'yes' }] },
+      { atStep: 9, runs: [{ action: surge, afterActions: 3 }] }, // more actions than the link has
+      { atStep: 9, runs: [{ action: surge, afterActions: 2 }, { action: surge, afterActions: 1 }] }, // C forked before B
+      { atStep: 9, runs: [{ action: surge }] },
+      { atStep: -1, runs: [run] },
+      { atStep: 9, runs: [] },
+      { atStep: 9, runs: [run, run, run, run] }, // B, C, D at most
+      { atStep: 9, runs: [{ action: { target: 'x' }, afterActions: 0 }] },
+      { atStep: 9, runs: [{ ...run, keepAt: 'yes' }] },
     ]) {
       const r = await decodeShare(await encodeShare({ ...state, forks } as unknown as ShareState));
       expect(r, JSON.stringify(forks)).toMatchObject({ ok: false, kind: 'corrupt' });

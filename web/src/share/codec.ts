@@ -4,9 +4,9 @@
 //
 // JSON = { source?: scenario YAML, id?: shared-scenario id (short links carry
 // the scenario in the Worker's store instead), name?, seed?, actions: [{step,
-// action}], step, lang?, forks?: {atStep, afterActions, runs: [{action,
-// keepAt?, keepLater?}]} }: forks is the What if? comparison on screen (runs
-// B, C, D), forked once the first afterActions actions were made. The version prefix lets a later format coexist: a
+// action}], step, lang?, forks?: {atStep, runs: [{action, keepAt?,
+// keepLater?, afterActions}]} }: forks is the What if? comparison on screen
+// (runs B, C, D), each forked once the first afterActions actions were made. The version prefix lets a later format coexist: a
 // link with a higher version is reported as "newer", anything unreadable as
 // "corrupt"; decoding never throws.
 
@@ -29,11 +29,15 @@ export interface ForkRun {
   keepLater?: boolean;
 }
 
-/** The What if? comparison on screen: runs B, C, D forked at atStep, after the first afterActions recorded actions. */
-export interface ForkPlan {
-  atStep: number;
+/** A comparison's alternative in a share link: forked once the first afterActions recorded actions were made. */
+export interface SharedForkRun extends ForkRun {
   afterActions: number;
-  runs: ForkRun[];
+}
+
+/** The What if? comparison on screen: runs B, C, D forked at atStep. */
+export interface ForkPlan<R extends ForkRun = SharedForkRun> {
+  atStep: number;
+  runs: R[];
 }
 
 /** The most alternatives a comparison holds (B, C, D). */
@@ -108,7 +112,7 @@ function validate(d: unknown): ShareState | null {
   }
   const s: ShareState = { actions, step: o.step };
   if (o.forks !== undefined) {
-    const forks = validateForks(o.forks, actions.length);
+    const forks = validForks(o.forks, actions.length);
     if (!forks) return null;
     s.forks = forks;
   }
@@ -120,24 +124,31 @@ function validate(d: unknown): ShareState | null {
   return s;
 }
 
-function validateForks(d: unknown, actions: number): ForkPlan | null {
+/**
+ * The comparison d describes, or null when it is malformed: 1 to
+ * MAX_FORK_RUNS runs, each with an action, optional keep flags and the
+ * number of the link's actions made before it (never fewer than the run
+ * before it had, never more than the link has).
+ */
+export function validForks(d: unknown, actions: number): ForkPlan | null {
   if (typeof d !== 'object' || d === null) return null;
   const f = d as Record<string, unknown>;
   const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
-  if (!isCount(f.atStep) || !isCount(f.afterActions) || f.afterActions > actions) return null;
+  if (!isCount(f.atStep)) return null;
   if (!Array.isArray(f.runs) || f.runs.length === 0 || f.runs.length > MAX_FORK_RUNS) return null;
-  const runs: ForkRun[] = [];
+  const runs: SharedForkRun[] = [];
   for (const x of f.runs) {
     if (typeof x !== 'object' || x === null) return null;
     const r = x as Record<string, unknown>;
     if (typeof r.action !== 'object' || r.action === null || typeof (r.action as { type?: unknown }).type !== 'string') return null;
     if ((r.keepAt !== undefined && typeof r.keepAt !== 'boolean') || (r.keepLater !== undefined && typeof r.keepLater !== 'boolean')) return null;
-    const run: ForkRun = { action: r.action as ForkRun['action'] };
+    if (!isCount(r.afterActions) || r.afterActions > actions || r.afterActions < (runs.at(-1)?.afterActions ?? 0)) return null;
+    const run: SharedForkRun = { action: r.action as ForkRun['action'], afterActions: r.afterActions };
     if (r.keepAt) run.keepAt = true;
     if (r.keepLater) run.keepLater = true;
     runs.push(run);
   }
-  return { atStep: f.atStep, afterActions: f.afterActions, runs };
+  return { atStep: f.atStep, runs };
 }
 
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {

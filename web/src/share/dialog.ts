@@ -85,7 +85,7 @@ export function createShareDialog(recorder: ShareRecorder): () => Promise<void> 
     try {
       const id = await storeScenario(state.source);
       const { source: _omit, ...rest } = state;
-      const extra = rest.actions.length || rest.step || rest.lang !== 'en' ? await encodeShare({ ...rest, id }) : '';
+      const extra = rest.actions.length || rest.step || rest.lang !== 'en' || rest.forks ? await encodeShare({ ...rest, id }) : '';
       short.value = `${location.origin}/s/${id}${extra}`;
       shortRow.hidden = false;
     } catch (e) {

@@ -54,7 +54,7 @@ describe('ShareRecorder', () => {
     expect(r.state()).toEqual({ source: 'other', seed: 42, step: 0, actions: [] });
   });
 
-  it('carries the comparison on screen with the number of actions made before it, while they are still the run\'s', async () => {
+  it('carries the comparison on screen, each run with the number of actions made before it, while they are still the run\'s', async () => {
     const e = fakeEngine([]);
     const r = new ShareRecorder(e.client);
     const surge = { type: 'setRollingUpdate', target: 'deployment/web', maxSurge: '100%' };
@@ -66,22 +66,27 @@ describe('ShareRecorder', () => {
     await r.client.call('act', { action: { type: 'setImage', target: 'deployment/web', image: 'nginx:1.26' } });
     await r.client.call('fork', { atStep: 3, action: surge, label: 'B', keepAt: true });
     plan = { atStep: 3, runs: [{ action: surge, keepAt: true }] };
-    expect(r.state()?.forks).toEqual({ atStep: 3, afterActions: 1, runs: [{ action: surge, keepAt: true }] });
-    // An action made later leaves the comparison's count as it was.
+    expect(r.state()?.forks).toEqual({ atStep: 3, runs: [{ action: surge, keepAt: true, afterActions: 1 }] });
+    // An action made later, then C added: C was forked from a run with it, B from one without.
     e.at(8);
     await r.client.call('seek', { step: 8 });
     await r.client.call('act', { action: { type: 'pause', target: 'deployment/web' } });
     await r.client.call('fork', { atStep: 3, action: surge, label: 'C' });
-    expect(r.state()?.forks?.afterActions).toBe(1);
+    plan = { atStep: 3, runs: [{ action: surge, keepAt: true }, { action: surge }] };
+    expect(r.state()?.forks?.runs.map((x) => x.afterActions)).toEqual([1, 2]);
     // Closed on the page: no comparison.
     plan = null;
     expect(r.state()?.forks).toBeUndefined();
-    // An action made after a rewind to before the image discards the run the comparison was forked from.
-    plan = { atStep: 3, runs: [{ action: surge }] };
-    e.at(1);
-    await r.client.call('seek', { step: 1 });
+    // An action made after a rewind to before the pause discards the run C was forked from.
+    plan = { atStep: 3, runs: [{ action: surge, keepAt: true }, { action: surge }] };
+    e.at(5);
+    await r.client.call('seek', { step: 5 });
     await r.client.call('act', { action: { type: 'scale', target: 'deployment/web', replicas: 2 } });
     expect(r.state()?.forks).toBeUndefined();
+    // A new B starts over from the actions as they are now.
+    await r.client.call('fork', { atStep: 3, action: surge, label: 'B' });
+    plan = { atStep: 3, runs: [{ action: surge }] };
+    expect(r.state()?.forks?.runs.map((x) => x.afterActions)).toEqual([2]);
     // A new load forgets it.
     await r.client.call('load', { source: 'yaml' });
     expect(r.state()?.forks).toBeUndefined();

@@ -8,15 +8,16 @@
 // including actions recorded later in the run.
 //
 // The What if? comparison on screen comes from the page (forkPlan); the
-// recorder adds how many of the actions had been made when it was forked,
-// so that a restore forks it again at the same point of the replay. A
-// comparison forked from actions since discarded (an action made after a
-// rewind) is no longer the run's and is left out.
+// recorder adds to each of its runs how many of the actions had been made
+// when it was forked, so that a restore forks it again at the same point
+// of the replay. A comparison with a run forked from actions since
+// discarded (an action made after a rewind) is no longer the run's and is
+// left out.
 
 import type { EngineClient } from '../engine';
 import type { Result } from '../result';
 import type { Snapshot, UserAction } from '../types';
-import type { ForkPlan, RecordedAction, ShareState } from './codec';
+import type { ForkPlan, ForkRun, RecordedAction, ShareState } from './codec';
 
 export class ShareRecorder {
   readonly client: EngineClient;
@@ -27,10 +28,10 @@ export class ShareRecorder {
   private step = 0;
   /** A seed to add to the next load (restoring a link made with another seed). */
   private nextSeed: number | undefined;
-  /** The actions as they were when the comparison's first run (B) was forked; null before any fork. */
-  private forkedWith: RecordedAction[] | null = null;
-  /** The comparison the page shows, without afterActions (the What if? room's plan); null when none. */
-  forkPlan: () => Omit<ForkPlan, 'afterActions'> | null = () => null;
+  /** Per run of the comparison (B, C, D, in order): the actions as they were when it was forked. */
+  private forkedWith: RecordedAction[][] = [];
+  /** The comparison the page shows (the What if? room's plan); null when none. */
+  forkPlan: () => ForkPlan<ForkRun> | null = () => null;
 
   constructor(inner: EngineClient) {
     this.client = {
@@ -56,9 +57,11 @@ export class ShareRecorder {
       this.name = a.name ?? '';
       this.seed = view.seed;
       this.actions = [];
-      this.forkedWith = null;
-    } else if (method === 'fork' && (a.label ?? 'B') === 'B') {
-      this.forkedWith = [...this.actions];
+      this.forkedWith = [];
+    } else if (method === 'fork') {
+      // B starts a comparison; C and D are added to it.
+      if ((a.label ?? 'B') === 'B') this.forkedWith = [];
+      this.forkedWith.push([...this.actions]);
     } else if (method === 'act' && a.action) {
       this.actions = this.actions.filter((x) => x.step <= before);
       this.actions.push({ step: before, action: a.action });
@@ -80,7 +83,10 @@ export class ShareRecorder {
     if (lang) s.lang = lang;
     const plan = this.forkPlan();
     const made = this.forkedWith;
-    if (plan && made && made.every((x, i) => this.actions[i] === x)) s.forks = { ...plan, afterActions: made.length };
+    const stillMade = (before: RecordedAction[]) => before.every((x, i) => this.actions[i] === x);
+    if (plan && plan.runs.length === made.length && made.every(stillMade)) {
+      s.forks = { atStep: plan.atStep, runs: plan.runs.map((r, i) => ({ ...r, afterActions: made[i]!.length })) };
+    }
     return s;
   }
 }

@@ -1,15 +1,15 @@
 // Opens a share link: `#v1.…` in the fragment, and/or `?s={id}` (a short
 // link, /s/{id}, redirected by the Worker) naming a scenario stored by the
 // share API. The scenario is loaded with its seed, the recorded actions are
-// replayed at their steps (seek + act), the What if? comparison it carries is
-// forked again where the replay had reached when it was made, and the app
-// ends at the shared step.
+// replayed at their steps (seek + act), each run of the What if? comparison
+// it carries is forked again where the replay had reached when it was made,
+// and the app ends at the shared step.
 // A damaged or newer link is reported in the app's banner; the page keeps
 // working with the default scenario.
 import '../i18n/share-dialog';
 import { parseLocale, setLocale, t } from '../i18n';
 import type { UserAction } from '../types';
-import { decodeShare, type ForkPlan, isShareFragment, type ShareState } from './codec';
+import { decodeShare, type ForkRun, isShareFragment, type ShareState } from './codec';
 import type { ShareRecorder } from './recorder';
 
 /** What restoring needs from the app (web/src/app.ts has these). */
@@ -21,8 +21,8 @@ export interface ShareableApp {
   banner(text: string, kind: 'panic' | 'error' | 'info'): void;
   /** Makes the scenario picker and title name what was loaded. */
   showLoaded(source: string): void;
-  /** Forks a shared What if? comparison again; resolves to whether every run was made. */
-  restoreForks(plan: Omit<ForkPlan, 'afterActions'>): Promise<boolean>;
+  /** Forks one run of a shared What if? comparison again (add: beside the runs shown); resolves to whether it was made. */
+  restoreFork(atStep: number, run: ForkRun, add: boolean): Promise<boolean>;
 }
 
 /** Restores the shared simulation; resolves to whether it fully succeeded. */
@@ -73,20 +73,22 @@ export async function applyShareState(app: ShareableApp, recorder: ShareRecorder
     return false;
   }
   app.showLoaded(source);
-  // The comparison is forked again once the actions made before it are.
-  const forks = state.forks;
-  let forked = forks === undefined;
+  // Each run of the comparison is forked again once the actions made
+  // before it are (the runs' counts never decrease: codec.validForks).
+  const runs = state.forks?.runs ?? [];
+  let forked = 0;
   let forksMade = true;
-  const fork = async () => {
-    forked = true;
-    if (forks) forksMade = await app.restoreForks(forks);
+  const forkDue = async (made: number) => {
+    for (; forked < runs.length && runs[forked]!.afterActions <= made; forked++) {
+      forksMade = (await app.restoreFork(state.forks!.atStep, runs[forked]!, forked > 0)) && forksMade;
+    }
   };
   for (const [i, a] of state.actions.entries()) {
-    if (!forked && i === forks?.afterActions) await fork();
+    await forkDue(i);
     await app.seek(a.step);
     await app.act(a.action);
   }
-  if (!forked) await fork();
+  await forkDue(state.actions.length);
   await app.seek(state.step);
   // An action the engine refused now (a newer build's limits) is not in
   // the run: say so rather than "restored".

@@ -26,3 +26,12 @@ it('reads nothing from junk', () => {
     expect(readTab(s)).toBeNull();
   }
 });
+
+it('keeps a comparison on the default scenario at step 0, and drops one it cannot read but not the run', () => {
+  const s = store();
+  const forks = { atStep: 0, runs: [{ action: { type: 'setRollingUpdate', target: 'deployment/web', maxSurge: '100%' }, afterActions: 0 }] };
+  saveTab(s, { source: 'default', actions: [], step: 0, forks }, 'default');
+  expect(readTab(s)?.forks).toEqual(forks);
+  s.setItem(TAB_STATE, JSON.stringify({ source: 'x', actions: [], step: 2, forks: { atStep: 0, runs: [{ action: { type: 'scale' }, afterActions: 5 }] } }));
+  expect(readTab(s)).toEqual({ source: 'x', actions: [], step: 2 });
+});

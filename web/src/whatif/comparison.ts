@@ -48,10 +48,10 @@ export interface Comparison {
   events: { onlyA: EventLine[] | null; onlyB: EventLine[] | null; common: number };
   samplesA: Sample[];
   samplesB: Sample[];
-  /** The user actions made after the fork step (A runs them), and whether B runs them too. */
   /** The user actions made at the fork step, and whether B did them before its own. */
   actionsAt?: string[];
   keptAt?: boolean;
+  /** The user actions made after the fork step (A runs them), and whether B runs them too. */
   laterActions?: number;
   keptLater?: boolean;
 }

@@ -13,7 +13,7 @@ import { type Action, type Built, FORMS, type FormSpec, manifestOf, runLabel, ty
 import { comparisonSVG, DASHES, HEIGHT, seriesColors, WIDTH } from './chart';
 import { chartEnd, type Comparison, RUN_NAMES, sameEnd, seconds, summaryRows, type Summary } from './comparison';
 import { baseName, download, svgToPNG, timelineText } from './export';
-import type { ForkPlan, ForkRun } from '../share/codec';
+import { type ForkPlan, type ForkRun, MAX_FORK_RUNS } from '../share/codec';
 import './whatif.css';
 
 /** What the room needs from the app. */
@@ -50,8 +50,6 @@ interface Forks {
 /** What the room's buttons do with a built action. */
 type Mode = 'apply' | 'fork';
 
-/** The most alternatives the compare view holds (B, C, D). */
-const MAX_ALTERNATIVES = 3;
 
 export class WhatIfRoom {
   private view: View | null = null;
@@ -77,6 +75,8 @@ export class WhatIfRoom {
   private readonly keepAt = h('input', { type: 'checkbox', class: 'whatif-keep-at' });
   private readonly keepAtText = h('span', { class: 'whatif-keep-at-text' });
   private readonly keepAtLabel = h('label', { class: 'whatif-keep whatif-keep-at-label', hidden: true }, this.keepAt, ' ', this.keepAtText);
+  /** The scenario, step and actions the keepAt option names now ("" when hidden). */
+  private keepAtFor = '';
 
   constructor(
     private readonly root: HTMLElement,
@@ -232,9 +232,14 @@ export class WhatIfRoom {
     this.fillObjects(v);
   }
 
-  /** Offers keeping the user's actions at this step in a fork, naming them; hidden at a step without any. */
+  /** Offers keeping the user's actions at this step in a fork, naming them; hidden at a step without any. A tick is for the actions it named: it is cleared when they change. */
   private showActionsHere(v: View): void {
     const here = v.actionsHere ?? [];
+    const key = here.length ? `${v.scenario}\n${v.step}\n${here.join('\n')}` : '';
+    if (key !== this.keepAtFor) {
+      this.keepAtFor = key;
+      this.keepAt.checked = false;
+    }
     if (this.keepAtLabel.hidden !== (here.length === 0)) this.keepAtLabel.hidden = here.length === 0;
     setText(this.keepAtText, here.length ? t('whatif.keepAt', { actions: here.join('; ') }) : '');
   }
@@ -257,6 +262,8 @@ export class WhatIfRoom {
     this.compareEl.replaceChildren();
     for (const id of this.forms.keys()) this.clearFeedback(id);
     this.targetsKey = ''; // the new scenario's Deployments, even if they look the same
+    this.keepAtFor = '';
+    this.keepAt.checked = false;
   }
 
   private async refreshTargets(key: string): Promise<void> {
@@ -379,31 +386,32 @@ export class WhatIfRoom {
     try {
       const step = this.view?.step ?? 0;
       const keep = { keepAt: !this.keepAtLabel.hidden && this.keepAt.checked, keepLater: this.keepLater.checked };
-      const add = this.addNext && this.forks !== null && this.forks.atStep === step && this.forks.runs.length - 1 < MAX_ALTERNATIVES;
+      const add = this.addNext && this.forks !== null && this.forks.atStep === step && this.forks.runs.length - 1 < MAX_FORK_RUNS;
       return await this.forkNow(formId, action, step, keep, add);
     } finally {
       this.forking = false;
     }
   }
 
-  /** The comparison on screen, as a share link carries it (ShareRecorder adds how many actions preceded it); null when none is shown. */
-  plan(): Omit<ForkPlan, 'afterActions'> | null {
+  /** The comparison on screen, as a share link carries it (ShareRecorder adds how many actions preceded each run); null when none is shown. */
+  plan(): ForkPlan<ForkRun> | null {
     const f = this.forks;
     if (!f) return null;
     const runs = f.runs.flatMap((r) => (r.fork ? [r.fork] : []));
     return runs.length ? { atStep: f.atStep, runs } : null;
   }
 
-  /** Forks a shared comparison again (web/src/share/restore.ts): resolves to whether every run was made. */
-  async restore(plan: Omit<ForkPlan, 'afterActions'>): Promise<boolean> {
+  /**
+   * Forks one run of a shared comparison again (web/src/share/restore.ts):
+   * the first replaces what is shown, the others (add) join it. Resolves to
+   * whether the run was made.
+   */
+  async restoreRun(atStep: number, run: ForkRun, add: boolean): Promise<boolean> {
     if (this.forking) return false;
     this.forking = true;
     try {
-      for (const [i, run] of plan.runs.slice(0, MAX_ALTERNATIVES).entries()) {
-        const formId = FORMS.find((f) => f.id === run.action.type || f.variants?.some((v) => v.id === run.action.type))?.id ?? '';
-        if (!(await this.forkNow(formId, run.action, plan.atStep, { keepAt: run.keepAt === true, keepLater: run.keepLater === true }, i > 0))) return false;
-      }
-      return true;
+      const formId = FORMS.find((f) => f.id === run.action.type || f.variants?.some((v) => v.id === run.action.type))?.id ?? '';
+      return await this.forkNow(formId, run.action, atStep, { keepAt: run.keepAt === true, keepLater: run.keepLater === true }, add && (this.forks?.runs.length ?? 0) - 1 < MAX_FORK_RUNS);
     } finally {
       this.forking = false;
     }
@@ -421,8 +429,10 @@ export class WhatIfRoom {
   private async forkNow(formId: string, action: Action, step: number, keep: { keepAt: boolean; keepLater: boolean }, add: boolean): Promise<boolean> {
     const resets = this.resets;
     this.ok(formId, t('whatif.forking', { step }));
-    // Let "playing both futures" paint before the engine is busy.
-    await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    // Let "playing both futures" paint before the engine is busy (a hidden
+    // tab paints nothing, and runs no animation frame: a restore there
+    // would wait until the tab is shown).
+    if (!document.hidden) await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     add = add && this.forks !== null && this.forks.atStep === step;
     // The name the new run gets (B, or C, D... when added): the engine's
     // sentences use it too.
@@ -438,8 +448,9 @@ export class WhatIfRoom {
     if (!add || !this.forks) {
       this.forks = { atStep: step, runs: [{ name: 'A', label: t('whatif.run.recorded'), summary: c.a, samples: c.samplesA }], pairs: [] };
     }
-    // A run that kept the actions made at the fork step is named by them too.
-    const label = c.keptAt && c.actionsAt?.length ? `${c.actionsAt.join(' + ')} + ${runLabel(action)}` : runLabel(action);
+    // A run that kept the actions made at the fork step is named by its
+    // change first (the chart cuts long names), then by them.
+    const label = c.keptAt && c.actionsAt?.length ? `${runLabel(action)} (+ ${c.actionsAt.join('; ')})` : runLabel(action);
     const fork: ForkRun = { action };
     if (keep.keepAt) fork.keepAt = true;
     if (keep.keepLater) fork.keepLater = true;
@@ -512,7 +523,7 @@ export class WhatIfRoom {
     const addBtn = h('button', {
       type: 'button',
       text: t('whatif.btn.addAnother'),
-      disabled: runs.length - 1 >= MAX_ALTERNATIVES,
+      disabled: runs.length - 1 >= MAX_FORK_RUNS,
       onclick: () => {
         this.addNext = true;
         setText(addBtn, t('whatif.addHint'));
