@@ -50,7 +50,6 @@ interface Forks {
 /** What the room's buttons do with a built action. */
 type Mode = 'apply' | 'fork';
 
-
 export class WhatIfRoom {
   private view: View | null = null;
   private targets: Target[] = [];
