@@ -3,7 +3,7 @@
 // 8 ready old pods, 5 unready new ones). At step 0 the panels show the
 // pasted numbers, the notices say how the cluster output was taken, and the
 // controller's next decision is upstream's: no room to surge (13 = 10 + 3).
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pasteAndLoad } from './editor';
@@ -11,12 +11,17 @@ import { pasteAndLoad } from './editor';
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/input-${name}.png`, import.meta.url));
 const live = readFileSync(fileURLToPath(new URL('../../engine/scenario/testdata/live/stuck-rollout.yaml', import.meta.url)), 'utf8');
 
-test('pasted kubectl get -o yaml List: step 0 shows the cluster as it was', async ({ page }) => {
-  test.setTimeout(90_000);
-  await page.setViewportSize({ width: 1280, height: 900 });
+/** Opens the app at size and pastes text into the editor (loading it). */
+async function openAndPaste(page: Page, size: { width: number; height: number }, text: string): Promise<void> {
+  await page.setViewportSize(size);
   await page.goto('/');
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
-  await pasteAndLoad(page, live);
+  await pasteAndLoad(page, text);
+}
+
+test('pasted kubectl get -o yaml List: step 0 shows the cluster as it was', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openAndPaste(page, { width: 1280, height: 900 }, live);
 
   await expect(page.locator('#load-status')).toContainText('Loaded web');
   await expect(page.locator('#load-errors li[data-code="live"]').first()).toContainText('cluster output is the initial state');
@@ -44,10 +49,7 @@ const deploymentOnly = readFileSync(fileURLToPath(new URL('../../engine/scenario
 // so), and "what if, instead?" with a new image rolls out from them.
 test('pasted kubectl get deployment -o yaml alone: the cluster runs as its status says, and a new image rolls out from it', async ({ page }) => {
   test.setTimeout(90_000);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.goto('/');
-  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
-  await pasteAndLoad(page, deploymentOnly);
+  await openAndPaste(page, { width: 1280, height: 720 }, deploymentOnly);
 
   await expect(page.locator('#load-status')).toContainText('Loaded checkout');
   await expect(page.locator('#load-errors li[data-code="live"]').filter({ hasText: 'is taken as ReplicaSet checkout-' })).toContainText('6 running, ready pods');
@@ -92,10 +94,7 @@ test('pasted kubectl get deployment -o yaml alone: the cluster runs as its statu
 // silently lost the image and "compared" a rollout with no rollout.
 test('two futures of one rollout: a new image applied now, and what if maxSurge were 100% on top of it', async ({ page }) => {
   test.setTimeout(90_000);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.goto('/');
-  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
-  await pasteAndLoad(page, deploymentOnly);
+  await openAndPaste(page, { width: 1280, height: 720 }, deploymentOnly);
   await expect(page.locator('#load-status')).toContainText('Loaded checkout');
 
   const room = page.locator('#whatif-room');
