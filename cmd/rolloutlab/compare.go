@@ -15,7 +15,7 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/session"
 )
 
-const compareSynopsis = "compare A.yaml (B.yaml | --set [deployment/NAME:]PATH=VALUE ...) [--seed N] [--format text|json] [--events N]"
+const compareSynopsis = "compare A.yaml (B.yaml | [--both [deployment/NAME:]PATH=VALUE ...] --set [deployment/NAME:]PATH=VALUE ...) [--seed N] [--format text|json] [--events N]"
 
 const compareHelpText = `Plays two futures of a cluster to their end and prints how they differ:
 a summary table, the first step at which their traces differ, and the
@@ -27,10 +27,19 @@ the same file with --set overrides applied to a Deployment (B):
   rolloutlab compare web.yaml --set spec.strategy.rollingUpdate.maxSurge=100%
   rolloutlab compare web.yaml --set deployment/api:spec.replicas=12
 
+--both changes the file for both runs, before B's --set: two futures of
+the same change. A new image rolled out with the Deployment's strategy (A)
+and with maxSurge 100% (B), from what kubectl get -o yaml printed:
+
+  rolloutlab compare live.yaml \
+    --both 'spec.template.spec.containers[0].image=app:2' \
+    --set spec.strategy.rollingUpdate.maxSurge=100%
+
 PATH is a field path as in YAML, with [i] for a list element
 (spec.template.spec.containers[1].image=app:2); without deployment/NAME:
 it applies to the file's first Deployment. VALUE is an integer, true/false,
-or a string ("100%"; double quotes force a string). --set may be repeated.
+or a string ("100%"; double quotes force a string). --set and --both may
+be repeated.
 
 FILE is a path, library:ID for an embedded scenario, or - for stdin (once).
 
@@ -62,8 +71,9 @@ func runCompare(e env, args []string) exitCode {
 	describe(fs, compareSynopsis, compareHelpText)
 	seed := &seedFlag{}
 	fs.Var(seed, "seed", "seed to use for both runs instead of the scenarios' `N`")
-	var sets setFlags
+	var sets, both setFlags
 	fs.Var(&sets, "set", "override `[deployment/NAME:]PATH=VALUE` in B (repeatable)")
+	fs.Var(&both, "both", "override `[deployment/NAME:]PATH=VALUE` in A and B, before B's --set (repeatable)")
 	formatArg := fs.String("format", "text", "output: text or json")
 	eventsArg := fs.Int("events", 20, "text only: list at most `N` Events only in A and N only in B (json lists all)")
 	pos, code, ok := parseArgs(e, fs, args)
@@ -71,6 +81,8 @@ func runCompare(e env, args []string) exitCode {
 		return code
 	}
 	switch {
+	case len(both) > 0 && len(sets) == 0:
+		return usageError(e, fs, "--both needs --set: it changes both runs, and --set says how B differs")
 	case len(sets) == 0 && len(pos) != 2:
 		return usageError(e, fs, "want two files, or one file and --set; got %d files", len(pos))
 	case len(sets) > 0 && len(pos) != 1:
@@ -80,13 +92,18 @@ func runCompare(e env, args []string) exitCode {
 	case *eventsArg < 0:
 		return usageError(e, fs, "--events must be 0 or more")
 	}
-	var overrides []compare.Override
-	for _, s := range sets {
-		o, err := compare.ParseOverride(s)
-		if err != nil {
-			return usageError(e, fs, "%v", err)
+	var overrides, common []compare.Override
+	for _, f := range []struct {
+		args setFlags
+		into *[]compare.Override
+	}{{sets, &overrides}, {both, &common}} {
+		for _, s := range f.args {
+			o, err := compare.ParseOverride(s)
+			if err != nil {
+				return usageError(e, fs, "%v", err)
+			}
+			*f.into = append(*f.into, o)
 		}
-		overrides = append(overrides, o)
 	}
 
 	var sides [2]compare.Side
@@ -96,13 +113,21 @@ func runCompare(e env, args []string) exitCode {
 			fmt.Fprintf(e.stderr, "rolloutlab compare: %v\n", err)
 			return sourceErrorCode(err)
 		}
-		s, err := session.Load(src.name, src.data, seed.value())
+		var s *session.Session
+		if len(common) > 0 {
+			s, err = compare.Overridden(src.name, src.data, common, seed.value())
+		} else {
+			s, err = session.Load(src.name, src.data, seed.value())
+		}
 		if err != nil {
 			return invalidFile(e, src.name, err)
 		}
 		sides[i] = compare.Side{Label: src.name, Session: s}
+		if len(common) > 0 {
+			sides[i].Label += " " + compare.OverridesLabel(common)
+		}
 		if len(overrides) > 0 {
-			b, err := compare.Overridden(src.name, src.data, overrides, seed.value())
+			b, err := compare.Overridden(src.name, src.data, append(common, overrides...), seed.value())
 			if err != nil {
 				return invalidFile(e, src.name+" with --set", err)
 			}

@@ -37,6 +37,32 @@ func TestCompareSet(t *testing.T) {
 	}
 }
 
+// Two futures of one change: the image of a pasted `kubectl get deployment
+// -o yaml` (6 running pods, maxSurge and maxUnavailable 25%) rolled out with
+// its strategy (A) and with maxSurge 100% (B). A's ReplicaSets total at most
+// 6 + 2 (25% of 6 rounded up), B's 6 + 6; both keep 5 available (25% of 6
+// rounded down is 1). B's pods peak at 11: the old ReplicaSet, queued first,
+// deletes its pod before the new one creates six. The page's What if? room
+// gives the same numbers for the image applied at step 0 and kept in B
+// (web/e2e/live-paste.spec.ts).
+func TestCompareBoth(t *testing.T) {
+	out, stderr := mustRun(t, exitOK, "compare", "../../engine/scenario/testdata/live/deployment-only.yaml",
+		"--both", "spec.template.spec.containers[0].image=ghcr.io/acme/checkout:2.4.0", "--set", "spec.strategy.rollingUpdate.maxSurge=100%")
+	if strings.Contains(stderr, "invalid") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	for _, want := range []string{
+		"A: ../../engine/scenario/testdata/live/deployment-only.yaml spec.template.spec.containers[0].image=ghcr.io/acme/checkout:2.4.0\nB: spec.strategy.rollingUpdate.maxSurge=100%\n",
+		"time to complete              24s (at +24.000s)   12s (at +12.000s)\npeak pods (surge)             8 (+2)              11 (+5)\npeak RS total                 8                   12\nmin available                 5                   5\npods created                  6                   6\n",
+		"  A: deployment/checkout 6/6 available, complete, ghcr.io/acme/checkout:2.4.0\n",
+		"  B: deployment/checkout 6/6 available, complete, ghcr.io/acme/checkout:2.4.0\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 // Two files give the same comparison as one file with --set, labelled by
 // the file names; --format json is the engine's Result.
 func TestCompareFilesJSON(t *testing.T) {
@@ -72,6 +98,8 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"compare", "testdata/surge-1.yaml", "--set", "spec.strategy.rollingUpdate.maxSurge=lots"}, exitRuntime, "testdata/surge-1.yaml with --set is invalid"},
 		{[]string{"compare", "testdata/surge-1.yaml", "testdata/bad.yaml"}, exitRuntime, "testdata/bad.yaml is invalid"},
 		{[]string{"compare", "testdata/surge-1.yaml", "testdata/missing.yaml"}, exitRuntime, "missing.yaml"},
+		{[]string{"compare", "testdata/surge-1.yaml", "--both", "spec.replicas=3"}, exitUsage, "--both needs --set"},
+		{[]string{"compare", "testdata/surge-1.yaml", "--both", "spec.replicas=-3", "--set", "spec.replicas=4"}, exitRuntime, "testdata/surge-1.yaml is invalid"},
 	} {
 		code, _, stderr := runCLI(t.Context(), tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
@@ -82,7 +110,7 @@ func TestCompareErrors(t *testing.T) {
 
 func TestCompareHelp(t *testing.T) {
 	out, _ := mustRun(t, exitOK, "help", "compare")
-	for _, want := range []string{"Usage: rolloutlab compare A.yaml (B.yaml | --set", "--set spec.strategy.rollingUpdate.maxSurge=100%", "min available", "-events N"} {
+	for _, want := range []string{"Usage: rolloutlab compare A.yaml (B.yaml | [--both [deployment/NAME:]PATH=VALUE ...] --set", "--set spec.strategy.rollingUpdate.maxSurge=100%", "min available", "-events N"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q:\n%s", want, out)
 		}
