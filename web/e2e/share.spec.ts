@@ -167,12 +167,13 @@ test('a share link carries the What if? comparison on screen', async ({ page, co
 
   await page.locator('#share-btn').click();
   await expect(page.locator('#share-link')).toHaveValue(/#v1\./);
+  await expect(page.locator('#share-dialog, dialog').filter({ has: page.locator('#share-link') })).toContainText('and the What if? comparison');
   const url = await page.locator('#share-link').inputValue();
   const other = await context.newPage();
   await other.setViewportSize({ width: 1280, height: 720 });
   await other.goto(url);
   await ready(other);
-  await expect(other.locator('#banner')).toContainText('Opened a shared simulation at step 0.');
+  await expect(other.locator('#banner')).toContainText('Opened a shared simulation at step 0, with its What if? comparison.');
   await expect(other.locator('#whatif-room table.whatif-summary th[scope="col"]')).toHaveText(['A', 'B', 'C']);
   expect(await table(other)).toBe(shown);
   expect(await legend(other)).toEqual(keys);

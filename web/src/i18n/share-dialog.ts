@@ -7,6 +7,7 @@ register('shareDialog', {
   en: {
     'share.title': 'Share this simulation',
     'share.link': 'Link (scenario, seed, your actions and this step)',
+    'share.linkWithComparison': 'Link (scenario, seed, your actions, this step and the What if? comparison)',
     'share.shortLink': 'Short link',
     'share.copy': 'Copy',
     'share.copied': 'Copied.',
@@ -19,6 +20,7 @@ register('shareDialog', {
     'share.restoreFailed': 'The shared simulation could not be restored completely: {message}',
     'share.fetchFailed': 'The shared scenario {id} could not be fetched: {message}',
     'share.restored': 'Opened a shared simulation at step {step}.',
+    'share.restoredWithComparison': 'Opened a shared simulation at step {step}, with its What if? comparison.',
     'share.unsupported': 'This browser cannot compress share links (CompressionStream is missing).',
   },
 });

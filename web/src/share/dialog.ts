@@ -60,14 +60,19 @@ export function createShareDialog(recorder: ShareRecorder): () => Promise<void> 
   );
   onLocaleChange(() => {
     setText(title, t('share.title'));
-    setText(linkLabel, t('share.link'));
+    setText(linkLabel, t(linkLabelKey));
     setText(shortLabel, t('share.shortLink'));
     setText(close, t('share.close'));
   });
 
+  /** The link's label names the What if? comparison when the link carries one. */
+  let linkLabelKey = 'share.link';
   async function open(): Promise<void> {
     const state = recorder.state(getLocale());
     if (!state) return;
+    linkLabelKey = state.forks ? 'share.linkWithComparison' : 'share.link';
+    setText(linkLabel, t(linkLabelKey));
+    link.setAttribute('aria-label', t(linkLabelKey));
     if (typeof CompressionStream === 'undefined') {
       setText(status, t('share.unsupported'));
       dialog.showModal();

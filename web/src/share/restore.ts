@@ -41,7 +41,7 @@ export async function restoreShare(app: ShareableApp, recorder: ShareRecorder, l
   } else {
     return false;
   }
-  return applyShareState(app, recorder, state, id, (step) => t('share.restored', { step }));
+  return applyShareState(app, recorder, state, id, (step) => t(state.forks ? 'share.restoredWithComparison' : 'share.restored', { step }));
 }
 
 /**

@@ -7,6 +7,7 @@ register('share', {
     'share.button': '分享',
     'share.title': '分享此模拟',
     'share.link': '链接（场景、随机种子、你的操作和当前步骤）',
+    'share.linkWithComparison': '链接（场景、随机种子、你的操作、当前步骤和“假如”比较）',
     'share.shortLink': '短链接',
     'share.copy': '复制',
     'share.copied': '已复制。',
@@ -19,6 +20,7 @@ register('share', {
     'share.restoreFailed': '无法完整恢复分享的模拟：{message}',
     'share.fetchFailed': '无法获取分享的场景 {id}：{message}',
     'share.restored': '已打开分享的模拟，位于第 {step} 步。',
+    'share.restoredWithComparison': '已打开分享的模拟，位于第 {step} 步，附带其“假如”比较。',
     'share.unsupported': '此浏览器无法压缩分享链接（缺少 CompressionStream）。',
   },
 });
