@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { DeploymentView } from '../types';
-import { countedSquares, countedTotal, deleting, foldLegendInShortWindows, nodeState, renderBudget } from './panels';
+import { countedSquares, countedTotal, deleting, foldLegendInShortWindows, nodesText, nodeState, renderBudget } from './panels';
 
 it('countedSquares builds only the squares drawn; countedTotal counts them all', () => {
   const rs = { namespace: 'default', name: 'web-a', desired: 10000, current: 9000, ready: 7000, available: 5000, terminating: 2000, images: null };
@@ -86,4 +86,10 @@ it('deleting names the finalizers an object being deleted waits on', () => {
   expect(deleting({})).toBe('');
   expect(deleting({ deleting: true })).toBe(' (deleting)');
   expect(deleting({ deleting: true, finalizers: ['foregroundDeletion'] })).toBe(' (deleting; waits on finalizer foregroundDeletion)');
+});
+
+it('nodesText lists the nodes in trouble first, the others in their order', () => {
+  const n = (name: string, pods: number, ready = true, down = false) => ({ name, pods, ready, down });
+  expect(nodesText([n('node-1', 4), n('node-2', 1), n('node-3', 3, true, true)])).toBe('Nodes — node-3 (not responding, API: Ready): 3 pods · node-1: 4 pods · node-2: 1 pod');
+  expect(nodesText([])).toBe('');
 });

@@ -107,10 +107,10 @@ export class ClusterPanel {
   }
 
   private renderNodes(v: View): void {
-    const text = list(v.nodes)
-      .map((n) => t(n.pods === 1 ? 'player.nodePodsOne' : 'player.nodePods', { name: `${n.name}${nodeState(n)}`, count: n.pods }))
-      .join(' · ');
-    setText(this.nodesEl, text ? t('player.nodes', { list: text }) : '');
+    const text = nodesText(list(v.nodes));
+    setText(this.nodesEl, text);
+    // Presenter mode keeps the line to one line: the title has it whole.
+    setAttr(this.nodesEl, 'title', text || null);
   }
 
   private createDeploy(g: DeployGroup): HTMLElement {
@@ -627,6 +627,15 @@ export function renderExplanations(root: ParentNode = document): void {
   for (const d of root.querySelectorAll<HTMLElement>('.explain[data-explain]')) {
     d.querySelector('.explain-body')?.replaceChildren(h('p', {}, ...withLinks(t(`player.explain.${d.dataset.explain}`))));
   }
+}
+
+/** The nodes line: each node with its pod count, the ones in trouble (NotReady, not responding) first, the others in their order. */
+export function nodesText(nodes: readonly NodeView[]): string {
+  const troubled = (n: NodeView) => !n.ready || n.down === true;
+  const text = [...nodes.filter(troubled), ...nodes.filter((n) => !troubled(n))]
+    .map((n) => t(n.pods === 1 ? 'player.nodePodsOne' : 'player.nodePods', { name: `${n.name}${nodeState(n)}`, count: n.pods }))
+    .join(' · ');
+  return text ? t('player.nodes', { list: text }) : '';
 }
 
 /** What the nodes line says after a node's name: NotReady as the API has it, or that a node still Ready there has stopped responding. */
