@@ -24,17 +24,13 @@ func TestCompareSet(t *testing.T) {
 	if stderr != "" {
 		t.Errorf("stderr: %s", stderr)
 	}
-	for _, want := range []string{
-		"A: testdata/surge-1.yaml\nB: spec.strategy.rollingUpdate.maxSurge=100%\nBoth from step 0 (+0.000s).\n\n" + surgeRows,
+	wantIn(t, out,
+		"A: testdata/surge-1.yaml\nB: spec.strategy.rollingUpdate.maxSurge=100%\nBoth from step 0 (+0.000s).\n\n"+surgeRows,
 		"  A: deployment/web 20/20 available, complete, nginx:1.26\n",
 		"First divergence: The runs part at step 2 (+0.000s): both take sync deployment-controller default/web",
 		"  B: deployment-controller decision: NewRSNewReplicas: maxTotalPods = replicas 20 + maxSurge 20 = 40;",
 		"Events only in B: 20\n  +3.000s  Normal  ScalingReplicaSet  deployment/web  Scaled up replica set web-7f6f88cb57 from 0 to 20\n  ... and 19 more",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	)
 }
 
 // Two futures of one change: the image of a pasted `kubectl get deployment
@@ -51,16 +47,12 @@ func TestCompareBoth(t *testing.T) {
 	if strings.Contains(stderr, "invalid") {
 		t.Errorf("stderr: %s", stderr)
 	}
-	for _, want := range []string{
+	wantIn(t, out,
 		"A: ../../engine/scenario/testdata/live/deployment-only.yaml spec.template.spec.containers[0].image=ghcr.io/acme/checkout:2.4.0\nB: spec.strategy.rollingUpdate.maxSurge=100%\n",
 		"time to complete              24s (at +24.000s)   12s (at +12.000s)\npeak pods (surge)             8 (+2)              11 (+5)\npeak RS total                 8                   12\nmin available                 5                   5\npods created                  6                   6\n",
 		"  A: deployment/checkout 6/6 available, complete, ghcr.io/acme/checkout:2.4.0\n",
 		"  B: deployment/checkout 6/6 available, complete, ghcr.io/acme/checkout:2.4.0\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	)
 }
 
 // Two files give the same comparison as one file with --set, labelled by

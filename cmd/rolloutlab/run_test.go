@@ -20,6 +20,16 @@ func runWithStdin(ctx context.Context, stdin string, args ...string) (code exitC
 }
 
 // mustRun runs the CLI and fails the test unless it exits with want.
+// wantIn fails t for each of wants that out does not contain.
+func wantIn(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
 func mustRun(t *testing.T, want exitCode, args ...string) (stdout, stderr string) {
 	t.Helper()
 	code, stdout, stderr := runCLI(t.Context(), args...)
