@@ -116,10 +116,10 @@ func runCompare(e env, args []string) exitCode {
 		var s *session.Session
 		if len(common) > 0 {
 			s, err = compare.Overridden(src.name, src.data, common, seed.value())
-		} else {
-			s, err = session.Load(src.name, src.data, seed.value())
-		}
-		if err != nil {
+			if err != nil {
+				return invalidFile(e, src.name+" with --both", err)
+			}
+		} else if s, err = session.Load(src.name, src.data, seed.value()); err != nil {
 			return invalidFile(e, src.name, err)
 		}
 		sides[i] = compare.Side{Label: src.name, Session: s}

@@ -91,7 +91,7 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"compare", "testdata/surge-1.yaml", "testdata/bad.yaml"}, exitRuntime, "testdata/bad.yaml is invalid"},
 		{[]string{"compare", "testdata/surge-1.yaml", "testdata/missing.yaml"}, exitRuntime, "missing.yaml"},
 		{[]string{"compare", "testdata/surge-1.yaml", "--both", "spec.replicas=3"}, exitUsage, "--both needs --set"},
-		{[]string{"compare", "testdata/surge-1.yaml", "--both", "spec.replicas=-3", "--set", "spec.replicas=4"}, exitRuntime, "testdata/surge-1.yaml is invalid"},
+		{[]string{"compare", "testdata/surge-1.yaml", "--both", "spec.replicas=-3", "--set", "spec.replicas=4"}, exitRuntime, "testdata/surge-1.yaml with --both is invalid"},
 	} {
 		code, _, stderr := runCLI(t.Context(), tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
