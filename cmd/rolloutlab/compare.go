@@ -92,18 +92,13 @@ func runCompare(e env, args []string) exitCode {
 	case *eventsArg < 0:
 		return usageError(e, fs, "--events must be 0 or more")
 	}
-	var overrides, common []compare.Override
-	for _, f := range []struct {
-		args setFlags
-		into *[]compare.Override
-	}{{sets, &overrides}, {both, &common}} {
-		for _, s := range f.args {
-			o, err := compare.ParseOverride(s)
-			if err != nil {
-				return usageError(e, fs, "%v", err)
-			}
-			*f.into = append(*f.into, o)
-		}
+	overrides, err := parseOverrides(sets)
+	if err != nil {
+		return usageError(e, fs, "%v", err)
+	}
+	common, err := parseOverrides(both)
+	if err != nil {
+		return usageError(e, fs, "%v", err)
 	}
 
 	var sides [2]compare.Side
@@ -113,19 +108,17 @@ func runCompare(e env, args []string) exitCode {
 			fmt.Fprintf(e.stderr, "rolloutlab compare: %v\n", err)
 			return sourceErrorCode(err)
 		}
+		label := src.name
 		var s *session.Session
 		if len(common) > 0 {
-			s, err = compare.Overridden(src.name, src.data, common, seed.value())
-			if err != nil {
+			if s, err = compare.Overridden(src.name, src.data, common, seed.value()); err != nil {
 				return invalidFile(e, src.name+" with --both", err)
 			}
+			label += " " + compare.OverridesLabel(common)
 		} else if s, err = session.Load(src.name, src.data, seed.value()); err != nil {
 			return invalidFile(e, src.name, err)
 		}
-		sides[i] = compare.Side{Label: src.name, Session: s}
-		if len(common) > 0 {
-			sides[i].Label += " " + compare.OverridesLabel(common)
-		}
+		sides[i] = compare.Side{Label: label, Session: s}
 		if len(overrides) > 0 {
 			b, err := compare.Overridden(src.name, src.data, append(common, overrides...), seed.value())
 			if err != nil {
@@ -162,6 +155,19 @@ func runCompare(e env, args []string) exitCode {
 		}
 	}
 	return code
+}
+
+// parseOverrides parses --set or --both arguments.
+func parseOverrides(args []string) ([]compare.Override, error) {
+	var out []compare.Override
+	for _, a := range args {
+		o, err := compare.ParseOverride(a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }
 
 func invalidFile(e env, name string, err error) exitCode {

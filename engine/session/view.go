@@ -346,11 +346,12 @@ func PodStatus(p *corev1.Pod) string {
 	return reason
 }
 
-// deletingFinalizers returns the finalizers of an object being deleted
-// (nil otherwise, or when it has none).
+// deletingFinalizers returns the finalizers of an object being deleted,
+// nil otherwise (stored objects are never written to: the view may share
+// the slice).
 func deletingFinalizers(m *metav1.ObjectMeta) []string {
-	if m.DeletionTimestamp == nil || len(m.Finalizers) == 0 {
+	if m.DeletionTimestamp == nil {
 		return nil
 	}
-	return append([]string(nil), m.Finalizers...)
+	return m.Finalizers
 }

@@ -6,7 +6,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pasteAndLoad } from './editor';
+import { pasteAndLoad, whatIf } from './editor';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/input-${name}.png`, import.meta.url));
 const live = readFileSync(fileURLToPath(new URL('../../engine/scenario/testdata/live/stuck-rollout.yaml', import.meta.url)), 'utf8');
@@ -100,10 +100,7 @@ test('two futures of one rollout: a new image applied now, and what if maxSurge 
   const room = page.locator('#whatif-room');
   const keepAt = room.locator('.whatif-keep-at-label');
   await expect(keepAt).toBeHidden();
-  await room.locator('.whatif-form-pick').selectOption('setImage');
-  const image = room.locator('form[data-form="setImage"]');
-  await image.locator('input[name="image"]').fill('ghcr.io/acme/checkout:2.4.0');
-  await image.locator('button[data-mode="apply"]').click();
+  const image = await whatIf(page, 'setImage', { image: 'ghcr.io/acme/checkout:2.4.0' }, 'apply');
   await expect(image.locator('.form-message')).toContainText('image updated');
   await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);
   // The room names the action made at this step and offers to keep it.
@@ -111,11 +108,8 @@ test('two futures of one rollout: a new image applied now, and what if maxSurge 
   await expect(keepAt).toContainText('set image deployment/checkout checkout=ghcr.io/acme/checkout:2.4.0 -n payments');
   await expect(keepAt.locator('input')).not.toBeChecked();
 
-  await room.locator('.whatif-form-pick').selectOption('setRollingUpdate');
-  const surge = room.locator('form[data-form="setRollingUpdate"]');
-  await surge.locator('input[name="maxSurge"]').fill('100%');
   await keepAt.locator('input').check();
-  await surge.locator('button[data-mode="fork"]').click();
+  const surge = await whatIf(page, 'setRollingUpdate', { maxSurge: '100%' }, 'fork');
   await expect(surge.locator('.form-message')).toContainText('B first does what you did at step 0 (set image deployment/checkout');
   const compare = room.locator('.whatif-compare');
   const row = (label: string) => compare.locator('table.whatif-summary tr', { has: page.locator(`th:text-is("${label}")`) });

@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pasteAndLoad } from './editor';
+import { pasteAndLoad, whatIf } from './editor';
 
 const deploymentOnly = readFileSync(fileURLToPath(new URL('../../engine/scenario/testdata/live/deployment-only.yaml', import.meta.url)), 'utf8');
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/${name}.png`, import.meta.url));
@@ -140,23 +140,15 @@ test('a share link carries the What if? comparison on screen', async ({ page, co
   await pasteAndLoad(page, deploymentOnly);
   await expect(page.locator('#load-status')).toContainText('Loaded checkout');
   const room = page.locator('#whatif-room');
-  await room.locator('.whatif-form-pick').selectOption('setImage');
-  const image = room.locator('form[data-form="setImage"]');
-  await image.locator('input[name="image"]').fill('ghcr.io/acme/checkout:2.4.0');
-  await image.locator('button[data-mode="apply"]').click();
+  const image = await whatIf(page, 'setImage', { image: 'ghcr.io/acme/checkout:2.4.0' }, 'apply');
   await expect(image.locator('.form-message')).toContainText('image updated');
-  await room.locator('.whatif-form-pick').selectOption('setRollingUpdate');
-  const surge = room.locator('form[data-form="setRollingUpdate"]');
-  await surge.locator('input[name="maxSurge"]').fill('100%');
   await room.locator('.whatif-keep-at').check();
-  await surge.locator('button[data-mode="fork"]').click();
+  await whatIf(page, 'setRollingUpdate', { maxSurge: '100%' }, 'fork');
   const compare = room.locator('.whatif-compare');
   await expect(compare.locator('table.whatif-summary th[scope="col"]')).toHaveText(['A', 'B']);
   await compare.getByRole('button', { name: 'Add another alternative' }).click();
-  await surge.locator('input[name="maxSurge"]').fill('0');
-  await surge.locator('input[name="maxUnavailable"]').fill('100%');
   await room.locator('.whatif-keep-at').uncheck(); // C: the strategy change instead of the image
-  await surge.locator('button[data-mode="fork"]').click();
+  await whatIf(page, 'setRollingUpdate', { maxSurge: '0', maxUnavailable: '100%' }, 'fork');
   await expect(compare.locator('table.whatif-summary th[scope="col"]')).toHaveText(['A', 'B', 'C']);
   const table = async (p: Page) => p.locator('#whatif-room table.whatif-summary').innerText();
   const legend = async (p: Page) => p.locator('#whatif-room .whatif-legend .run-key').allInnerTexts();

@@ -3,7 +3,7 @@
 // keyboard remote (Space/→ next sync, ← previous sync, PageDown/PageUp next/
 // previous note for clickers, Esc exits). Survives a reload at the same step:
 // the scenario and step are kept in sessionStorage.
-import { setText } from '../dom';
+import { setAttr, setText } from '../dom';
 import { PressQueue } from '../keys';
 import { t, translated } from '../i18n';
 import '../i18n/present-modes';
@@ -269,7 +269,7 @@ export class Presenter {
     const a = i >= 0 ? this.anns[i] : undefined;
     if (a) {
       // In the page's language when the scenario has the note in it.
-      const note = translated<{ title: string; text?: string }>({ title: a.title, ...(a.text === undefined ? {} : { text: a.text }) }, a.translations);
+      const note = translated<{ title: string; text?: string }>(a, a.translations);
       setText(document.getElementById('ann-title')!, note.title);
       setText(document.getElementById('ann-text')!, note.text ?? '');
     } else {
@@ -291,7 +291,7 @@ export class Presenter {
     else if (total > 0 && last && i >= 0) count = `${count} · ${t('present.lastNote')}`;
     const countEl = document.getElementById('ann-count')!;
     setText(countEl, count);
-    countEl.title = count; // presenter mode cuts the count to one line
+    setAttr(countEl, 'title', count); // presenter mode cuts the count to one line
     (document.getElementById('ann-prev') as HTMLButtonElement).disabled = i < 0;
     (document.getElementById('ann-next') as HTMLButtonElement).disabled = total === 0 || last;
   }

@@ -379,17 +379,9 @@ export class WhatIfRoom {
 
   /** Forks at the current step with action instead; after "add another", the alternatives shown so far stay. */
   private async fork(formId: string, action: Action): Promise<boolean> {
-    // One fork at a time (a double click would name two runs C).
-    if (this.forking) return false;
-    this.forking = true;
-    try {
-      const step = this.view?.step ?? 0;
-      const keep = { keepAt: !this.keepAtLabel.hidden && this.keepAt.checked, keepLater: this.keepLater.checked };
-      const add = this.addNext && this.forks !== null && this.forks.atStep === step && this.forks.runs.length - 1 < MAX_FORK_RUNS;
-      return await this.forkNow(formId, action, step, keep, add);
-    } finally {
-      this.forking = false;
-    }
+    const step = this.view?.step ?? 0;
+    const keep = { keepAt: !this.keepAtLabel.hidden && this.keepAt.checked, keepLater: this.keepLater.checked };
+    return this.forkNow(formId, action, step, keep, this.addNext);
   }
 
   /** The comparison on screen, as a share link carries it (ShareRecorder adds how many actions preceded each run); null when none is shown. */
@@ -406,14 +398,8 @@ export class WhatIfRoom {
    * whether the run was made.
    */
   async restoreRun(atStep: number, run: ForkRun, add: boolean): Promise<boolean> {
-    if (this.forking) return false;
-    this.forking = true;
-    try {
-      const formId = FORMS.find((f) => f.id === run.action.type || f.variants?.some((v) => v.id === run.action.type))?.id ?? '';
-      return await this.forkNow(formId, run.action, atStep, { keepAt: run.keepAt === true, keepLater: run.keepLater === true }, add && (this.forks?.runs.length ?? 0) - 1 < MAX_FORK_RUNS);
-    } finally {
-      this.forking = false;
-    }
+    const formId = FORMS.find((f) => f.id === run.action.type || f.variants?.some((v) => v.id === run.action.type))?.id ?? '';
+    return this.forkNow(formId, run.action, atStep, { keepAt: run.keepAt === true, keepLater: run.keepLater === true }, add);
   }
 
   private forking = false;
@@ -426,13 +412,26 @@ export class WhatIfRoom {
    * shown so far at that step. Resolves to whether the fork was made.
    */
   private async forkNow(formId: string, action: Action, step: number, keep: { keepAt: boolean; keepLater: boolean }, add: boolean): Promise<boolean> {
+    // One fork at a time (a double click would name two runs C).
+    if (this.forking) return false;
+    this.forking = true;
+    try {
+      return await this.forkOnce(formId, action, step, keep, add);
+    } finally {
+      this.forking = false;
+    }
+  }
+
+  /** forkNow's work, one fork at a time. */
+  private async forkOnce(formId: string, action: Action, step: number, keep: { keepAt: boolean; keepLater: boolean }, add: boolean): Promise<boolean> {
     const resets = this.resets;
     this.ok(formId, t('whatif.forking', { step }));
     // Let "playing both futures" paint before the engine is busy (a hidden
     // tab paints nothing, and runs no animation frame: a restore there
     // would wait until the tab is shown).
     if (!document.hidden) await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    add = add && this.forks !== null && this.forks.atStep === step;
+    // An alternative joins the runs shown when they were forked at this step and there is room for it.
+    add = add && this.forks !== null && this.forks.atStep === step && this.forks.runs.length - 1 < MAX_FORK_RUNS;
     // The name the new run gets (B, or C, D... when added): the engine's
     // sentences use it too.
     const name = RUN_NAMES[add && this.forks ? this.forks.runs.length : 1] ?? '?';
