@@ -279,3 +279,93 @@ for (const panels of ['cluster,math,chart', 'math,chart,cluster']) test(`/embed 
   }
   await page.screenshot({ path: shot(`embed-docs-size-step145-${panels.replaceAll(',', '-')}`) });
 });
+
+/** The embedded player's step, from its label ("step 95 / 287 · …"). */
+const stepOf = async (page: import('@playwright/test').Page) => Number(/step (\d+) \//.exec((await page.locator('.pl-label').textContent()) ?? '')?.[1] ?? NaN);
+
+test('/embed tells the scenario\'s notes: each at its step, record-anchored ones included, with Next and Previous note (832x500)', async ({ page }) => {
+  await page.setViewportSize({ width: 832, height: 500 });
+  await page.goto('/embed?scenario=rolling-update-10-3-2');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  const notes = page.locator('.pl-notes');
+  const next = page.locator('.pl-note-next');
+  const prev = page.locator('.pl-note-prev');
+  await expect(notes).toBeVisible();
+  await expect(notes).toHaveAttribute('data-at', 'ahead');
+  await expect(page.locator('.pl-note')).toHaveText('This run has 4 notes: "Next note" goes to the step the first one is about.');
+  await expect(prev).toBeDisabled();
+  // The scenario's notes, in order: two anchored to the nth NewRSMath
+  // record, one at a fixed step, one at the first DeletionRanking record.
+  const want = [
+    [2, 'The first ReplicaSet gets all 10 replicas'],
+    [95, 'The image changed; the new ReplicaSet starts at 3'],
+    [99, 'Expectations'],
+    [113, 'Which pods go first'],
+  ] as const;
+  for (const [i, [step, title]] of want.entries()) {
+    await next.click();
+    await expect(page.locator('.pl-note-title')).toHaveText(title);
+    await expect(page.locator('.pl-note-count')).toHaveText(`note ${i + 1} of 4`);
+    await expect(notes).toHaveAttribute('data-at', 'here');
+    expect(await stepOf(page)).toBe(step);
+  }
+  // The run's decision records agree with where the record notes landed.
+  const records = await page.evaluate(async () => {
+    const p = (window as unknown as { __rolloutlabPlayer: { engine: Promise<{ call<T>(m: string, a?: unknown): Promise<{ ok: true; value: T }> }> } }).__rolloutlabPlayer;
+    const r = await (await p.engine).call<{ records: { type: string; step: number }[] }>('records', { kinds: ['decision'], limit: 10000 });
+    return r.value.records;
+  });
+  expect(records.filter((r) => r.type === 'NewRSMath').map((r) => r.step).slice(0, 2)).toEqual([2, 95]);
+  expect(records.find((r) => r.type === 'DeletionRanking')?.step).toBe(113);
+  await expect(next).toBeDisabled();
+  // A step on: the last note stays, dimmed, and says which step it is about.
+  await page.locator('.pl-step').click();
+  await expect(page.locator('.pl-label')).toContainText('step 114 /');
+  await expect(notes).toHaveAttribute('data-at', 'before');
+  await expect(page.locator('.pl-note-count')).toHaveText('note 4 of 4 · about step 113');
+  // The clicker's keys, while the player has focus: PageUp goes back to that note's step, then to the one before.
+  await page.locator('#player .player').focus();
+  await page.keyboard.press('PageUp');
+  await expect(page.locator('.pl-label')).toContainText('step 113 /');
+  await page.keyboard.press('PageUp');
+  await expect(page.locator('.pl-note-title')).toHaveText('Expectations');
+  expect(await stepOf(page)).toBe(99);
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('.pl-note-title')).toHaveText('Which pods go first');
+  // Everything still fits the 500px window.
+  expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight)).toBe(true);
+  await page.screenshot({ path: shot('embed-notes-832x500') });
+});
+
+test('/embed notes: a player started past a record note shows it; two notes of one step are two presses; zh-CN; notes=false hides them', async ({ page }) => {
+  // Started at step 120, past every note: the last one is shown, though the reader never stepped through the run.
+  await page.goto('/embed?scenario=rolling-update-10-3-2&step=120');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('.pl-note-count')).toHaveText('note 4 of 4 · about step 113');
+  await expect(page.locator('.pl-note-next')).toBeDisabled();
+  // The adoption scenario's two notes fall at one step (ClaimPods, then manageReplicas in the same sync).
+  await page.goto('/embed?scenario=adoption');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await page.locator('.pl-note-next').click();
+  await expect(page.locator('.pl-note-title')).toHaveText('Adoption');
+  const at = await stepOf(page);
+  await page.locator('.pl-note-next').click();
+  await expect(page.locator('.pl-note-title')).toHaveText('Only one pod is created');
+  expect(await stepOf(page)).toBe(at);
+  await expect(page.locator('.pl-note-next')).toBeDisabled();
+  await page.locator('.pl-note-prev').click();
+  await expect(page.locator('.pl-note-title')).toHaveText('Adoption');
+  // In the page's language when the scenario has the note in it.
+  await page.goto('/embed?scenario=adoption&lang=zh-CN');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await page.locator('.pl-note-next').click();
+  await expect(page.locator('.pl-note-title')).toHaveText('领养');
+  await expect(page.locator('.pl-note-count')).toHaveText('第 1 条讲解要点，共 2 条');
+  // Turned off by the embedder; and a scenario without notes has no strip.
+  await page.goto('/embed?scenario=adoption&notes=false');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('.pl-notes')).toHaveCount(0);
+  await page.goto('/embed?scenario=rollback');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('.pl-notes')).toBeHidden();
+});

@@ -19,6 +19,12 @@ export interface EmbedOptions {
   /** Step to show first (0 = the start). */
   step: number;
   autoplay: boolean;
+  /**
+   * Shows the scenario's notes (spec.annotations) above the panels, each
+   * from the step it is about, with buttons to go to the previous and next
+   * one (default true; a scenario without notes shows no strip).
+   */
+  notes: boolean;
   /** Read-only (the default) hides everything that changes the simulation beyond stepping. */
   readonly: boolean;
   /** Play speed in steps per second. */
@@ -70,6 +76,7 @@ export function parseOptions(get: OptionSource): EmbedOptions {
     panels: panels.length ? [...new Set(panels)] : [...DEFAULT_PANELS],
     step: whole(get('step'), 0, 0, 1_000_000),
     autoplay: flag(get('autoplay'), false),
+    notes: flag(get('notes'), true),
     readonly: flag(get('readonly'), true),
     speed: whole(get('speed'), 5, 1, 240),
     lang: get('lang')?.trim() || null,

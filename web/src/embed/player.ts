@@ -17,6 +17,8 @@ import { ChartPanel } from '../player/chartpanel';
 import type { LibraryEntry, Sample, Snapshot, TraceRecord, View } from '../types';
 import { PressQueue } from '../keys';
 import { list } from '../types';
+import type { Annotation } from '../player/player';
+import { NotesStrip } from './notes';
 import { type EmbedOptions, isLibraryID, type PanelName } from './options';
 
 /** Pods listed per view, as in the app (app.ts MAX_PODS). */
@@ -51,12 +53,26 @@ export class Player {
   private readonly els: Record<string, HTMLElement> = {};
   private cluster: ClusterPanel | null = null;
   private chart: ChartPanel | null = null;
+  /** The scenario's notes above the panels (null when the embedder turned them off). */
+  private readonly notes: NotesStrip | null;
 
   constructor(
     private readonly engine: Promise<EngineClient>,
     private readonly opts: EmbedOptions,
     private readonly openLink?: OpenLink,
   ) {
+    this.notes = opts.notes
+      ? new NotesStrip(
+          {
+            records: async (from) => (await this.call<{ records: TraceRecord[] | null }>('records', { from, kinds: ['decision'], limit: 500 }))?.records ?? null,
+            seek: (step) => this.seek(step),
+            computeMore: () => this.computeMore(),
+            ended: () => this.ended,
+            current: () => this.view,
+          },
+          (fn) => void this.exclusive(fn),
+        )
+      : null;
     this.root = this.build();
   }
 
@@ -81,7 +97,7 @@ export class Player {
     const open = h('a', { class: 'pl-open', href: '#', target: '_blank', rel: 'noopener', text: t('embed.open'), hidden: true });
     open.addEventListener('click', (e) => void this.openInApp(e));
     this.els.open = open;
-    const controls = h(
+    const controls = (this.els.controls = h(
       'div',
       { class: 'pl-controls', role: 'toolbar', 'aria-label': t('embed.controls'), title: t('embed.keys') },
       btn('back', t('embed.back'), () => void this.exclusive(() => this.back()), 'ArrowLeft'),
@@ -90,9 +106,9 @@ export class Player {
       btn('reset', t('embed.reset'), () => void this.exclusive(() => this.seek(0))),
       scrub,
       label,
-    );
+    ));
     const panels = h('div', { class: `pl-panels n${this.opts.panels.length}` }, ...this.opts.panels.map((p) => this.panel(p)));
-    const root = h('div', { class: 'player', role: 'region', tabindex: 0, 'aria-label': 'Rollout Lab' }, h('div', { class: 'pl-head' }, title, open), controls, status, panels);
+    const root = h('div', { class: 'player', role: 'region', tabindex: 0, 'aria-label': 'Rollout Lab' }, h('div', { class: 'pl-head' }, title, open), controls, status, ...(this.notes ? [this.notes.root] : []), panels);
     root.addEventListener('keydown', (e) => this.onKey(e));
     return root;
   }
@@ -148,6 +164,8 @@ export class Player {
       setText(this.els.title!, r.value.view.scenario);
       this.root.setAttribute('aria-label', t('embed.player', { name: r.value.view.scenario }));
       this.samples = r.value.samples ?? [];
+      this.notes?.load((r.value as Snapshot & { annotations?: Annotation[] }).annotations ?? []);
+      if (this.notes?.has()) this.els.controls!.title = t('embed.keysNotes');
       this.apply(r.value);
       if (this.opts.step > 0) {
         const at = await engine.call<Snapshot>('seek', { step: this.opts.step, maxPods: MAX_PODS });
@@ -260,13 +278,25 @@ export class Player {
       this.aheadTimer = 0;
       const r = await (await this.engine).call<{ maxStep: number; ended: boolean }>('ahead', { steps: AHEAD_CHUNK });
       if (!r.ok || !this.view) return;
-      this.ended = r.value.ended;
-      // The run only grows here (an embedded player makes no action that
-      // would cut it); a step taken meanwhile may know as much already.
-      this.view = { ...this.view, maxStep: Math.max(this.view.maxStep, r.value.maxStep) };
+      this.grown(r.value);
       this.schedule();
       this.computeAhead();
     }, 0);
+  }
+
+  /** Takes what an "ahead" call computed: the run only grows here (an embedded player makes no action that would cut it); a step taken meanwhile may know as much already. */
+  private grown(r: { maxStep: number; ended: boolean }): void {
+    this.ended ||= r.ended;
+    if (this.view) this.view = { ...this.view, maxStep: Math.max(this.view.maxStep, r.maxStep) };
+  }
+
+  /** Computes another chunk of the run for a note move (NotesHost.computeMore). */
+  private async computeMore(): Promise<boolean> {
+    if (this.ended || !this.view || this.view.maxStep >= AHEAD_LIMIT) return false;
+    const r = await (await this.engine).call<{ maxStep: number; ended: boolean }>('ahead', { steps: AHEAD_CHUNK });
+    if (!r.ok) return false;
+    this.grown(r.value);
+    return !this.ended && (this.view?.maxStep ?? 0) < AHEAD_LIMIT;
   }
 
   private apply(s: Snapshot): void {
@@ -275,6 +305,8 @@ export class Player {
     const blocks = mathOf(list(s.view.records));
     if (blocks.length) this.mathByStep.set(s.view.step, blocks);
     if (this.chart && this.samples.length < s.view.maxStep + 1) this.samplesSoon();
+    // The notes anchored to decision records read the records up to here.
+    if (this.notes?.has()) void this.notes.scan().then((read) => read && this.schedule());
     this.schedule();
   }
 
@@ -411,6 +443,11 @@ export class Player {
     } else if (e.key === ' ' && tag !== 'BUTTON') {
       e.preventDefault();
       this.togglePlay();
+    } else if ((e.key === 'PageDown' || e.key === 'PageUp') && this.notes?.has()) {
+      // A clicker's keys: the next or previous note.
+      e.preventDefault();
+      const dir = e.key === 'PageDown' ? 1 : -1;
+      void this.exclusive(() => this.notes!.move(dir));
     }
   }
 
@@ -447,6 +484,7 @@ export class Player {
     if (this.els.queues) renderQueues(this.els.queues, v);
     if (this.els.expectations) renderExpectations(this.els.expectations, v);
     if (this.els.trace) renderTrace(this.els.trace, this.els.traceLabel!, v);
+    this.notes?.paint(v);
     const scrub = this.els.scrub as HTMLInputElement;
     scrub.max = String(v.maxStep);
     scrub.value = String(v.step);
