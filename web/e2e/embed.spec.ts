@@ -17,7 +17,7 @@ test('docs/embed.html: three players, one wasm download, focus and scroll stay w
   page.on('request', (r) => {
     if (/\.wasm(\?|$)/.test(r.url())) wasmRequests.push(r.url());
   });
-  await page.setViewportSize({ width: 1280, height: 1100 }); // the first player's buttons in view: clicking them scrolls nothing
+  await page.setViewportSize({ width: 1280, height: 1400 }); // the first player's buttons in view: clicking them scrolls nothing
   await page.goto('/docs/embed.html');
   // Record every focus change and scroll of the host page from the start.
   await page.evaluate(() => {
@@ -280,9 +280,6 @@ for (const panels of ['cluster,math,chart', 'math,chart,cluster']) test(`/embed 
   await page.screenshot({ path: shot(`embed-docs-size-step145-${panels.replaceAll(',', '-')}`) });
 });
 
-/** The embedded player's step, from its label ("step 95 / 287 · …"). */
-const stepOf = async (page: import('@playwright/test').Page) => Number(/step (\d+) \//.exec((await page.locator('.pl-label').textContent()) ?? '')?.[1] ?? NaN);
-
 test('/embed tells the scenario\'s notes: each at its step, record-anchored ones included, with Next and Previous note (832x500)', async ({ page }) => {
   await page.setViewportSize({ width: 832, height: 500 });
   await page.goto('/embed?scenario=rolling-update-10-3-2');
@@ -290,12 +287,19 @@ test('/embed tells the scenario\'s notes: each at its step, record-anchored ones
   const notes = page.locator('.pl-notes');
   const next = page.locator('.pl-note-next');
   const prev = page.locator('.pl-note-prev');
+  const label = page.locator('.pl-label');
   await expect(notes).toBeVisible();
   await expect(notes).toHaveAttribute('data-at', 'ahead');
   await expect(page.locator('.pl-note')).toHaveText('This run has 4 notes: "Next note" goes to the step the first one is about.');
-  await expect(prev).toBeDisabled();
+  await expect(prev).toHaveAttribute('aria-disabled', 'true');
+  await expect(next).toHaveAttribute('aria-disabled', 'false');
   // The scenario's notes, in order: two anchored to the nth NewRSMath
   // record, one at a fixed step, one at the first DeletionRanking record.
+  // The first press searches the run for the record notes; the steps it
+  // goes through are not drawn (the label only ever shows a note's step).
+  const labels: string[] = [];
+  await page.exposeFunction('__label', (x: string) => labels.push(x));
+  await label.evaluate((el) => new MutationObserver(() => (window as unknown as { __label(x: string): void }).__label(el.textContent ?? '')).observe(el, { childList: true, characterData: true, subtree: true }));
   const want = [
     [2, 'The first ReplicaSet gets all 10 replicas'],
     [95, 'The image changed; the new ReplicaSet starts at 3'],
@@ -304,36 +308,33 @@ test('/embed tells the scenario\'s notes: each at its step, record-anchored ones
   ] as const;
   for (const [i, [step, title]] of want.entries()) {
     await next.click();
+    await expect(label).toContainText(`step ${step} /`);
     await expect(page.locator('.pl-note-title')).toHaveText(title);
     await expect(page.locator('.pl-note-count')).toHaveText(`note ${i + 1} of 4`);
     await expect(notes).toHaveAttribute('data-at', 'here');
-    expect(await stepOf(page)).toBe(step);
   }
-  // The run's decision records agree with where the record notes landed.
-  const records = await page.evaluate(async () => {
-    const p = (window as unknown as { __rolloutlabPlayer: { engine: Promise<{ call<T>(m: string, a?: unknown): Promise<{ ok: true; value: T }> }> } }).__rolloutlabPlayer;
-    const r = await (await p.engine).call<{ records: { type: string; step: number }[] }>('records', { kinds: ['decision'], limit: 10000 });
-    return r.value.records;
-  });
-  expect(records.filter((r) => r.type === 'NewRSMath').map((r) => r.step).slice(0, 2)).toEqual([2, 95]);
-  expect(records.find((r) => r.type === 'DeletionRanking')?.step).toBe(113);
-  await expect(next).toBeDisabled();
+  expect(labels.map((l) => /step (\d+)/.exec(l)?.[1])).toEqual(['2', '95', '99', '113']);
+  await expect(next).toHaveAttribute('aria-disabled', 'true');
+  // The focus stayed on the button the reader pressed (a disabled button
+  // would have dropped it to the page): the clicker's keys go on working.
+  await expect(next).toBeFocused();
+  await page.keyboard.press('PageUp');
+  await expect(label).toContainText('step 99 /');
+  await expect(page.locator('.pl-note-title')).toHaveText('Expectations');
+  await page.keyboard.press('PageDown');
+  await expect(label).toContainText('step 113 /');
   // A step on: the last note stays, dimmed, and says which step it is about.
   await page.locator('.pl-step').click();
-  await expect(page.locator('.pl-label')).toContainText('step 114 /');
+  await expect(label).toContainText('step 114 /');
   await expect(notes).toHaveAttribute('data-at', 'before');
   await expect(page.locator('.pl-note-count')).toHaveText('note 4 of 4 · about step 113');
-  // The clicker's keys, while the player has focus: PageUp goes back to that note's step, then to the one before.
-  await page.locator('#player .player').focus();
   await page.keyboard.press('PageUp');
-  await expect(page.locator('.pl-label')).toContainText('step 113 /');
-  await page.keyboard.press('PageUp');
-  await expect(page.locator('.pl-note-title')).toHaveText('Expectations');
-  expect(await stepOf(page)).toBe(99);
-  await page.keyboard.press('PageDown');
-  await expect(page.locator('.pl-note-title')).toHaveText('Which pods go first');
-  // Everything still fits the 500px window.
-  expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight)).toBe(true);
+  await expect(label).toContainText('step 113 /');
+  // The strip sits between the controls and the panels, its buttons inside it.
+  const [strip, panels, nav] = [(await notes.boundingBox())!, (await page.locator('.pl-panels').boundingBox())!, (await page.locator('.pl-note-nav').boundingBox())!];
+  expect(strip.y + strip.height).toBeLessThanOrEqual(panels.y);
+  expect(nav.y).toBeGreaterThanOrEqual(strip.y);
+  expect(nav.x + nav.width).toBeLessThanOrEqual(strip.x + strip.width);
   await page.screenshot({ path: shot('embed-notes-832x500') });
 });
 
@@ -342,17 +343,17 @@ test('/embed notes: a player started past a record note shows it; two notes of o
   await page.goto('/embed?scenario=rolling-update-10-3-2&step=120');
   await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
   await expect(page.locator('.pl-note-count')).toHaveText('note 4 of 4 · about step 113');
-  await expect(page.locator('.pl-note-next')).toBeDisabled();
+  await expect(page.locator('.pl-note-next')).toHaveAttribute('aria-disabled', 'true');
   // The adoption scenario's two notes fall at one step (ClaimPods, then manageReplicas in the same sync).
   await page.goto('/embed?scenario=adoption');
   await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
   await page.locator('.pl-note-next').click();
   await expect(page.locator('.pl-note-title')).toHaveText('Adoption');
-  const at = await stepOf(page);
+  await expect(page.locator('.pl-label')).toContainText('step 10 /');
   await page.locator('.pl-note-next').click();
   await expect(page.locator('.pl-note-title')).toHaveText('Only one pod is created');
-  expect(await stepOf(page)).toBe(at);
-  await expect(page.locator('.pl-note-next')).toBeDisabled();
+  await expect(page.locator('.pl-label')).toContainText('step 10 /');
+  await expect(page.locator('.pl-note-next')).toHaveAttribute('aria-disabled', 'true');
   await page.locator('.pl-note-prev').click();
   await expect(page.locator('.pl-note-title')).toHaveText('Adoption');
   // In the page's language when the scenario has the note in it.
@@ -364,8 +365,99 @@ test('/embed notes: a player started past a record note shows it; two notes of o
   // Turned off by the embedder; and a scenario without notes has no strip.
   await page.goto('/embed?scenario=adoption&notes=false');
   await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
-  await expect(page.locator('.pl-notes')).toHaveCount(0);
+  await expect(page.locator('.pl-notes')).toBeHidden();
   await page.goto('/embed?scenario=rollback');
   await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
   await expect(page.locator('.pl-notes')).toBeHidden();
+});
+
+test('/embed notes the run never reaches (a record it never writes, a step past its end) are not waited for', async ({ page }) => {
+  const yaml = `apiVersion: rolloutlab.dev/v1alpha1
+kind: Scenario
+metadata: {name: notes-edge}
+spec:
+  seed: 1
+  annotations:
+    - at: {step: 3}
+      title: Three
+    - at: {record: DeletionRanking, nth: 1}
+      title: Never
+    - at: {step: 5000}
+      title: Past the end
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx}]}
+`;
+  await page.goto(`/embed#source=${encodeURIComponent(yaml)}`);
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  const next = page.locator('.pl-note-next');
+  await next.click();
+  await expect(page.locator('.pl-note-title')).toHaveText('Three');
+  await expect(page.locator('.pl-label')).toContainText('step 3 /');
+  // The search reads the whole run, finds neither, and comes back.
+  await next.click();
+  await expect(page.locator('.pl-note-count')).toHaveText('note 1 of 3 · no more notes in this run');
+  await expect(page.locator('.pl-label')).toContainText('step 3 /');
+  await expect(next).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.locator('.pl-status')).toBeHidden(); // no seek past the end was asked of the engine
+  // The player goes on working.
+  await page.locator('.pl-step').click();
+  await expect(page.locator('.pl-label')).toContainText('step 4 /');
+});
+
+test('/embed note=N starts at that note\'s step (a record-anchored one too, with the strip hidden); a note the run lacks is said, and it starts at 0', async ({ page }) => {
+  const start = async (q: string) => {
+    await page.goto(`/embed?${q}`);
+    await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  };
+  await start('scenario=rolling-update-10-3-2&note=4');
+  await expect(page.locator('.pl-label')).toContainText('step 113 /');
+  await expect(page.locator('.pl-note-title')).toHaveText('Which pods go first');
+  await expect(page.locator('.pl-notes')).toHaveAttribute('data-at', 'here');
+  await expect(page.locator('.pl-status')).toBeHidden();
+  // The math panel shows that step's decisions (the ranking that picks the pods to delete).
+  await expect(page.locator('.pl-math')).toContainText('getPodsToDelete');
+  // note wins over step; the strip may be hidden and the note still found.
+  await start('scenario=rolling-update-10-3-2&note=2&notes=false&step=7');
+  await expect(page.locator('.pl-label')).toContainText('step 95 /');
+  await expect(page.locator('.pl-notes')).toBeHidden();
+  const warnings: string[] = [];
+  page.on('console', (m) => void (m.type() === 'warning' && warnings.push(m.text())));
+  await start('scenario=rolling-update-10-3-2&note=9');
+  await expect(page.locator('.pl-status')).toHaveText('This run has no note 9 (it has 4): starting at step 0.');
+  await expect(page.locator('.pl-label')).toContainText('step 0 /');
+  expect(warnings).toContain('Rollout Lab player: This run has no note 9 (it has 4): starting at step 0.');
+  // The player works: a step is a step.
+  await page.locator('.pl-step').click();
+  await expect(page.locator('.pl-label')).toContainText('step 1 /');
+});
+
+test('docs/embed.html: a player\'s note keys move its notes, never the page; a narrow player stacks its panels without overlap', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 1400 });
+  await page.goto('/docs/embed.html');
+  const first = page.locator('#first');
+  await expect(first.locator('.player')).toHaveAttribute('data-ready', 'true');
+  await first.locator('.pl-note-next').click();
+  await expect(first.locator('.pl-label')).toContainText('step 2 /');
+  const y = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press('PageDown');
+  await expect(first.locator('.pl-label')).toContainText('step 95 /');
+  expect(await page.evaluate(() => window.scrollY)).toBe(y);
+  // With the focus on the page, PageDown is the page's: it scrolls, and no note moves.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('PageDown');
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(y);
+  await expect(first.locator('.pl-label')).toContainText('step 95 /');
+  // 420px wide: the three panels stack, each in its own row.
+  await page.setViewportSize({ width: 420, height: 800 });
+  const boxes = await first.locator('.pl-panel').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+  expect(boxes).toHaveLength(3);
+  for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.y).toBeGreaterThanOrEqual(boxes[i - 1]!.y + boxes[i - 1]!.height);
 });

@@ -7,28 +7,35 @@
 // ({record, nth}) is placed once the player has been at or past that record:
 // the engine keeps the records of the steps up to the one shown (a rewind
 // drops the later ones, and the run computed ahead keeps none), so a move
-// toward a note not placed yet goes forward to read them.
+// toward a note not placed yet goes forward to read them, with the player's
+// drawing held: the reader sees the note's step, not the search.
 import { h, setAttr, setText } from '../dom';
 import { t, translated } from '../i18n';
 import type { Annotation } from '../player/player';
-import { addRecords, edgeNoteAt, noteAt, type RecordSteps, sameStepNote, stepsOf } from '../present/annotations';
+import { addRecords, edgeNoteAt, nearestNoteStep, type PinnedNote, type RecordSteps, sameStepNote, shownNote, stepsOf } from '../present/annotations';
 import type { TraceRecord, View } from '../types';
 
-/** Decision records read per engine call while placing the notes. */
+/** Decision records asked for per engine call while placing the notes. */
 const SCAN_LIMIT = 500;
 
 /** What the strip needs of its player. */
 export interface NotesHost {
-  /** The decision records after seq from, up to the step shown, at most SCAN_LIMIT (null when the engine failed). */
-  records(from: number): Promise<TraceRecord[] | null>;
-  /** Shows step. */
+  /** The decision records after seq from, up to the step shown, at most limit (null when the engine failed). */
+  records(from: number, limit: number): Promise<TraceRecord[] | null>;
+  /** Shows step (stopping playback). */
   seek(step: number): Promise<void>;
   /** Computes more of the run; false once nothing more can be computed (the run ended, or the player's limit). */
   computeMore(): Promise<boolean>;
-  /** Whether the run ended (nothing more is due) within what was computed. */
-  ended(): boolean;
+  /** The run's last step, once it is known that nothing follows it (it ended, or the player's limit); else null. */
+  end(): number | null;
+  /** How many seeks and steps the player has asked the engine for so far, or null while one is under way. */
+  moves(): number | null;
   /** The view shown (null before the scenario loaded). */
   current(): View | null;
+  /** Draws the player again in the next frame, the strip with it (paint): the step label and the note change together. */
+  redraw(): void;
+  /** Runs fn with the player's drawing held (the steps a search goes through are not shown), then draws. */
+  hold<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export class NotesStrip {
@@ -45,28 +52,40 @@ export class NotesStrip {
   private scannedSeq = 0;
   /** The furthest step whose records were all read. */
   private scannedStep = 0;
-  /** Whether the records of the whole run were read (a note still not placed is not in this run). */
-  private scannedAll = false;
   /** The note a move chose among several at its step, while that step is shown. */
-  private pinned: { step: number; index: number } | null = null;
+  private pinned: PinnedNote | null = null;
   /** A move's message ("no more notes"), shown while the step it was asked at is. */
   private flash: { step: number; text: string } | null = null;
+  /** Whether the buttons act (the player is ready). */
+  private live = false;
+  /** The scans under way, one after another (two at once would read the same records twice). */
+  private scanning: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly host: NotesHost, move: (fn: () => Promise<unknown>) => void) {
-    const btn = (cls: string, label: string, dir: 1 | -1) => {
-      const b = h('button', { type: 'button', class: cls, text: label, disabled: true });
-      b.addEventListener('click', () => move(() => this.move(dir)));
+  /** shown: whether the strip is shown (the embedder may turn it off and still start at a note, see goTo). */
+  constructor(
+    private readonly host: NotesHost,
+    move: (fn: () => Promise<unknown>) => void,
+    private readonly shown: boolean,
+  ) {
+    // aria-disabled, not disabled: a button that disables itself under
+    // the reader's click would drop the focus to the host page, whose
+    // next PageUp would scroll it instead of going back a note.
+    const btn = (cls: string, label: string, name: string, key: string, dir: 1 | -1) => {
+      const b = h('button', { type: 'button', class: cls, text: label, 'aria-label': name, 'aria-keyshortcuts': key, 'aria-disabled': 'true' });
+      b.addEventListener('click', () => {
+        if (b.getAttribute('aria-disabled') !== 'true') move(() => this.move(dir));
+      });
       return b;
     };
-    this.prev = btn('pl-note-prev', t('embed.prevNote'), -1);
-    this.next = btn('pl-note-next', t('embed.nextNote'), 1);
-    this.count = h('span', { class: 'pl-note-count' });
+    this.prev = btn('pl-note-prev', t('embed.prevNote'), t('embed.prevNoteName'), 'PageUp', -1);
+    this.next = btn('pl-note-next', t('embed.nextNote'), t('embed.nextNoteName'), 'PageDown', 1);
+    this.count = h('span', { class: 'pl-note-count', role: 'status' });
     this.title = h('strong', { class: 'pl-note-title' });
     this.text = h('span', { class: 'pl-note-text' });
     this.root = h(
       'div',
       { class: 'pl-notes', role: 'group', 'aria-label': t('embed.notes'), hidden: true },
-      h('div', { class: 'pl-note-nav' }, this.prev, this.next, this.count),
+      h('div', { class: 'pl-note-nav' }, this.count, this.prev, this.next),
       h('p', { class: 'pl-note', 'aria-live': 'polite' }, this.title, ' ', this.text),
     );
   }
@@ -77,32 +96,76 @@ export class NotesStrip {
     this.seen = new Map();
     this.scannedSeq = 0;
     this.scannedStep = 0;
-    this.scannedAll = false;
     this.pinned = null;
-    this.root.hidden = anns.length === 0;
+    this.flash = null;
+    this.root.hidden = !this.has();
   }
 
-  /** Whether the scenario has notes. */
+  /** The player is ready: the buttons act from now on. */
+  ready(): void {
+    this.live = true;
+    const v = this.host.current();
+    if (v) this.paint(v);
+  }
+
+  /** Whether the strip is shown and acts: the embedder wants it, the scenario has notes and the player is ready. */
   has(): boolean {
-    return this.anns.length > 0;
+    return this.shown && this.anns.length > 0;
   }
 
-  /** The scans under way, one after another (two at once would read the same records twice). */
-  private scanning: Promise<void> = Promise.resolve();
+  /** Whether the note keys act now. */
+  acts(): boolean {
+    return this.has() && this.live;
+  }
 
-  /** Reads the decision records up to the step shown that were not read yet; resolves to whether it read any. */
-  scan(): Promise<boolean> {
+  /** How many notes the scenario has. */
+  total(): number {
+    return this.anns.length;
+  }
+
+  /**
+   * The step of each note, null for one not placed yet or not in this run
+   * (a record it never writes, a step past its end).
+   */
+  private steps(): (number | null)[] {
+    const end = this.host.end();
+    return stepsOf(this.anns, this.seen).map((s) => (s !== null && end !== null && s > end ? null : s));
+  }
+
+  /** Whether the records of the whole run were read: a note still not placed is not in this run. */
+  private scannedAll(): boolean {
+    const end = this.host.end();
+    return end !== null && this.scannedStep >= end;
+  }
+
+  /** Whether a note is not placed yet, though it may still be. */
+  private unplaced(): boolean {
+    return !this.scannedAll() && this.steps().some((s) => s === null);
+  }
+
+  /**
+   * Reads the decision records up to the step shown that were not read
+   * yet; resolves to whether that may change what the strip shows. While
+   * the strip is shown and a note is not placed, unless always (goTo).
+   */
+  scan(always = false): Promise<boolean> {
+    if (this.anns.length === 0 || (!always && !(this.has() && this.unplaced()))) return Promise.resolve(false);
     const done = this.scanning.then(() => this.scanOnce());
-    this.scanning = done.then(() => undefined);
+    this.scanning = done.catch(() => undefined);
     return done;
   }
 
   private async scanOnce(): Promise<boolean> {
     const v = this.host.current();
-    if (!this.has() || !v) return false;
+    if (!v) return false;
+    // The records read are those up to the step the engine is at: v's,
+    // unless a seek or step was under way or came meanwhile (a reader's
+    // press between two pages of records).
+    const moves = this.host.moves();
+    const wasAll = this.scannedAll();
     let read = false;
     for (;;) {
-      const recs = await this.host.records(this.scannedSeq + 1);
+      const recs = await this.host.records(this.scannedSeq + 1, SCAN_LIMIT);
       if (recs === null) return read;
       if (recs.length) {
         addRecords(this.seen, recs);
@@ -111,16 +174,42 @@ export class NotesStrip {
       }
       if (recs.length < SCAN_LIMIT) break;
     }
-    this.scannedStep = Math.max(this.scannedStep, v.step);
-    // The records read are those up to v.step; the run may have been
-    // computed further meanwhile (computeAhead), so its end is asked now.
-    if (this.host.ended() && v.step === this.host.current()?.maxStep) this.scannedAll = true;
-    return read;
+    if (moves !== null && this.host.moves() === moves) this.scannedStep = Math.max(this.scannedStep, v.step);
+    return read || this.scannedAll() !== wasAll;
   }
 
-  /** Whether a note anchored to a record is not placed yet, though it may still be. */
-  private unplaced(steps: readonly (number | null)[]): boolean {
-    return !this.scannedAll && steps.some((s) => s === null);
+  /** Computes the whole run (up to the player's limit), goes to its end and reads its records. */
+  private async readToEnd(): Promise<void> {
+    setText(this.count, t('embed.searching'));
+    while (await this.host.computeMore());
+    await this.host.seek(this.host.current()?.maxStep ?? 0);
+    await this.scan(true);
+  }
+
+  /** Whether the run reaches step, computing it further as needed. */
+  private async reaches(step: number): Promise<boolean> {
+    while ((this.host.current()?.maxStep ?? 0) < step) if (!(await this.host.computeMore())) break;
+    return (this.host.current()?.maxStep ?? 0) >= step;
+  }
+
+  /**
+   * Goes to the step of note n (1 = the first in the file), placing it
+   * first when it is anchored to a record not read yet; false when the
+   * run has no such note (n past the last, a record the run never
+   * writes, or a step past the run's end).
+   */
+  async goTo(n: number): Promise<boolean> {
+    const i = n - 1;
+    if (i < 0 || i >= this.anns.length) return false;
+    return this.host.hold(async () => {
+      await this.scan(true);
+      if (this.steps()[i] === null && !this.scannedAll()) await this.readToEnd();
+      const at = this.steps()[i];
+      if (at === null || at === undefined || !(await this.reaches(at))) return false;
+      this.pinned = { step: at, index: i };
+      await this.host.seek(at);
+      return true;
+    });
   }
 
   /**
@@ -130,34 +219,39 @@ export class NotesStrip {
    */
   async move(dir: 1 | -1): Promise<boolean> {
     const v = this.host.current();
-    if (!v || !this.has()) return false;
+    if (!v || !this.acts()) return false;
     this.flash = null;
+    return this.host.hold(() => this.moveFrom(v, dir));
+  }
+
+  private async moveFrom(v: View, dir: 1 | -1): Promise<boolean> {
     await this.scan();
-    const steps = stepsOf(this.anns, this.seen);
-    const shown = this.shownIndex(steps, v.step);
-    const same = steps[shown] === v.step ? sameStepNote(steps, shown, dir) : -1;
+    const here = this.steps();
+    const shown = shownNote(here, v.step, this.pinned);
+    const same = here[shown] === v.step ? sameStepNote(here, shown, dir) : -1;
     if (same >= 0) {
       this.pinned = { step: v.step, index: same };
-      this.paint(v);
+      this.host.redraw();
       return true;
     }
-    const pick = (): number | null => {
-      const cands = stepsOf(this.anns, this.seen).filter((s): s is number => s !== null && (dir > 0 ? s > v.step : s < v.step));
-      return cands.length ? (dir > 0 ? Math.min(...cands) : Math.max(...cands)) : null;
-    };
+    const pick = () => nearestNoteStep(this.steps(), v.step, dir);
     let to = pick();
-    // A note not placed yet lies past the records read: before going to
-    // the next note placed, read the records up to it (a record note may
-    // come first); with none placed ahead, read the whole run's.
-    if (dir > 0 && this.unplaced(stepsOf(this.anns, this.seen))) {
-      if (to === null) {
-        while (await this.host.computeMore());
-        await this.host.seek(this.host.current()?.maxStep ?? v.step);
-        await this.scan();
-        to = pick();
-      } else if (to > this.scannedStep) {
-        await this.host.seek(to);
-        await this.scan();
+    if (dir > 0) {
+      // A note not placed yet lies past the records read: before going to
+      // the next note placed, read the records up to it (a record note may
+      // come first); with none placed ahead, read the whole run's. A note
+      // at a step the run does not reach is not in it (steps() drops it
+      // once the end is known).
+      for (let tries = 0; tries < this.anns.length + 1; tries++) {
+        if (to === null && this.unplaced()) await this.readToEnd();
+        else if (to !== null && to > this.scannedStep && this.unplaced()) {
+          if (await this.reaches(to)) {
+            await this.host.seek(to);
+            await this.scan(true);
+          }
+        } else if (to !== null && !(await this.reaches(to))) {
+          // Not reached: the end is known now.
+        } else break;
         to = pick();
       }
     }
@@ -165,28 +259,20 @@ export class NotesStrip {
       // Back where the reader was: the search only read the run.
       if (this.host.current()?.step !== v.step) await this.host.seek(v.step);
       this.flash = { step: v.step, text: t('embed.noMoreNotes') };
-      const now = this.host.current();
-      if (now) this.paint(now);
+      this.host.redraw();
       return false;
     }
-    this.pinned = { step: to, index: edgeNoteAt(stepsOf(this.anns, this.seen), to, dir) };
+    this.pinned = { step: to, index: edgeNoteAt(this.steps(), to, dir) };
     await this.host.seek(to);
-    const now = this.host.current();
-    if (now) this.paint(now);
+    this.host.redraw();
     return true;
-  }
-
-  /** The note shown at step: the one a move chose there, else noteAt's. */
-  private shownIndex(steps: readonly (number | null)[], step: number): number {
-    const p = this.pinned;
-    return p && p.step === step && steps[p.index] === step ? p.index : noteAt(steps, step);
   }
 
   /** Draws the note for view v. */
   paint(v: View): void {
     if (!this.has()) return;
-    const steps = stepsOf(this.anns, this.seen);
-    const i = this.shownIndex(steps, v.step);
+    const steps = this.steps();
+    const i = shownNote(steps, v.step, this.pinned);
     const a = i >= 0 ? this.anns[i] : undefined;
     const total = this.anns.length;
     if (a) {
@@ -206,8 +292,8 @@ export class NotesStrip {
     setText(this.count, count);
     setAttr(this.count, 'title', count);
     // With every note that can be placed placed, none lies after the one shown.
-    const last = !this.unplaced(steps) && !steps.some((s) => s !== null && s > v.step) && (i < 0 || steps[i] !== v.step || sameStepNote(steps, i, 1) < 0);
-    this.prev.disabled = i < 0;
-    this.next.disabled = last;
+    const last = !this.unplaced() && nearestNoteStep(steps, v.step, 1) === null && (i < 0 || steps[i] !== v.step || sameStepNote(steps, i, 1) < 0);
+    setAttr(this.prev, 'aria-disabled', String(!this.live || i < 0));
+    setAttr(this.next, 'aria-disabled', String(!this.live || last));
   }
 }

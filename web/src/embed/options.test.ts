@@ -3,12 +3,12 @@ import { DEFAULT_PANELS, isLibraryID, pageTheme, parseOptions, queryOptions } fr
 
 describe('parseOptions', () => {
   it('reads every option from a query string', () => {
-    const o = parseOptions(queryOptions('?scenario=rollback&panels=math,%20chart,bogus,math&step=7&autoplay=1&notes=off&readonly=false&speed=15&lang=zh-CN&theme=light'));
-    expect(o).toEqual({ source: null, scenario: 'rollback', panels: ['math', 'chart'], step: 7, autoplay: true, notes: false, readonly: false, speed: 15, lang: 'zh-CN', theme: 'light', error: null });
+    const o = parseOptions(queryOptions('?scenario=rollback&panels=math,%20chart,bogus,math&step=7&autoplay=1&notes=off&note=2&readonly=false&speed=15&lang=zh-CN&theme=light'));
+    expect(o).toEqual({ source: null, scenario: 'rollback', panels: ['math', 'chart'], step: 7, autoplay: true, notes: false, note: 2, readonly: false, speed: 15, lang: 'zh-CN', theme: 'light', error: null });
   });
   it('has read-only, paused defaults at step 0', () => {
     const o = parseOptions(queryOptions(''));
-    expect(o).toMatchObject({ scenario: null, source: null, panels: [...DEFAULT_PANELS], step: 0, autoplay: false, notes: true, readonly: true, speed: 5 });
+    expect(o).toMatchObject({ scenario: null, source: null, panels: [...DEFAULT_PANELS], step: 0, autoplay: false, notes: true, note: 0, readonly: true, speed: 5 });
   });
   it('ignores malformed numbers and clamps the speed', () => {
     expect(parseOptions(queryOptions('?step=-3&speed=9999'))).toMatchObject({ step: 0, speed: 240 });

@@ -25,6 +25,12 @@ export interface EmbedOptions {
    * one (default true; a scenario without notes shows no strip).
    */
   notes: boolean;
+  /**
+   * Starts at the step of this note (1 = the scenario's first annotation)
+   * instead of at step: a docs page that names a note keeps pointing at
+   * the same moment when the run's step numbers change. 0 = none.
+   */
+  note: number;
   /** Read-only (the default) hides everything that changes the simulation beyond stepping. */
   readonly: boolean;
   /** Play speed in steps per second. */
@@ -77,6 +83,7 @@ export function parseOptions(get: OptionSource): EmbedOptions {
     step: whole(get('step'), 0, 0, 1_000_000),
     autoplay: flag(get('autoplay'), false),
     notes: flag(get('notes'), true),
+    note: whole(get('note'), 0, 0, 1000),
     readonly: flag(get('readonly'), true),
     speed: whole(get('speed'), 5, 1, 240),
     lang: get('lang')?.trim() || null,

@@ -53,26 +53,31 @@ export class Player {
   private readonly els: Record<string, HTMLElement> = {};
   private cluster: ClusterPanel | null = null;
   private chart: ChartPanel | null = null;
-  /** The scenario's notes above the panels (null when the embedder turned them off). */
-  private readonly notes: NotesStrip | null;
+  /** The scenario's notes above the panels (hidden when the embedder turned them off). */
+  private readonly notes: NotesStrip;
 
   constructor(
     private readonly engine: Promise<EngineClient>,
     private readonly opts: EmbedOptions,
     private readonly openLink?: OpenLink,
   ) {
-    this.notes = opts.notes
-      ? new NotesStrip(
-          {
-            records: async (from) => (await this.call<{ records: TraceRecord[] | null }>('records', { from, kinds: ['decision'], limit: 500 }))?.records ?? null,
-            seek: (step) => this.seek(step),
-            computeMore: () => this.computeMore(),
-            ended: () => this.ended,
-            current: () => this.view,
-          },
-          (fn) => void this.exclusive(fn),
-        )
-      : null;
+    this.notes = new NotesStrip(
+      {
+        records: async (from, limit) => (await this.call<{ records: TraceRecord[] | null }>('records', { from, kinds: ['decision'], limit }))?.records ?? null,
+        seek: (step) => {
+          this.pause();
+          return this.seek(step);
+        },
+        computeMore: () => this.computeMore(),
+        end: () => (this.view && (this.ended || this.view.maxStep >= AHEAD_LIMIT) ? this.view.maxStep : null),
+        moves: () => (this.movesPending ? null : this.movesAsked),
+        current: () => this.view,
+        redraw: () => this.schedule(),
+        hold: (fn) => this.holding(fn),
+      },
+      (fn) => this.noteMove(fn),
+      opts.notes,
+    );
     this.root = this.build();
   }
 
@@ -108,7 +113,7 @@ export class Player {
       label,
     ));
     const panels = h('div', { class: `pl-panels n${this.opts.panels.length}` }, ...this.opts.panels.map((p) => this.panel(p)));
-    const root = h('div', { class: 'player', role: 'region', tabindex: 0, 'aria-label': 'Rollout Lab' }, h('div', { class: 'pl-head' }, title, open), controls, status, ...(this.notes ? [this.notes.root] : []), panels);
+    const root = h('div', { class: 'player', role: 'region', tabindex: 0, 'aria-label': 'Rollout Lab' }, h('div', { class: 'pl-head' }, title, open), controls, status, this.notes.root, panels);
     root.addEventListener('keydown', (e) => this.onKey(e));
     return root;
   }
@@ -164,10 +169,19 @@ export class Player {
       setText(this.els.title!, r.value.view.scenario);
       this.root.setAttribute('aria-label', t('embed.player', { name: r.value.view.scenario }));
       this.samples = r.value.samples ?? [];
-      this.notes?.load((r.value as Snapshot & { annotations?: Annotation[] }).annotations ?? []);
-      if (this.notes?.has()) this.els.controls!.title = t('embed.keysNotes');
+      this.notes.load((r.value as Snapshot & { annotations?: Annotation[] }).annotations ?? []);
+      if (this.notes.has()) this.els.controls!.title = t('embed.keysNotes');
       this.apply(r.value);
-      if (this.opts.step > 0) {
+      /** Why the player starts elsewhere than asked (shown once it is ready). */
+      let notice = '';
+      if (this.opts.note > 0) {
+        // A note names a moment that stays when step numbers change.
+        if (!(await this.notes.goTo(this.opts.note))) {
+          notice = t('embed.noSuchNote', { n: this.opts.note, total: this.notes.total() });
+          if (this.view?.step) await this.seek(0); // the search for it may have gone to the end
+        }
+        await this.recallMath();
+      } else if (this.opts.step > 0) {
         const at = await engine.call<Snapshot>('seek', { step: this.opts.step, maxPods: MAX_PODS });
         if (at.ok) this.apply(at.value);
         else {
@@ -179,10 +193,17 @@ export class Player {
         }
         await this.recallMath();
       }
-      this.els.status!.hidden = true;
+      const status = this.els.status!;
+      status.hidden = !notice;
+      if (notice) {
+        status.dataset.kind = 'warning';
+        setText(status, notice);
+        console.warn(`Rollout Lab player: ${notice}`);
+      }
       for (const id of ['back', 'step', 'play', 'reset', 'scrub']) (this.els[id] as HTMLButtonElement).disabled = false;
       this.els.open!.hidden = this.opts.readonly || !this.openLink;
       this.root.dataset.ready = 'true';
+      this.notes.ready();
       // Autoplay, unless the reader asked for less motion: while the
       // player is in view (a player far down the page waits for the reader,
       // and one scrolled away stops), until the reader takes the controls.
@@ -306,7 +327,7 @@ export class Player {
     if (blocks.length) this.mathByStep.set(s.view.step, blocks);
     if (this.chart && this.samples.length < s.view.maxStep + 1) this.samplesSoon();
     // The notes anchored to decision records read the records up to here.
-    if (this.notes?.has()) void this.notes.scan().then((read) => read && this.schedule());
+    void this.notes.scan().then((read) => read && this.schedule(), () => {});
     this.schedule();
   }
 
@@ -346,9 +367,24 @@ export class Player {
     );
   }
 
+  /** Seeks and steps asked of the engine so far, and those not answered yet (NotesHost.moves). */
+  private movesAsked = 0;
+  private movesPending = 0;
+
+  /** Calls a method that moves the engine to another step, counting it (movesAsked). */
+  private async moveCall(method: 'advance' | 'seek', args: unknown): Promise<Snapshot | null> {
+    this.movesAsked++;
+    this.movesPending++;
+    try {
+      return await this.call<Snapshot>(method, args);
+    } finally {
+      this.movesPending--;
+    }
+  }
+
   async advance(count = 1): Promise<number> {
     if (!this.view) return 0;
-    const s = await this.call<Snapshot>('advance', { by: 'event', count, maxPods: MAX_PODS });
+    const s = await this.moveCall('advance', { by: 'event', count, maxPods: MAX_PODS });
     if (!s) return 0;
     const taken = s.steps?.length ?? 0;
     if (taken < count) this.ended = true; // nothing more is due
@@ -358,8 +394,14 @@ export class Player {
 
   async seek(step: number): Promise<void> {
     if (!this.view) return;
-    const s = await this.call<Snapshot>('seek', { step: Math.max(0, step), maxPods: MAX_PODS });
+    const s = await this.moveCall('seek', { step: Math.max(0, step), maxPods: MAX_PODS });
     if (s) this.apply(s);
+  }
+
+  /** A note move (the strip's buttons, PageDown / PageUp): playback stops, as for Back. */
+  private noteMove(fn: () => Promise<unknown>, repeat = false): void {
+    this.pause();
+    void this.exclusive(fn, repeat);
   }
 
   private async back(): Promise<void> {
@@ -443,11 +485,11 @@ export class Player {
     } else if (e.key === ' ' && tag !== 'BUTTON') {
       e.preventDefault();
       this.togglePlay();
-    } else if ((e.key === 'PageDown' || e.key === 'PageUp') && this.notes?.has()) {
+    } else if ((e.key === 'PageDown' || e.key === 'PageUp') && this.notes.acts()) {
       // A clicker's keys: the next or previous note.
       e.preventDefault();
       const dir = e.key === 'PageDown' ? 1 : -1;
-      void this.exclusive(() => this.notes!.move(dir));
+      this.noteMove(() => this.notes.move(dir), e.repeat);
     }
   }
 
@@ -470,9 +512,22 @@ export class Player {
     });
   }
 
+  /** Searches under way that hold the drawing (NotesHost.hold): the frame drawn is the one after them. */
+  private held = 0;
+
+  private async holding<T>(fn: () => Promise<T>): Promise<T> {
+    this.held++;
+    try {
+      return await fn();
+    } finally {
+      this.held--;
+      this.schedule();
+    }
+  }
+
   render(): void {
     const v = this.view;
-    if (!v) return;
+    if (!v || this.held) return;
     const records = list(v.records);
     this.cluster?.render(v, claimsOf(records), MAX_PODS);
     this.chart?.render(this.samples, v.step);
@@ -484,7 +539,7 @@ export class Player {
     if (this.els.queues) renderQueues(this.els.queues, v);
     if (this.els.expectations) renderExpectations(this.els.expectations, v);
     if (this.els.trace) renderTrace(this.els.trace, this.els.traceLabel!, v);
-    this.notes?.paint(v);
+    this.notes.paint(v);
     const scrub = this.els.scrub as HTMLInputElement;
     scrub.max = String(v.maxStep);
     scrub.value = String(v.step);

@@ -60,7 +60,7 @@ const inlineSources = new WeakMap<HTMLElement, string>();
 /** Counts the mounts of each element: a mount that a later one overtook while it loaded gives up. */
 const mounts = new WeakMap<HTMLElement, number>();
 /** The options an element is read for (attributes, or data- attributes). */
-const OPTION_NAMES = ['scenario', 'panels', 'step', 'autoplay', 'notes', 'readonly', 'speed', 'lang', 'theme'];
+const OPTION_NAMES = ['scenario', 'panels', 'step', 'autoplay', 'notes', 'note', 'readonly', 'speed', 'lang', 'theme'];
 
 async function upgrade(el: HTMLElement): Promise<void> {
   if (mounted.has(el)) return;

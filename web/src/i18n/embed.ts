@@ -37,5 +37,9 @@ register('embed', {
     'embed.notesAhead': 'This run has {total} notes: "Next note" goes to the step the first one is about.',
     'embed.notesAheadOne': 'This run has a note: "Next note" goes to the step it is about.',
     'embed.noMoreNotes': 'no more notes in this run',
+    'embed.searching': 'looking for the next note…',
+    'embed.prevNoteName': 'Previous note',
+    'embed.nextNoteName': 'Next note',
+    'embed.noSuchNote': 'This run has no note {n} (it has {total}): starting at step 0.',
   },
 });

@@ -63,3 +63,29 @@ export function edgeNoteAt(steps: readonly (number | null)[], step: number, dir:
   const all = steps.flatMap((s, i) => (s === step ? [i] : []));
   return (dir > 0 ? all[0] : all.at(-1)) ?? -1;
 }
+
+/** A note a move chose among several at its step; it is the one shown while that step is. */
+export interface PinnedNote {
+  step: number;
+  index: number;
+}
+
+/**
+ * The note shown at step: the pinned one while its step is shown, else
+ * noteAt's.
+ *
+ *   shownNote([10, 10, 40], 10, {step: 10, index: 1}) → 1;  shownNote([10, 10, 40], 12, {step: 10, index: 0}) → 1
+ */
+export function shownNote(steps: readonly (number | null)[], step: number, pinned: PinnedNote | null): number {
+  return pinned && pinned.step === step && steps[pinned.index] === step ? pinned.index : noteAt(steps, step);
+}
+
+/**
+ * The step of the nearest note after (dir 1) or before (−1) step, or null.
+ *
+ *   nearestNoteStep([10, null, 40], 10, 1) → 40;  nearestNoteStep([10, null, 40], 40, -1) → 10
+ */
+export function nearestNoteStep(steps: readonly (number | null)[], step: number, dir: 1 | -1): number | null {
+  const cands = steps.filter((s): s is number => s !== null && (dir > 0 ? s > step : s < step));
+  return cands.length ? (dir > 0 ? Math.min(...cands) : Math.max(...cands)) : null;
+}

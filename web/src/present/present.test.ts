@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord, View } from '../types';
-import { addRecords, edgeNoteAt, noteAt, type RecordSteps, sameStepNote, stepsOf } from './annotations';
+import { addRecords, edgeNoteAt, nearestNoteStep, noteAt, type RecordSteps, sameStepNote, shownNote, stepsOf } from './annotations';
 import { questionFor } from './predict';
 import { inputKeeps, readState, typingTarget } from './presenter';
 
@@ -80,5 +80,21 @@ describe('presenter keys', () => {
     for (const k of [' ', 'Escape', 'PageDown', 'PageUp']) expect(inputKeeps(range, k)).toBe(false);
     expect(inputKeeps({ type: 'checkbox' }, ' ')).toBe(true);
     expect(inputKeeps({ type: 'checkbox' }, 'Escape')).toBe(false);
+  });
+});
+
+describe('shownNote and nearestNoteStep', () => {
+  it('keeps a pinned note only while its step is shown', () => {
+    expect(shownNote([10, 10, 40], 10, { step: 10, index: 1 })).toBe(1);
+    expect(shownNote([10, 10, 40], 10, null)).toBe(0);
+    expect(shownNote([10, 10, 40], 12, { step: 10, index: 0 })).toBe(1);
+    // A pin whose note is no longer at that step (another scenario) is ignored.
+    expect(shownNote([5, 10, 40], 10, { step: 10, index: 0 })).toBe(1);
+  });
+  it('finds the nearest placed note either way', () => {
+    expect(nearestNoteStep([10, null, 40], 10, 1)).toBe(40);
+    expect(nearestNoteStep([10, null, 40], 40, -1)).toBe(10);
+    expect(nearestNoteStep([10, null, 40], 40, 1)).toBeNull();
+    expect(nearestNoteStep([null, null], 0, 1)).toBeNull();
   });
 });

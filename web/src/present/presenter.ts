@@ -10,7 +10,7 @@ import '../i18n/present-modes';
 import { Layout } from '../player/layout';
 import type { Annotation, Player } from '../player/player';
 import type { TraceRecord, View } from '../types';
-import { addRecords, edgeNoteAt, noteAt, type RecordSteps, sameStepNote, stepsOf } from './annotations';
+import { addRecords, edgeNoteAt, nearestNoteStep, type PinnedNote, type RecordSteps, sameStepNote, shownNote, stepsOf } from './annotations';
 import { PRESENT_STATE as STATE } from './state';
 /** Syncs tried while looking for a note beyond the computed run. */
 const SEARCH_SYNCS = 60;
@@ -42,7 +42,7 @@ export class Presenter {
   /** Key presses, one at a time; those queued before leaving presenter mode are dropped with it. */
   private readonly presses = new PressQueue(3, () => this.on);
   /** The note a note move chose at its step (one of several there), while that step is shown. */
-  private pinned: { step: number; index: number } | null = null;
+  private pinned: PinnedNote | null = null;
   /** Where the last search for a note not placed yet gave up (the end of what it computed): steps before it are not searched again. */
   private searchedTo = -1;
   /** A message about a note move that found nothing, shown while the step it was asked at is. */
@@ -146,8 +146,7 @@ export class Presenter {
 
   /** The note shown at step: the one a note move chose there, else noteAt's. */
   private shownIndex(steps: readonly (number | null)[], step: number): number {
-    const p = this.pinned;
-    return p && p.step === step && steps[p.index] === step ? p.index : noteAt(steps, step);
+    return shownNote(steps, step, this.pinned);
   }
 
   private async backSync(): Promise<void> {
@@ -197,11 +196,7 @@ export class Presenter {
       this.paint(v);
       return true;
     }
-    const pick = () => {
-      const steps = stepsOf(this.anns, this.seen);
-      const cands = steps.filter((s): s is number => s !== null && (dir > 0 ? s > v.step : s < v.step));
-      return cands.length ? (dir > 0 ? Math.min(...cands) : Math.max(...cands)) : null;
-    };
+    const pick = () => nearestNoteStep(stepsOf(this.anns, this.seen), v.step, dir);
     let to = pick();
     if (to === null && dir > 0) {
       // Only a note not placed yet can lie ahead; with every note placed

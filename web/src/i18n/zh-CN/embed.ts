@@ -38,5 +38,9 @@ register('embed', {
     'embed.notesAhead': '本次运行有 {total} 条讲解要点：“下一条讲解要点”前往第一条所说的那一步。',
     'embed.notesAheadOne': '本次运行有 1 条讲解要点：“下一条讲解要点”前往它所说的那一步。',
     'embed.noMoreNotes': '本次运行中没有更多讲解要点',
+    'embed.searching': '正在查找下一条讲解要点…',
+    'embed.prevNoteName': '上一条讲解要点',
+    'embed.nextNoteName': '下一条讲解要点',
+    'embed.noSuchNote': '本次运行没有第 {n} 条讲解要点（共 {total} 条）：从第 0 步开始。',
   },
 });
