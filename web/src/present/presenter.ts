@@ -45,6 +45,8 @@ export class Presenter {
   private pinned: PinnedNote | null = null;
   /** Where the last search for a note not placed yet gave up (the end of what it computed): steps before it are not searched again. */
   private searchedTo = -1;
+  /** The run's last step once a move learnt that it ends before a {step} note (which is then not in the run); null until then. */
+  private runEnd: number | null = null;
   /** A message about a note move that found nothing, shown while the step it was asked at is. */
   private flash: { step: number; text: string } | null = null;
   private readonly layout = new Layout('rolloutlab-present-panels', document.getElementById('panels-list'));
@@ -61,6 +63,7 @@ export class Presenter {
       this.scannedSeq = 0;
       this.pinned = null;
       this.searchedTo = -1;
+      this.runEnd = null;
     });
     player.onRender.push((v) => this.render(v));
     const on = (id: string, fn: () => void) => document.getElementById(id)?.addEventListener('click', fn);
@@ -144,6 +147,12 @@ export class Presenter {
     void this.presses.push(act, e.repeat);
   }
 
+  /** The step of each note, null for one not placed yet and for a {step} note past the run's end. */
+  private placed(): (number | null)[] {
+    const end = this.runEnd;
+    return stepsOf(this.anns, this.seen).map((s) => (s !== null && end !== null && s > end ? null : s));
+  }
+
   /** The note shown at step: the one a note move chose there, else noteAt's. */
   private shownIndex(steps: readonly (number | null)[], step: number): number {
     return shownNote(steps, step, this.pinned);
@@ -188,7 +197,7 @@ export class Presenter {
     if (!v) return false;
     this.flash = null;
     await this.scan();
-    const here = stepsOf(this.anns, this.seen);
+    const here = this.placed();
     const shown = this.shownIndex(here, v.step);
     const same = here[shown] === v.step ? sameStepNote(here, shown, dir) : -1;
     if (same >= 0) {
@@ -196,8 +205,18 @@ export class Presenter {
       this.paint(v);
       return true;
     }
-    const pick = () => nearestNoteStep(stepsOf(this.anns, this.seen), v.step, dir);
+    const pick = () => nearestNoteStep(this.placed(), v.step, dir);
     let to = pick();
+    // A {step} note past the part of the run computed: compute up to it
+    // first. One the run ends before is not in it (seeking there was an
+    // error, and the clicker's press did nothing).
+    if (dir > 0 && to !== null && to > v.maxStep) {
+      const r = await this.player.engineCall<{ maxStep: number; ended: boolean }>('ahead', { steps: to - v.maxStep });
+      if (r?.ended && r.maxStep < to) {
+        this.runEnd = r.maxStep;
+        to = pick();
+      }
+    }
     if (to === null && dir > 0) {
       // Only a note not placed yet can lie ahead; with every note placed
       // there is nothing to look for.
@@ -233,7 +252,7 @@ export class Presenter {
       to = pick() ?? to;
     }
     // Arriving forward shows the first note of that step, backward its last.
-    this.pinned = { step: to, index: edgeNoteAt(stepsOf(this.anns, this.seen), to, dir) };
+    this.pinned = { step: to, index: edgeNoteAt(this.placed(), to, dir) };
     await this.player.seek(to);
     const now = this.player.current();
     if (now) this.paint(now);
@@ -257,7 +276,7 @@ export class Presenter {
   }
 
   private paint(v: View): void {
-    const steps = stepsOf(this.anns, this.seen);
+    const steps = this.placed();
     const i = this.shownIndex(steps, v.step);
     const box = document.getElementById('annotation')!;
     box.dataset.at = i >= 0 && steps[i] === v.step ? 'here' : 'before';
@@ -277,7 +296,8 @@ export class Presenter {
     }
     const total = this.anns.length;
     // With every note placed, none after the last one reached.
-    const last = steps.every((s) => s !== null) && !steps.some((s) => s !== null && s > v.step) && (steps[i] !== v.step || sameStepNote(steps, i, 1) < 0);
+    // (A {step} note past the run's end is placed, at a step the run does not have.)
+    const last = stepsOf(this.anns, this.seen).every((s) => s !== null) && !steps.some((s) => s !== null && s > v.step) && (steps[i] !== v.step || sameStepNote(steps, i, 1) < 0);
     if (this.flash && this.flash.step !== v.step) this.flash = null;
     let count = total === 0 ? t('present.noNotes') : i < 0 ? (total === 1 ? t('present.beforeFirstOne') : t('present.beforeFirst', { total })) : t('present.noteCount', { n: i + 1, total });
     // A note read at an earlier step stays (dimmed): it says which step it is about.
