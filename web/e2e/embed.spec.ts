@@ -3,6 +3,7 @@
 // at 800x500.
 import { expect, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
+import { NOTES_EDGE_YAML } from './notes-edge';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/${name}.png`, import.meta.url));
 const PLAYERS = ['first', 'second', 'third'];
@@ -372,30 +373,7 @@ test('/embed notes: a player started past a record note shows it; two notes of o
 });
 
 test('/embed notes the run never reaches (a record it never writes, a step past its end) are not waited for', async ({ page }) => {
-  const yaml = `apiVersion: rolloutlab.dev/v1alpha1
-kind: Scenario
-metadata: {name: notes-edge}
-spec:
-  seed: 1
-  annotations:
-    - at: {step: 3}
-      title: Three
-    - at: {record: DeletionRanking, nth: 1}
-      title: Never
-    - at: {step: 5000}
-      title: Past the end
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: c, image: nginx}]}
-`;
-  await page.goto(`/embed#source=${encodeURIComponent(yaml)}`);
+  await page.goto(`/embed#source=${encodeURIComponent(NOTES_EDGE_YAML)}`);
   await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
   const next = page.locator('.pl-note-next');
   await next.click();
