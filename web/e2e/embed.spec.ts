@@ -439,3 +439,28 @@ test('docs/embed.html: a player\'s note keys move its notes, never the page; a n
   expect(boxes).toHaveLength(3);
   for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.y).toBeGreaterThanOrEqual(boxes[i - 1]!.y + boxes[i - 1]!.height);
 });
+
+test('/embed playback stays on a note it reaches long enough to read it, then plays on; without the strip it does not stop', async ({ page }) => {
+  const stepNow = async () => Number(/step (\d+) \//.exec((await page.locator('.pl-label').textContent()) ?? '')?.[1] ?? NaN);
+  await page.goto('/embed?scenario=rolling-update-10-3-2&speed=60');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await page.locator('.pl-play').click();
+  // The first note is at step 2: playback reaches it and stays there, still playing.
+  await expect(page.locator('.pl-note-title')).toHaveText('The first ReplicaSet gets all 10 replicas');
+  await expect(page.locator('.pl-notes')).toHaveAttribute('data-at', 'here');
+  const at = await stepNow();
+  expect(at).toBe(2);
+  await page.waitForTimeout(1500); // 60 steps a second would be far past it by now
+  expect(await stepNow()).toBe(at);
+  await expect(page.locator('.pl-play')).toHaveText('Pause');
+  // The reader's pause stops it for good; Play goes on from there.
+  await page.locator('.pl-play').click();
+  await expect(page.locator('.pl-play')).toHaveText('Play');
+  await page.locator('.pl-play').click();
+  await expect.poll(stepNow).toBeGreaterThan(at);
+  // With the strip turned off nothing stops playback at step 2.
+  await page.goto('/embed?scenario=rolling-update-10-3-2&speed=60&notes=false');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await page.locator('.pl-play').click();
+  await expect.poll(stepNow, { timeout: 5000 }).toBeGreaterThan(30);
+});

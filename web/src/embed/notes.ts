@@ -18,6 +18,15 @@ import type { TraceRecord, View } from '../types';
 /** Decision records asked for per engine call while placing the notes. */
 const SCAN_LIMIT = 500;
 
+/**
+ * How long playback stays on a note it reaches, so that the reader can
+ * read it (ms): a base, and time per character of its title and text
+ * (about 25 characters a second), within bounds.
+ */
+export function dwellMs(chars: number): number {
+  return Math.min(12_000, Math.max(3_000, 1_500 + 40 * chars));
+}
+
 /** What the strip needs of its player. */
 export interface NotesHost {
   /** The decision records after seq from, up to the step shown, at most limit (null when the engine failed). */
@@ -266,6 +275,26 @@ export class NotesStrip {
     await this.host.seek(to);
     this.host.redraw();
     return true;
+  }
+
+  /**
+   * How long playback should stay at step to, having come from step from
+   * (ms): the reading time of the notes placed in between (from < step ≤
+   * to), 0 when there are none or the strip is not shown.
+   */
+  async dwell(from: number, to: number): Promise<number> {
+    if (!this.has()) return 0;
+    await this.scan();
+    const steps = this.steps();
+    let chars = 0;
+    let any = false;
+    steps.forEach((s, i) => {
+      if (s === null || s <= from || s > to) return;
+      const note = translated<{ title: string; text?: string }>(this.anns[i]!, this.anns[i]!.translations);
+      chars += note.title.length + (note.text?.length ?? 0);
+      any = true;
+    });
+    return any ? dwellMs(chars) : 0;
   }
 
   /** Draws the note for view v. */

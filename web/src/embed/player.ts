@@ -409,19 +409,28 @@ export class Player {
     if (this.view && this.view.step > 0) await this.seek(this.view.step - 1);
   }
 
+  /** Counts the plays started: a tick of an earlier one (paused and played again while it awaited the engine) stops. */
+  private plays = 0;
+
   play(): void {
     if (this.playing || !this.view) return;
     this.playing = true;
     this.updatePlay();
     const perTick = Math.max(1, Math.round(this.opts.speed / 30));
+    const run = ++this.plays;
     const tick = async () => {
-      if (!this.playing) return;
+      if (!this.playing || run !== this.plays) return;
       const t0 = performance.now();
+      const from = this.view?.step ?? 0;
       const taken = await this.advance(perTick);
       if (taken === 0) return this.pause();
+      // A note reached: playback stays on it long enough to read it (the
+      // annotations are "steps worth pausing at"), then plays on.
+      const dwell = await this.notes.dwell(from, this.view?.step ?? from);
+      if (!this.playing || run !== this.plays) return;
       // The engine's and the drawing's time counts in the interval, so the
       // speed asked for is the speed played (240/s played 69/s).
-      this.playTimer = window.setTimeout(tick, Math.max(0, (1000 * perTick) / this.opts.speed - (performance.now() - t0)));
+      this.playTimer = window.setTimeout(tick, Math.max(dwell, (1000 * perTick) / this.opts.speed - (performance.now() - t0)));
     };
     void tick();
   }
