@@ -33,6 +33,7 @@ test('on another site, /embed.js falls back to iframes of /embed', async ({ page
       contentType: 'text/html',
       body: `<!doctype html><title>Other site</title><p>Intro</p>
         <rollout-lab id="p" scenario="rolling-update-10-3-2" step="3" panels="cluster"></rollout-lab>
+        <rollout-lab id="q" scenario="rolling-update-10-3-2" note="3" notes="false" panels="cluster"></rollout-lab>
         <script type="module" src="${baseURL}embed.js"></script>`,
     }),
   );
@@ -40,6 +41,11 @@ test('on another site, /embed.js falls back to iframes of /embed', async ({ page
   const frame = page.frameLocator('#p iframe');
   await expect(frame.locator('#player .player')).toHaveAttribute('data-ready', 'true');
   await expect(frame.locator('.pl-label')).toContainText('step 3 /');
+  // The notes options reach the iframe: the third note's step, the strip hidden.
+  const q = page.frameLocator('#q iframe');
+  await expect(q.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(q.locator('.pl-label')).toContainText('step 99 /');
+  await expect(q.locator('.pl-notes')).toBeHidden();
   expect(await page.evaluate(() => document.activeElement === document.body && window.scrollY === 0)).toBe(true);
 });
 
