@@ -24,7 +24,9 @@ FILE is a scenario file, library:ID for an embedded scenario (see
 
 --format says what to print:
   text   the timeline: each step, its trace records (decisions show their
-         math) and kubectl get deploy,rs,pods tables (--tables)
+         math), the scenario's notes (spec.annotations) under the step
+         they fall at, and kubectl get deploy,rs,pods tables (--tables);
+         at the end, a line for each note no step reached
   json   the trace in the versioned schema of docs/trace-schema.md
   state  every object at the end as a v1 List, like kubectl get -o json
 

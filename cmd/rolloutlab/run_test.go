@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -431,4 +433,44 @@ func TestRunHelp(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRunTextNotes checks that the timeline shows each of the scenario's
+// notes right after the records of the step it falls at (where the app's
+// presenter and embedded player place it: rolling-update-10-3-2's notes
+// at steps 2, 95, 99 and 113, web/e2e/embed.spec.ts), and names at the end
+// the notes no step reached, with what each waits for.
+func TestRunTextNotes(t *testing.T) {
+	out, _ := mustRun(t, exitOK, "run", "library:rolling-update-10-3-2", "--tables", "none")
+	lines := strings.Split(out, "\n")
+	for n, wantStep := range []int{2, 95, 99, 113} {
+		head := fmt.Sprintf("  # note %d of 4: ", n+1)
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, head) })
+		if i < 0 {
+			t.Fatalf("no %q line", head)
+		}
+		// The step line above it, past that step's records and the note lines before it.
+		j := i - 1
+		for j > 0 && strings.HasPrefix(lines[j], "  ") {
+			j--
+		}
+		if want := fmt.Sprintf(" step %d ", wantStep); !strings.Contains(lines[j], want) {
+			t.Errorf("note %d follows %q, want the step%s", n+1, lines[j], want)
+		}
+	}
+	wantIn(t, out, "  # note 3 of 4: Expectations\n  #   manageReplicas creates 3 pods and records that it expects 3 adds.")
+	if strings.Contains(out, "not reached") {
+		t.Errorf("a note of rolling-update-10-3-2 was not reached:\n%s", out[strings.Index(out, "not reached")-80:])
+	}
+
+	out, _ = mustRun(t, exitOK, "run", "testdata/notes-edge.yaml", "--tables", "none")
+	wantIn(t, out,
+		"  # note 1 of 3: Three\n+0.000s step 4 ",
+		"# note 2 of 3 (line 12, \"Never\") not reached by step 39: it waits for DeletionRanking decision record #1 (0 seen)\n"+
+			"# note 3 of 3 (line 14, \"Past the end\") not reached by step 39: it is at step 5000\n"+
+			"# end: step 39 at +601.000s; nothing is due\n")
+	// Stopped early, the notes after the stop are said to be not reached by then.
+	out, _ = mustRun(t, exitOK, "run", "library:rolling-update-10-3-2", "--tables", "none", "--until", "step=96")
+	wantIn(t, out, "# note 3 of 4 (line 38, \"Expectations\") not reached by step 96: it is at step 99\n",
+		"# note 4 of 4 (line 48, \"Which pods go first\") not reached by step 96: it waits for DeletionRanking decision record #1 (0 seen)\n")
 }

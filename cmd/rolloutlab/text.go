@@ -17,8 +17,9 @@ const recordIndent = "  "
 // writeTimeline writes the text format of `run`: the trace header (with the
 // seed), a line naming the scenario, then the set-up records and every step
 // of the current run, each step as its StepInfo line followed by its trace
-// records indented (decision records carry the controllers' math), kubectl
-// tables where mode asks, and a last line saying how the run ended:
+// records indented (decision records carry the controllers' math), the
+// scenario's notes that fall at it, kubectl tables where mode asks, lines
+// for the notes no step reached, and a last line saying how the run ended:
 //
 //	# rolloutlab trace v1 seed=1
 //	# scenario adoption (library:adoption) --until settle
@@ -105,15 +106,20 @@ type timelineWriter struct {
 	// ns is the namespace the tables list (tableNamespace).
 	ns   string
 	mode tablesMode
-	b    strings.Builder
+	// notes places the scenario's notes as the records are written.
+	notes *notePlacer
+	b     strings.Builder
 	// next is the index of the first trace record not yet written.
 	next int
+	// last is the last step written (0: set-up).
+	last int
 	err  error
 }
 
 func newTimelineWriter(w io.Writer, s *session.Session, name string, stop until, mode tablesMode) *timelineWriter {
 	sm := s.Sim()
-	t := &timelineWriter{w: w, sm: sm, records: sm.Recorder(), reader: sm.Recorder().NewReader(0), ns: tableNamespace(s.Scenario()), mode: mode}
+	t := &timelineWriter{w: w, sm: sm, records: sm.Recorder(), reader: sm.Recorder().NewReader(0), ns: tableNamespace(s.Scenario()), mode: mode,
+		notes: newNotePlacer(s.Scenario().Annotations)}
 	t.b.WriteString(t.records.Header() + "\n")
 	fmt.Fprintf(&t.b, "# scenario %s (%s) --until %s\n", s.Scenario().Name, name, stop)
 	return t
@@ -131,7 +137,8 @@ func (t *timelineWriter) table(want bool) string {
 // after set-up.
 func (t *timelineWriter) begin(table string) {
 	t.b.WriteString(clock.FormatOffset(0) + " set-up\n")
-	t.next = writeRecords(&t.b, t.reader, func(r trace.Record) bool { return r.Step == 0 })
+	t.writeRecords(func(r trace.Record) bool { return r.Step == 0 })
+	t.notes.write(&t.b, 0)
 	if table != "" {
 		writeTable(&t.b, t.ns, table, "after set-up at "+clock.FormatOffset(0))
 	}
@@ -141,7 +148,9 @@ func (t *timelineWriter) begin(table string) {
 // state after it.
 func (t *timelineWriter) step(info sim.StepInfo, table string) {
 	t.b.WriteString(info.Text() + "\n")
-	t.next = writeRecords(&t.b, t.reader, func(r trace.Record) bool { return r.Seq <= info.LastSeq })
+	t.writeRecords(func(r trace.Record) bool { return r.Seq <= info.LastSeq })
+	t.notes.write(&t.b, info.Step)
+	t.last = info.Step
 	if table != "" {
 		writeTable(&t.b, t.ns, table, fmt.Sprintf("after step %d at %s", info.Step, clock.FormatOffset(info.At)))
 	}
@@ -151,13 +160,14 @@ func (t *timelineWriter) step(info sim.StepInfo, table string) {
 }
 
 // end writes the records after the last step (a limit's note belongs to no
-// step), endTable ("" for none) as the state at the end, and endLine, and
-// flushes.
+// step), endTable ("" for none) as the state at the end, the notes no step
+// reached, and endLine, and flushes.
 func (t *timelineWriter) end(endTable, endLine string) {
-	t.next = writeRecords(&t.b, t.reader, func(trace.Record) bool { return true })
+	t.writeRecords(func(trace.Record) bool { return true })
 	if t.mode != tablesNone {
 		writeTable(&t.b, t.ns, endTable, "at the end")
 	}
+	t.notes.writeMissed(&t.b, t.last)
 	t.b.WriteString(endLine + "\n")
 	t.flush()
 }
@@ -171,16 +181,18 @@ func (t *timelineWriter) flush() {
 }
 
 // writeRecords writes the records the reader reads while in holds,
-// indented, and returns the index of the first record not written.
-func writeRecords(b *strings.Builder, reader *trace.Reader, in func(trace.Record) bool) int {
-	reader.Each(func(r trace.Record) bool {
+// indented, counting them for the notes; next is then the index of the
+// first record not written.
+func (t *timelineWriter) writeRecords(in func(trace.Record) bool) {
+	t.reader.Each(func(r trace.Record) bool {
 		if !in(r) {
 			return false
 		}
-		b.WriteString(recordIndent + r.Text() + "\n")
+		t.b.WriteString(recordIndent + r.Text() + "\n")
+		t.notes.record(r)
 		return true
 	})
-	return reader.Next()
+	t.next = t.reader.Next()
 }
 
 // writeTable writes a kubectl table of namespace ns as a shell transcript,
