@@ -302,7 +302,7 @@ test('presenter: a note at a step the run ends before is not in it; the clicker\
   await page.locator('body').click({ position: { x: 640, y: 5 } });
   await page.keyboard.press('PageDown');
   await expect(page.locator('#ann-title')).toHaveText('Three');
-  expect(await step(page)).toBe(3);
+  await expect.poll(() => step(page)).toBe(3);
   // The run ends at step 39: the note at step 5000 is not in it, nor is
   // the record the second note waits for. The press steps by sync (the
   // clicker's rule with no note left), and says nothing went wrong (it

@@ -147,9 +147,13 @@ export class NotesStrip {
     return end !== null && this.scannedStep >= end;
   }
 
-  /** Whether a note is not placed yet, though it may still be. */
+  /**
+   * Whether a note anchored to a record is not placed yet, though it may
+   * still be. (A {step} note is placed from the start, past the run's end
+   * or not: steps() drops that one for choosing and drawing.)
+   */
   private unplaced(): boolean {
-    return !this.scannedAll() && this.steps().some((s) => s === null);
+    return !this.scannedAll() && stepsOf(this.anns, this.seen).some((s) => s === null);
   }
 
   /**
@@ -263,6 +267,8 @@ export class NotesStrip {
         } else break;
         to = pick();
       }
+      // The engine may have failed meanwhile: go only where the run reaches.
+      if (to !== null && !(await this.reaches(to))) to = null;
     }
     if (to === null) {
       // Back where the reader was: the search only read the run.
@@ -277,24 +283,56 @@ export class NotesStrip {
     return true;
   }
 
-  /**
-   * How long playback should stay at step to, having come from step from
-   * (ms): the reading time of the notes placed in between (from < step ≤
-   * to), 0 when there are none or the strip is not shown.
-   */
-  async dwell(from: number, to: number): Promise<number> {
-    if (!this.has()) return 0;
+  // Playback stays on each note it reaches, one note at a time: the
+  // player advances no further than the next note placed (nextStop), asks
+  // which note it reached (reached; a record note found only now may lie
+  // before the step it advanced to), pins it and waits its reading time,
+  // then shows the next note of the same step, if any (sameStepNext),
+  // before it advances again.
+
+  /** The step of the next note placed after step, for playback to stop at; null for none known (or the strip not shown). */
+  nextStop(step: number): number | null {
+    return this.has() ? nearestNoteStep(this.steps(), step, 1) : null;
+  }
+
+  /** The first note (by step, then in file order) with from < its step ≤ to, and how long to stay on it; null for none. */
+  async reached(from: number, to: number): Promise<{ step: number; index: number; ms: number } | null> {
+    if (!this.has()) return null;
     await this.scan();
     const steps = this.steps();
-    let chars = 0;
-    let any = false;
-    steps.forEach((s, i) => {
-      if (s === null || s <= from || s > to) return;
-      const note = translated<{ title: string; text?: string }>(this.anns[i]!, this.anns[i]!.translations);
-      chars += note.title.length + (note.text?.length ?? 0);
-      any = true;
-    });
-    return any ? dwellMs(chars) : 0;
+    const at = nearestNoteStep(steps, from, 1);
+    if (at === null || at > to) return null;
+    const index = edgeNoteAt(steps, at, 1);
+    return { step: at, index, ms: this.readingMs(index) };
+  }
+
+  /** The note after the one shown at step, at that same step, and how long to stay on it; null for none. */
+  sameStepNext(step: number): { index: number; ms: number } | null {
+    if (!this.has()) return null;
+    const steps = this.steps();
+    const shown = shownNote(steps, step, this.pinned);
+    const index = steps[shown] === step ? sameStepNote(steps, shown, 1) : -1;
+    return index < 0 ? null : { index, ms: this.readingMs(index) };
+  }
+
+  /** Shows note index while step is shown. */
+  pin(step: number, index: number): void {
+    this.pinned = { step, index };
+  }
+
+  /** How long note i takes to read (dwellMs of its title and text, in the language shown). */
+  private readingMs(i: number): number {
+    const a = this.anns[i]!;
+    const note = translated<{ title: string; text?: string }>(a, a.translations);
+    return dwellMs(note.title.length + (note.text?.length ?? 0));
+  }
+
+  /** How long to stay on the note shown at step before playing on when playback starts there (0 when none is about this step). */
+  hereMs(step: number): number {
+    if (!this.has()) return 0;
+    const steps = this.steps();
+    const i = shownNote(steps, step, this.pinned);
+    return i >= 0 && steps[i] === step ? this.readingMs(i) : 0;
   }
 
   /** Draws the note for view v. */

@@ -177,7 +177,8 @@ export class Player {
       if (this.opts.note > 0) {
         // A note names a moment that stays when step numbers change.
         if (!(await this.notes.goTo(this.opts.note))) {
-          notice = t('embed.noSuchNote', { n: this.opts.note, total: this.notes.total() });
+          const total = this.notes.total();
+          notice = this.opts.note > total ? t('embed.noSuchNote', { n: this.opts.note, total }) : t('embed.noteNotReached', { n: this.opts.note });
           if (this.view?.step) await this.seek(0); // the search for it may have gone to the end
         }
         await this.recallMath();
@@ -412,27 +413,55 @@ export class Player {
   /** Counts the plays started: a tick of an earlier one (paused and played again while it awaited the engine) stops. */
   private plays = 0;
 
-  play(): void {
+  /**
+   * Plays: a tick advances perTick steps (speed / 30), but no further than
+   * the next note, and stays on each note it reaches long enough to read it
+   * (the annotations are "steps worth pausing at"), one note at a time.
+   * byAutoplay: started by autoplay rather than the reader, it first stays
+   * on a note already shown at the start (note=N).
+   */
+  play(byAutoplay = false): void {
     if (this.playing || !this.view) return;
     this.playing = true;
     this.updatePlay();
     const perTick = Math.max(1, Math.round(this.opts.speed / 30));
     const run = ++this.plays;
+    const alive = () => this.playing && run === this.plays;
+    const tickMs = (1000 * perTick) / this.opts.speed;
     const tick = async () => {
-      if (!this.playing || run !== this.plays) return;
+      if (!alive() || !this.view) return;
       const t0 = performance.now();
-      const from = this.view?.step ?? 0;
-      const taken = await this.advance(perTick);
-      if (taken === 0) return this.pause();
-      // A note reached: playback stays on it long enough to read it (the
-      // annotations are "steps worth pausing at"), then plays on.
-      const dwell = await this.notes.dwell(from, this.view?.step ?? from);
-      if (!this.playing || run !== this.plays) return;
       // The engine's and the drawing's time counts in the interval, so the
       // speed asked for is the speed played (240/s played 69/s).
-      this.playTimer = window.setTimeout(tick, Math.max(dwell, (1000 * perTick) / this.opts.speed - (performance.now() - t0)));
+      const next = (ms: number) => (this.playTimer = window.setTimeout(tick, Math.max(ms, tickMs - (performance.now() - t0))));
+      const from = this.view.step;
+      // Two notes of one step are read one after the other.
+      const more = this.notes.sameStepNext(from);
+      if (more) {
+        this.notes.pin(from, more.index);
+        this.schedule();
+        return next(more.ms);
+      }
+      const stop = this.notes.nextStop(from);
+      const count = stop === null ? perTick : Math.max(1, Math.min(perTick, stop - from));
+      const taken = await this.advance(count);
+      if (!alive()) return;
+      const hit = taken > 0 && this.view ? await this.notes.reached(from, this.view.step) : null;
+      if (!alive()) return;
+      if (hit) {
+        // A note found only now (anchored to a record of these steps) may
+        // lie before the step advanced to: back to it.
+        if (this.view && hit.step < this.view.step) await this.seek(hit.step);
+        this.notes.pin(hit.step, hit.index);
+        this.schedule();
+      }
+      // The run's end: stop at once (on its last note, if it has one).
+      if (taken < count) return this.pause();
+      next(hit?.ms ?? 0);
     };
-    void tick();
+    const first = byAutoplay ? this.notes.hereMs(this.view.step) : 0;
+    if (first) this.playTimer = window.setTimeout(tick, first);
+    else void tick();
   }
 
   pause(): void {
@@ -443,6 +472,8 @@ export class Player {
   }
 
   private togglePlay(): void {
+    // Not while a note search holds the drawing: it would play on from a step the search only read.
+    if (this.held) return;
     this.takeOver();
     if (this.playing) this.pause();
     else this.play();
@@ -458,11 +489,11 @@ export class Player {
   private inView: IntersectionObserver | null = null;
 
   private autoplayInView(): void {
-    if (typeof IntersectionObserver === 'undefined') return this.play();
+    if (typeof IntersectionObserver === 'undefined') return this.play(true);
     this.inView = new IntersectionObserver(
       (entries) => {
         const visible = entries[entries.length - 1]!.isIntersecting;
-        if (visible) this.play();
+        if (visible) this.play(true);
         else this.pause();
       },
       { threshold: 0.3 },

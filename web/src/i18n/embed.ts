@@ -41,5 +41,6 @@ register('embed', {
     'embed.prevNoteName': 'Previous note',
     'embed.nextNoteName': 'Next note',
     'embed.noSuchNote': 'This run has no note {n} (it has {total}): starting at step 0.',
+    'embed.noteNotReached': 'This run never reaches note {n}: starting at step 0.',
   },
 });

@@ -14,6 +14,8 @@ import { addRecords, edgeNoteAt, nearestNoteStep, type PinnedNote, type RecordSt
 import { PRESENT_STATE as STATE } from './state';
 /** Syncs tried while looking for a note beyond the computed run. */
 const SEARCH_SYNCS = 60;
+/** Steps computed per engine call on the way to a {step} note beyond the computed run. */
+const AHEAD_CHUNK = 2000;
 
 /** What survives a reload. */
 export interface PresentState {
@@ -210,11 +212,22 @@ export class Presenter {
     // A {step} note past the part of the run computed: compute up to it
     // first. One the run ends before is not in it (seeking there was an
     // error, and the clicker's press did nothing).
+    // In chunks, saying so: a note may be far ahead (up to the run's step limit).
     if (dir > 0 && to !== null && to > v.maxStep) {
-      const r = await this.player.engineCall<{ maxStep: number; ended: boolean }>('ahead', { steps: to - v.maxStep });
-      if (r?.ended && r.maxStep < to) {
-        this.runEnd = r.maxStep;
-        to = pick();
+      setText(document.getElementById('ann-count')!, t('present.searching'));
+      for (let max = v.maxStep; to !== null && to > max; ) {
+        const r = await this.player.engineCall<{ maxStep: number; ended: boolean }>('ahead', { steps: Math.min(AHEAD_CHUNK, to - max) });
+        if (!r || r.maxStep <= max) {
+          // The run ends (or the engine failed) before the note: it is not in this run.
+          if (r?.ended) this.runEnd = r.maxStep;
+          to = pick();
+          break;
+        }
+        max = r.maxStep;
+        if (r.ended && max < to) {
+          this.runEnd = max;
+          to = pick();
+        }
       }
     }
     if (to === null && dir > 0) {

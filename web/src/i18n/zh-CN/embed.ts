@@ -42,5 +42,6 @@ register('embed', {
     'embed.prevNoteName': '上一条讲解要点',
     'embed.nextNoteName': '下一条讲解要点',
     'embed.noSuchNote': '本次运行没有第 {n} 条讲解要点（共 {total} 条）：从第 0 步开始。',
+    'embed.noteNotReached': '本次运行不会到达第 {n} 条讲解要点：从第 0 步开始。',
   },
 });
