@@ -315,6 +315,27 @@ test('presenter: a note at a step the run ends before is not in it; the clicker\
   expect(problems).toEqual([]);
 });
 
+test('presenter: playing, the run stops at each note it reaches', async ({ page }) => {
+  const problems = watch(page);
+  await ready(page);
+  await page.locator('#scenario-picker').selectOption('rolling-update-10-3-2');
+  await page.locator('#speed').selectOption('60');
+  await page.locator('#present-btn').click();
+  await expect(page.locator('#ann-count')).toHaveText(/^4 notes/);
+  // Play from step 0: it stops at the first note (step 2), then, played on, at the second (step 95).
+  for (const [at, title] of [
+    [2, 'The first ReplicaSet gets all 10 replicas'],
+    [95, 'The image changed; the new ReplicaSet starts at 3'],
+  ] as const) {
+    await page.locator('#play-btn').click();
+    await expect(page.locator('#play-btn')).toHaveText('Play', { timeout: 15_000 });
+    await expect.poll(() => step(page)).toBe(at);
+    await expect(page.locator('#ann-title')).toHaveText(title);
+    await expect(page.locator('#annotation')).toHaveAttribute('data-at', 'here');
+  }
+  expect(problems).toEqual([]);
+});
+
 test('?present in the URL opens presenter mode; one press of the button leaves it', async ({ page }) => {
   await ready(page, '/?present');
   await expect(page.locator('html')).toHaveClass(/present/);

@@ -117,7 +117,7 @@ export class NotesStrip {
     if (v) this.paint(v);
   }
 
-  /** Whether the strip is shown and acts: the embedder wants it, the scenario has notes and the player is ready. */
+  /** Whether the strip is shown: the embedder wants it and the scenario has notes. */
   has(): boolean {
     return this.shown && this.anns.length > 0;
   }

@@ -283,9 +283,36 @@ export class Presenter {
     }
     const box = document.getElementById('annotation')!;
     box.hidden = false;
+    const from = this.renderedStep;
+    this.renderedStep = v.step;
     // New records may resolve more notes; scanning is cheap and incremental.
-    if (v.maxStep > 0) void this.scan().then(() => this.paint(v));
+    // Playing, the run stops at each note it reaches.
+    if (v.maxStep > 0)
+      void this.scan().then(async () => {
+        if (this.player.isPlaying()) await this.stopAtNote(from, v.step);
+        this.paint(this.player.current() ?? v);
+      });
     this.paint(v);
+  }
+
+  /** The step the presenter last drew (where playback came from to the step drawn next); -1 before any. */
+  private renderedStep = -1;
+
+  /**
+   * Playing, a note at a step after from, up to to, stops the run there
+   * (the annotations are "steps worth pausing at"): the instructor presses
+   * Play, and the run stops where there is something to say. A frame may
+   * draw a step past the note (several steps per frame): back to it.
+   */
+  private async stopAtNote(from: number, to: number): Promise<void> {
+    if (from < 0 || to <= from) return;
+    const steps = this.placed();
+    const at = nearestNoteStep(steps, from, 1);
+    if (at === null || at > to) return;
+    this.player.pause();
+    this.pinned = { step: at, index: edgeNoteAt(steps, at, 1) };
+    // Always: a step of the play still under way would land after the pause.
+    await this.player.seek(at);
   }
 
   private paint(v: View): void {
