@@ -143,6 +143,7 @@ func (p *parser) finish(s *Scenario, hasScenario bool, ignored int, specOnly boo
 	p.prepareLive(s, specOnly)
 	p.notePeaks(s)
 	p.notePaused(s)
+	p.noteScheduling(s)
 }
 
 // ignoredList names the objects of kinds not simulated, from their

@@ -185,7 +185,7 @@ export interface Notice {
   line?: number;
   kind?: string;
   name?: string;
-  /** ignored | replaced | default-scenario | live | stripped */
+  /** ignored | replaced | default-scenario | live | stripped | limit | paused | scheduling */
   code: string;
   message: string;
 }
