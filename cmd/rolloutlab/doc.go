@@ -5,7 +5,8 @@
 // Commands:
 //
 //	run      play a scenario headless: a text timeline (each step, its trace
-//	         records and the controllers' math, kubectl tables), the JSON
+//	         records and the controllers' math, the scenario's notes where
+//	         they fall, kubectl tables), the JSON
 //	         trace (docs/trace-schema.md) or the final state as a v1 List
 //	check    validate scenario files (parse + dry load) and print problems
 //	         as `file:line: field: message`

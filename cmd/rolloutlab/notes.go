@@ -54,13 +54,21 @@ func (p *notePlacer) place(step int) []int {
 }
 
 // write writes the notes at step (place), each as its title and text in
-// comment lines under the step.
+// comment lines under the step: every line of a text written as a block
+// (text: |) is a comment line too, blank ones included, so that a note
+// never looks like a record or ends a table's block.
 func (p *notePlacer) write(b *strings.Builder, step int) {
 	for _, i := range p.place(step) {
 		a := p.anns[i]
-		fmt.Fprintf(b, "%s# note %d of %d: %s\n", recordIndent, i+1, len(p.anns), a.Title)
-		if a.Text != "" {
-			fmt.Fprintf(b, "%s#   %s\n", recordIndent, a.Text)
+		fmt.Fprintf(b, "%s# note %d of %d: %s\n", recordIndent, i+1, len(p.anns), strings.Join(strings.Fields(a.Title), " "))
+		if text := strings.TrimRight(a.Text, "\n"); text != "" {
+			for _, line := range strings.Split(text, "\n") {
+				if line == "" {
+					b.WriteString(recordIndent + "#\n")
+					continue
+				}
+				fmt.Fprintf(b, "%s#   %s\n", recordIndent, line)
+			}
 		}
 	}
 }

@@ -465,9 +465,9 @@ func TestRunTextNotes(t *testing.T) {
 
 	out, _ = mustRun(t, exitOK, "run", "testdata/notes-edge.yaml", "--tables", "none")
 	wantIn(t, out,
-		"  # note 1 of 3: Three\n+0.000s step 4 ",
-		"# note 2 of 3 (line 12, \"Never\") not reached by step 39: it waits for DeletionRanking decision record #1 (0 seen)\n"+
-			"# note 3 of 3 (line 14, \"Past the end\") not reached by step 39: it is at step 5000\n"+
+		"  # note 1 of 3: Three\n  #   A text written as a block:\n  #\n  #   each of its lines is a comment line.\n+0.000s step 4 ",
+		"# note 2 of 3 (line 16, \"Never\") not reached by step 39: it waits for DeletionRanking decision record #1 (0 seen)\n"+
+			"# note 3 of 3 (line 18, \"Past the end\") not reached by step 39: it is at step 5000\n"+
 			"# end: step 39 at +601.000s; nothing is due\n")
 	// Stopped early, the notes after the stop are said to be not reached by then.
 	out, _ = mustRun(t, exitOK, "run", "library:rolling-update-10-3-2", "--tables", "none", "--until", "step=96")

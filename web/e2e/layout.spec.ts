@@ -315,7 +315,7 @@ test('presenter: a note at a step the run ends before is not in it; the clicker\
   expect(problems).toEqual([]);
 });
 
-test('presenter: playing, the run stops at each note it reaches', async ({ page }) => {
+test('presenter: playing, the run stops at each note it reaches (two notes of one step one after the other); out of presenter mode it plays on', async ({ page }) => {
   const problems = watch(page);
   await ready(page);
   await page.locator('#scenario-picker').selectOption('rolling-update-10-3-2');
@@ -333,6 +333,26 @@ test('presenter: playing, the run stops at each note it reaches', async ({ page 
     await expect(page.locator('#ann-title')).toHaveText(title);
     await expect(page.locator('#annotation')).toHaveAttribute('data-at', 'here');
   }
+  // Out of presenter mode, Play plays on past the notes.
+  await page.locator('#present-exit').click();
+  await page.locator('#play-btn').click();
+  await expect.poll(() => step(page), { timeout: 15_000 }).toBeGreaterThan(113);
+  await page.locator('#play-btn').click();
+  // Two notes of one step (adoption's, at step 10): Play stops at the first,
+  // then shows the second and stays, then plays on.
+  await page.locator('#scenario-picker').selectOption('adoption');
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);
+  await page.locator('#present-btn').click();
+  await page.locator('#play-btn').click();
+  await expect(page.locator('#ann-title')).toHaveText('Adoption', { timeout: 15_000 });
+  await expect(page.locator('#play-btn')).toHaveText('Play');
+  await expect.poll(() => step(page)).toBe(10);
+  await page.locator('#play-btn').click();
+  await expect(page.locator('#ann-title')).toHaveText('Only one pod is created');
+  await expect(page.locator('#play-btn')).toHaveText('Play');
+  expect(await step(page)).toBe(10);
+  await page.locator('#play-btn').click();
+  await expect.poll(() => step(page), { timeout: 15_000 }).toBeGreaterThan(10);
   expect(problems).toEqual([]);
 });
 

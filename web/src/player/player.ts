@@ -468,18 +468,50 @@ export class Player {
     if (s) this.apply(s);
   }
 
+  /**
+   * Where playback stops (presenter mode: at each note), or null to play
+   * on to the end. A tick advances no further than next(from); reached
+   * says whether the steps it took reached a stop (the step, to back up
+   * to when a stop found only then lies before where it advanced to).
+   * before is asked when Play is pressed: true means it showed something
+   * at this step instead (a second note of the same step), and play does
+   * not start.
+   */
+  stops: {
+    before(step: number): boolean;
+    next(from: number): number | null;
+    reached(from: number, to: number): Promise<number | null>;
+  } | null = null;
+
+  /** Counts the plays started: a tick of an earlier play (paused and played again while it awaited the engine) stops. */
+  private plays = 0;
+
   play(): void {
     if (this.playing || !this.view) return;
+    if (this.stops?.before(this.view.step)) return;
     this.playing = true;
     this.updatePlay();
+    const run = ++this.plays;
+    const alive = () => this.playing && run === this.plays;
     const tick = async () => {
-      if (!this.playing) return;
+      if (!alive() || !this.view) return;
       const speed = Number($<HTMLSelectElement>('speed').value) || 5;
       const perTick = Math.max(1, Math.round(speed / 30));
       const t0 = performance.now();
-      const taken = await this.advance('event', perTick);
+      const from = this.view.step;
+      const stop = this.stops?.next(from) ?? null;
+      const count = stop === null || stop <= from ? perTick : Math.min(perTick, stop - from);
+      const taken = await this.advance('event', count);
+      if (!alive()) return;
       if (taken === 0) {
         this.pause();
+        return;
+      }
+      const hit = this.stops && this.view ? await this.stops.reached(from, this.view.step) : null;
+      if (!alive()) return;
+      if (hit !== null) {
+        this.pause();
+        if (hit !== this.view?.step) await this.seek(hit);
         return;
       }
       // The engine's time counts in the interval: the speed chosen is the speed played.

@@ -80,6 +80,7 @@ export class Presenter {
     this.on = true;
     document.documentElement.classList.add('present');
     document.getElementById('present-btn')?.setAttribute('aria-pressed', 'true');
+    this.player.stops = this.stops;
     this.player.helpFirst = () => ({
       heading: t('keys.presenterHeading'),
       keys: [
@@ -99,6 +100,7 @@ export class Presenter {
     document.documentElement.classList.remove('present');
     document.getElementById('present-btn')?.setAttribute('aria-pressed', 'false');
     document.getElementById('annotation')!.hidden = true;
+    this.player.stops = null;
     sessionStorage.removeItem(STATE);
     this.player.helpFirst = null;
     this.player.renderHelp();
@@ -174,8 +176,16 @@ export class Presenter {
     await this.player.seek(to);
   }
 
+  /** The scans under way, one after another: two at once read the same records and counted them twice. */
+  private scanning: Promise<void> = Promise.resolve();
+
   /** Reads the decision records computed since the last scan. */
-  private async scan(): Promise<void> {
+  private scan(): Promise<void> {
+    this.scanning = this.scanning.then(() => this.scanOnce(), () => this.scanOnce());
+    return this.scanning;
+  }
+
+  private async scanOnce(): Promise<void> {
     for (let i = 0; i < 50; i++) {
       const r = await this.player.engineCall<{ records: TraceRecord[] | null; total: number }>('records', { from: this.scannedSeq + 1, kinds: ['decision'], limit: 500 });
       const recs = r?.records ?? [];
@@ -283,37 +293,38 @@ export class Presenter {
     }
     const box = document.getElementById('annotation')!;
     box.hidden = false;
-    const from = this.renderedStep;
-    this.renderedStep = v.step;
     // New records may resolve more notes; scanning is cheap and incremental.
-    // Playing, the run stops at each note it reaches.
-    if (v.maxStep > 0)
-      void this.scan().then(async () => {
-        if (this.player.isPlaying()) await this.stopAtNote(from, v.step);
-        this.paint(this.player.current() ?? v);
-      });
+    if (v.maxStep > 0) void this.scan().then(() => this.on && this.paint(this.player.current() ?? v));
     this.paint(v);
   }
 
-  /** The step the presenter last drew (where playback came from to the step drawn next); -1 before any. */
-  private renderedStep = -1;
-
   /**
-   * Playing, a note at a step after from, up to to, stops the run there
-   * (the annotations are "steps worth pausing at"): the instructor presses
-   * Play, and the run stops where there is something to say. A frame may
-   * draw a step past the note (several steps per frame): back to it.
+   * Player.stops while presenting: playing, the run stops at each note it
+   * reaches (the annotations are "steps worth pausing at"), so that the
+   * instructor presses Play and the run stops where there is something to
+   * say; Play on the first of two notes of one step shows the second.
    */
-  private async stopAtNote(from: number, to: number): Promise<void> {
-    if (from < 0 || to <= from) return;
-    const steps = this.placed();
-    const at = nearestNoteStep(steps, from, 1);
-    if (at === null || at > to) return;
-    this.player.pause();
-    this.pinned = { step: at, index: edgeNoteAt(steps, at, 1) };
-    // Always: a step of the play still under way would land after the pause.
-    await this.player.seek(at);
-  }
+  private readonly stops: NonNullable<Player['stops']> = {
+    before: (step) => {
+      const steps = this.placed();
+      const shown = this.shownIndex(steps, step);
+      const same = steps[shown] === step ? sameStepNote(steps, shown, 1) : -1;
+      if (same < 0) return false;
+      this.pinned = { step, index: same };
+      const v = this.player.current();
+      if (v) this.paint(v);
+      return true;
+    },
+    next: (from) => nearestNoteStep(this.placed(), from, 1),
+    reached: async (from, to) => {
+      await this.scan();
+      const steps = this.placed();
+      const at = nearestNoteStep(steps, from, 1);
+      if (at === null || at > to) return null;
+      this.pinned = { step: at, index: edgeNoteAt(steps, at, 1) };
+      return at;
+    },
+  };
 
   private paint(v: View): void {
     const steps = this.placed();
