@@ -37,6 +37,12 @@ type podState struct {
 	key  string
 	uid  types.UID
 	node string
+	// anti is set when the pod has required anti-affinity on the node
+	// topology (antiaffinity.go); counted in its node's antiPods.
+	anti bool
+	// waitsForPods is set when the pod's last try to schedule found every
+	// ready node excluded by anti-affinity: a pod leaving a node retries it.
+	waitsForPods bool
 	// image is the first container's image; it selects the profile.
 	image string
 	stage stage
@@ -84,6 +90,10 @@ type nodeState struct {
 	marked bool
 	// pods counts pods bound to the node (for spreading).
 	pods int
+	// antiPods counts the pods bound to the node that have required
+	// anti-affinity on the node topology; while it is 0 a pod without
+	// such a rule needs no check against the node's pods.
+	antiPods int
 }
 
 // Kubelet is the scheduler, kubelet and node lifecycle model.
@@ -279,10 +289,10 @@ func (k *Kubelet) Observe() {
 			}
 		case apiserver.Deleted:
 			if p := k.pods.At(ev.Key); p != nil && p.uid == pod.UID {
-				if n := k.nodes[p.node]; n != nil {
-					n.pods--
-				}
+				k.unplace(p)
 				k.deletePod(p)
+				// The pods that anti-affinity kept off every node try again.
+				k.retryWaitingForPods()
 			}
 		}
 	}
@@ -295,6 +305,7 @@ func (k *Kubelet) podAdded(key string, pod *corev1.Pod) {
 		p.image = c.Image
 		p.readiness, p.liveness = probeOf(c.ReadinessProbe), probeOf(c.LivenessProbe)
 	}
+	p.anti = len(hostnameAntiAffinity(pod)) > 0
 	if pod.Spec.TerminationGracePeriodSeconds != nil {
 		p.grace = time.Duration(*pod.Spec.TerminationGracePeriodSeconds) * time.Second
 	}
@@ -308,9 +319,7 @@ func (k *Kubelet) podAdded(key string, pod *corev1.Pod) {
 	}
 	if p.node != "" {
 		p.stage = stageBound
-		if n := k.nodes[p.node]; n != nil {
-			n.pods++
-		}
+		k.place(p, p.node)
 		k.schedulePod(p, k.startDelay(p), actStart)
 		return
 	}
@@ -352,18 +361,66 @@ func (k *Kubelet) readyDelay(p *podState) time.Duration {
 }
 
 // pickNode chooses the ready node with the fewest pods (ties: config order).
-func (k *Kubelet) pickNode() string {
-	best := ""
+// pickNodeFor returns the ready node with the fewest pods (the first in
+// configuration order of those) that anti-affinity does not exclude pod
+// from (see antiaffinity.go), or "" and how many ready nodes anti-affinity
+// excluded.
+func (k *Kubelet) pickNodeFor(p *podState, pod *corev1.Pod) (best string, excluded int) {
 	for _, name := range k.nodeOrder {
 		n := k.nodes[name]
 		if !n.ready {
+			continue
+		}
+		if (p.anti || n.antiPods > 0) && k.excludedFrom(name, pod) {
+			excluded++
 			continue
 		}
 		if best == "" || n.pods < k.nodes[best].pods {
 			best = name
 		}
 	}
-	return best
+	return best, excluded
+}
+
+// place counts p as bound to node.
+func (k *Kubelet) place(p *podState, node string) {
+	if n := k.nodes[node]; n != nil {
+		n.pods++
+		if p.anti {
+			n.antiPods++
+		}
+	}
+}
+
+// unplace uncounts p from its node.
+func (k *Kubelet) unplace(p *podState) {
+	if n := k.nodes[p.node]; n != nil {
+		n.pods--
+		if p.anti {
+			n.antiPods--
+		}
+	}
+}
+
+// retryWaitingForPods schedules another try for the pending pods that
+// anti-affinity kept off every node, as the scheduler moves them back to
+// its active queue when an assigned pod is deleted.
+func (k *Kubelet) retryWaitingForPods() {
+	if len(k.unschedulable) == 0 {
+		return
+	}
+	kept := k.unschedulable[:0:0]
+	for _, key := range k.unschedulable {
+		p := k.pods.At(key)
+		if p != nil && p.node == "" && p.waitsForPods {
+			w := k.writable(p)
+			w.waitsForPods = false
+			k.schedulePod(w, k.cfg.ScheduleDelay, actBind)
+			continue
+		}
+		kept = append(kept, key)
+	}
+	k.unschedulable = kept
 }
 
 // NodeNames returns the nodes in configuration order.

@@ -30,9 +30,7 @@ func (k *Kubelet) resumeRestored(p *podState, pod *corev1.Pod) bool {
 	for _, cs := range pod.Status.ContainerStatuses {
 		p.restarts = max(p.restarts, cs.RestartCount)
 	}
-	if n := k.nodes[p.node]; n != nil {
-		n.pods++
-	}
+	k.place(p, p.node)
 	if podutil.IsPodReady(pod) {
 		p.stage = stageReady
 		p.gen++

@@ -153,13 +153,23 @@ func (k *Kubelet) firePod(act action, p *podState) {
 // bind schedules and binds the pod. pod is the stored pod (read-only); the
 // unschedulable branch writes status on a copy.
 func (k *Kubelet) bind(p *podState, pod *corev1.Pod) {
-	node := k.pickNode()
+	node, excluded := k.pickNodeFor(p, pod)
 	if node == "" {
 		k.unschedulable = append(k.unschedulable, p.key)
+		p.waitsForPods = excluded > 0
+		detail, msg := "no ready node", ""
+		if excluded > 0 {
+			msg = antiAffinityMessage(len(k.nodeOrder), excluded)
+			detail = msg
+		}
+		if c := podCondition(pod, corev1.PodScheduled); excluded > 0 && c != nil && c.Status == corev1.ConditionFalse && c.Reason == "Unschedulable" && c.Message == msg {
+			return // a retry after a pod left that finds what the last one did writes nothing
+		}
 		pod = statusWritable(pod)
 		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionFalse, "Unschedulable", k.clock.Now())
+		podCondition(pod, corev1.PodScheduled).Message = msg
 		k.writeStatus("scheduler", pod)
-		k.emit(Transition{Actor: "scheduler", Pod: p.key, What: "unschedulable", Detail: "no ready node"})
+		k.emit(Transition{Actor: "scheduler", Pod: p.key, What: "unschedulable", Detail: detail})
 		return
 	}
 	if _, err := k.server.BindPod("scheduler", pod.Namespace, pod.Name, node); err != nil {
@@ -167,7 +177,7 @@ func (k *Kubelet) bind(p *podState, pod *corev1.Pod) {
 		return
 	}
 	p.node, p.stage = node, stageBound
-	k.nodes[node].pods++
+	k.place(p, node)
 	k.emit(Transition{Actor: "scheduler", Pod: p.key, Node: node, What: "bound"})
 	k.schedulePod(p, k.startDelay(p), actStart)
 }
@@ -371,6 +381,16 @@ func isSimID(id, a, b, c string) bool {
 
 // setPodCondition sets a condition, changing lastTransitionTime only when the
 // status changes.
+// podCondition returns pod's condition of type t, nil when it has none.
+func podCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
+	for i := range pod.Status.Conditions {
+		if pod.Status.Conditions[i].Type == t {
+			return &pod.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
 func setPodCondition(pod *corev1.Pod, t corev1.PodConditionType, status corev1.ConditionStatus, reason string, now time.Time) {
 	for i := range pod.Status.Conditions {
 		c := &pod.Status.Conditions[i]

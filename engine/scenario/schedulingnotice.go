@@ -13,9 +13,9 @@ import (
 const NoticeScheduling = "scheduling"
 
 // schedulingMessage follows the fields a NoticeScheduling names.
-const schedulingMessage = "not simulated: the simulated scheduler binds each pod to the ready node with the fewest pods. " +
-	"On a real cluster these rules can leave pods Pending (a surge pod whose required anti-affinity finds no free node " +
-	"stalls a rollout with maxUnavailable 0); this run does not show that"
+const schedulingMessage = "not simulated: the simulated scheduler binds each pod to the ready node with the fewest pods " +
+	"that required pod anti-affinity on kubernetes.io/hostname allows, and applies no other rule. " +
+	"On a real cluster these rules can leave pods Pending and stall a rollout; this run does not show that"
 
 // noteScheduling says which objects carry scheduling rules (affinity,
 // nodeSelector, topologySpreadConstraints) in their pod spec, naming the
@@ -56,8 +56,10 @@ func podSpecOf(o Object) (*corev1.PodSpec, string, string, metav1.Object) {
 	return nil, "", "", nil
 }
 
-// schedulingFields names the scheduling rules spec sets, in spec order:
-// affinity's kinds (nodeAffinity, podAffinity, podAntiAffinity), then
+// schedulingFields names the scheduling rules spec sets that the simulated
+// scheduler does not apply, in spec order: affinity's kinds (nodeAffinity,
+// podAffinity, podAntiAffinity unless it is only required terms on the node
+// topology), then
 // nodeSelector (unless it only asks for Linux nodes, as many charts do,
 // which every worker node of a Linux cluster is) and
 // topologySpreadConstraints. Tolerations are not named: the simulated
@@ -71,7 +73,7 @@ func schedulingFields(spec *corev1.PodSpec) []string {
 		if a.PodAffinity != nil {
 			out = append(out, "affinity.podAffinity")
 		}
-		if a.PodAntiAffinity != nil {
+		if a.PodAntiAffinity != nil && !onlyHostnameRequired(a.PodAntiAffinity) {
 			out = append(out, "affinity.podAntiAffinity")
 		}
 	}
@@ -82,6 +84,21 @@ func schedulingFields(spec *corev1.PodSpec) []string {
 		out = append(out, "topologySpreadConstraints")
 	}
 	return out
+}
+
+// onlyHostnameRequired reports whether pod anti-affinity has only required
+// terms on the node topology, which the simulated scheduler applies
+// (engine/kubelet/antiaffinity.go).
+func onlyHostnameRequired(a *corev1.PodAntiAffinity) bool {
+	if len(a.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
+		return false
+	}
+	for _, t := range a.RequiredDuringSchedulingIgnoredDuringExecution {
+		if t.TopologyKey != corev1.LabelHostname {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyLinux reports whether a nodeSelector only asks for Linux nodes.

@@ -7,8 +7,9 @@ import (
 
 // TestSchedulingNotice checks that a pod template's scheduling rules are
 // named in a notice at the line of the first, that a Linux-only
-// nodeSelector and a pod a ReplicaSet owns are not, and that a file
-// without such rules has no scheduling notice.
+// nodeSelector, required anti-affinity on the node topology (simulated)
+// and a pod a ReplicaSet owns are not, and that a file without such rules
+// has no scheduling notice.
 func TestSchedulingNotice(t *testing.T) {
 	src := `apiVersion: apps/v1
 kind: Deployment
@@ -23,7 +24,7 @@ spec:
         podAntiAffinity:
           requiredDuringSchedulingIgnoredDuringExecution:
           - labelSelector: {matchLabels: {app: api}}
-            topologyKey: kubernetes.io/hostname
+            topologyKey: topology.kubernetes.io/zone
       nodeSelector: {disktype: ssd}
       topologySpreadConstraints:
       - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: api}}}
@@ -39,6 +40,11 @@ spec:
     metadata: {labels: {app: linux}}
     spec:
       nodeSelector: {kubernetes.io/os: linux}
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: linux}}
+            topologyKey: kubernetes.io/hostname
       containers: [{name: c, image: c:1}]
 ---
 apiVersion: v1
@@ -73,7 +79,7 @@ spec:
 	}
 	want := []string{
 		"document 1, line 11: Deployment/api: spec.template.spec.affinity.podAntiAffinity, spec.template.spec.nodeSelector, spec.template.spec.topologySpreadConstraints: " + schedulingMessage,
-		"document 4, line 47: Pod/bare: spec.affinity.nodeAffinity: " + schedulingMessage,
+		"document 4, line 52: Pod/bare: spec.affinity.nodeAffinity: " + schedulingMessage,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("scheduling notices:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
