@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/rolloutlab/rolloutlab/engine/deployutil"
+	"github.com/rolloutlab/rolloutlab/engine/session"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
 
@@ -78,6 +79,16 @@ func TestRequiredAntiAffinityStallsASurgeOnlyRollout(t *testing.T) {
 	if sched == nil || sched.Status != corev1.ConditionFalse || sched.Reason != "Unschedulable" ||
 		sched.Message != "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules." {
 		t.Errorf("PodScheduled condition %+v", sched)
+	}
+	// The view says why the pod waits (the cluster panel shows it under its ReplicaSet).
+	var why []string
+	for _, p := range r.Sess.View(session.ViewOptions{}).Pods {
+		if p.Unschedulable != "" {
+			why = append(why, p.Name+": "+p.Unschedulable)
+		}
+	}
+	if want := pending[0].Name + ": 0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."; len(why) != 1 || why[0] != want {
+		t.Errorf("view's unschedulable pods %q, want [%q]", why, want)
 	}
 	if d.Status.AvailableReplicas != 3 || d.Status.UpdatedReplicas != 1 {
 		t.Errorf("available %d, updated %d; want the 3 old pods available and the 1 new one", d.Status.AvailableReplicas, d.Status.UpdatedReplicas)

@@ -149,6 +149,11 @@ type PodView struct {
 	Terminating bool   `json:"terminating"`
 	Restarts    int32  `json:"restarts"`
 	Image       string `json:"image"`
+	// Unschedulable is why the scheduler could place the pod on no node
+	// (its PodScheduled condition's message: "0/3 nodes are available:
+	// 3 node(s) didn't match pod anti-affinity rules."), "" while it has
+	// not failed to.
+	Unschedulable string `json:"unschedulable,omitempty"`
 }
 
 // NodeView is one node.
@@ -305,6 +310,14 @@ func podView(p *corev1.Pod, rsMinReady map[string]int32, now time.Time) PodView 
 	}
 	for _, cs := range p.Status.ContainerStatuses {
 		v.Restarts += cs.RestartCount
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable && p.Spec.NodeName == "" {
+			v.Unschedulable = c.Message
+			if v.Unschedulable == "" {
+				v.Unschedulable = "no node is ready"
+			}
+		}
 	}
 	minReady := int32(0)
 	if ref := metav1.GetControllerOfNoCopy(p); ref != nil {

@@ -151,3 +151,47 @@ test('two futures of one rollout: a new image applied now, and what if maxSurge 
   await expect(keepAt).toBeVisible();
   await expect(keepAt.locator('input')).not.toBeChecked();
 });
+
+test('a pasted Deployment whose pods must not share a node: the surge pod waits unscheduled, the cluster view says why, and the rules not simulated are named', async ({ page }) => {
+  await openAndPaste(
+    page,
+    { width: 1280, height: 720 },
+    `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: shop}
+spec:
+  replicas: 3
+  progressDeadlineSeconds: 60
+  selector: {matchLabels: {app: api}}
+  strategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - {labelSelector: {matchLabels: {app: api}}, topologyKey: kubernetes.io/hostname}
+      nodeSelector: {disktype: ssd}
+      containers: [{name: api, image: api:1}]
+`,
+  );
+  await expect(page.locator('#load-status')).toContainText('Loaded api');
+  // The anti-affinity rule is simulated; the nodeSelector is not, and says so at its line.
+  const notice = page.locator('#load-errors li[data-code="scheduling"]');
+  await expect(notice).toHaveCount(1);
+  await expect(notice).toContainText('line 16');
+  await expect(notice).toContainText('Deployment/api: spec.template.spec.nodeSelector: not simulated');
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('.deploy[data-name="api"] .deploy-meta')).toContainText('available 3');
+  // The new image: one surge pod, and no node it may go to.
+  await whatIf(page, 'setImage', { image: 'api:2' }, 'apply');
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('.deploy[data-name="api"] .deploy-meta')).toContainText('Progressing False ProgressDeadlineExceeded');
+  const waiting = page.locator('.rs[data-age="new"] .rs-unschedulable');
+  await expect(waiting).toHaveText("1 pod not scheduled: 0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.");
+  // Back at the cluster view (the What if? room is below it): the reason is in view, not in the pod table.
+  await page.locator('#panel-cluster').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await expect(waiting).toBeInViewport();
+  await expect(page.locator('.rs[data-age="old"] .rs-unschedulable')).toBeHidden();
+  await page.screenshot({ path: shot('anti-affinity-stall') });
+});

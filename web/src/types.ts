@@ -103,6 +103,8 @@ export interface PodView {
   terminating: boolean;
   restarts: number;
   image: string;
+  /** Why the scheduler placed it on no node (its PodScheduled condition's message); absent while it has not failed to. */
+  unschedulable?: string;
 }
 
 export interface NodeView {

@@ -149,6 +149,8 @@ export class ClusterPanel {
     const counts = h('div', { class: 'rs-counts' });
     const squares = h('div', { class: 'pods', role: 'img' });
     const more = h('span', { class: 'pods-more muted' });
+    // Why pods of this ReplicaSet wait unscheduled (a rollout stalled by anti-affinity).
+    const waiting = h('div', { class: 'rs-unschedulable', hidden: true });
     const details = h('details', { class: 'pod-details' }, h('summary', { text: t('player.podDetails') }), h('div', { class: 'pod-table' }));
     details.addEventListener('toggle', () => {
       if (details.open) this.openPods.add(x.key);
@@ -157,7 +159,7 @@ export class ClusterPanel {
       if (details.open) this.fillPodTable(body, (details as unknown as { pods: PodView[] }).pods ?? []);
       else body.textContent = '';
     });
-    const el = h('div', { class: 'rs', 'data-name': x.rs?.name ?? x.name, 'data-namespace': x.rs?.namespace ?? '' }, head, counts, squares, more, details);
+    const el = h('div', { class: 'rs', 'data-name': x.rs?.name ?? x.name, 'data-namespace': x.rs?.namespace ?? '' }, head, counts, squares, more, waiting, details);
     const sq = new KeyedList<PodView, HTMLSpanElement>(
       squares,
       (p) => p.name,
@@ -169,7 +171,7 @@ export class ClusterPanel {
   }
 
   private updateRS(el: HTMLElement, x: RSGroup): void {
-    const [head, counts, squares, more, details] = Array.from(el.children) as HTMLElement[];
+    const [head, counts, squares, more, waiting, details] = Array.from(el.children) as HTMLElement[];
     const rs = x.rs;
     if (rs) {
       // Per Deployment: another Deployment's rollout makes no ReplicaSet of this one old.
@@ -206,6 +208,9 @@ export class ClusterPanel {
     setAttr(squares!, 'aria-label', counted ? t('player.podsCounted', { count: total }) : t(x.pods.length === 1 ? 'player.podCountOne' : 'player.podCount', { count: x.pods.length }));
     const hidden = total - shownCount;
     setText(more!, `${hidden > 0 ? `${t('player.moreNotDrawn', { count: hidden })} ` : ''}${counted ? t('player.countedNote', { count: x.pods.length }) : ''}`);
+    const unscheduled = x.pods.filter((p) => p.unschedulable);
+    waiting!.hidden = unscheduled.length === 0;
+    setText(waiting!, unscheduled.length ? t(unscheduled.length === 1 ? 'player.unschedulableOne' : 'player.unschedulable', { count: unscheduled.length, why: unscheduled[0]!.unschedulable! }) : '');
     (details as unknown as { pods: PodView[] }).pods = x.pods;
     if ((details as HTMLDetailsElement).open) this.fillPodTable(details!.children[1] as HTMLElement, x.pods);
   }
@@ -219,12 +224,12 @@ export class ClusterPanel {
       setAttr(e, 'title', t('player.tipCounted', { status: p.status }));
       return;
     }
-    setAttr(e, 'title', `${p.name}: ${p.status}${p.ready ? t('player.tipReady') : ''}${p.available ? t('player.tipAvailable') : ''}${p.node ? t('player.tipNode', { node: p.node }) : ''}${p.restarts ? t('player.tipRestarts', { n: p.restarts }) : ''}`);
+    setAttr(e, 'title', `${p.name}: ${p.status}${p.ready ? t('player.tipReady') : ''}${p.available ? t('player.tipAvailable') : ''}${p.node ? t('player.tipNode', { node: p.node }) : ''}${p.unschedulable ? t('player.tipUnschedulable', { why: p.unschedulable }) : ''}${p.restarts ? t('player.tipRestarts', { n: p.restarts }) : ''}`);
   }
 
   private fillPodTable(body: HTMLElement, pods: PodView[]): void {
     const rows = pods.map((p) =>
-      h('tr', {}, h('td', { text: p.name }), h('td', { text: p.status }), h('td', { text: p.ready ? t('player.yes') : t('player.no') }), h('td', { text: p.node ?? '' }), h('td', { text: String(p.restarts) })),
+      h('tr', {}, h('td', { text: p.name }), h('td', { text: p.status }), h('td', { text: p.ready ? t('player.yes') : t('player.no') }), h('td', { text: p.node ?? (p.unschedulable ? t('player.notScheduled') : '') }), h('td', { text: String(p.restarts) })),
     );
     body.replaceChildren(h('table', {}, h('thead', {}, h('tr', {}, ...t('player.podsHead').split('|').map((c) => h('th', { text: c })))), h('tbody', {}, ...rows)));
   }
