@@ -3,10 +3,13 @@ package kubelet
 import (
 	"fmt"
 	"slices"
+	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
 )
 
 // Required pod anti-affinity on the node topology: the one scheduling rule
@@ -16,12 +19,27 @@ import (
 // maxUnavailable 0, the surge pod finds no node and stays Pending, and the
 // rollout stalls until its progress deadline. Only terms whose topologyKey
 // is kubernetes.io/hostname are applied (the simulated nodes carry no other
-// topology label); like the scheduler's InterPodAffinity filter, a term of
-// either pod counts (a pod may not land next to one whose rule excludes it),
-// and a pod being deleted counts until it is gone.
+// topology label). As in the scheduler's InterPodAffinity filter, the
+// incoming pod's terms are checked against the pods on a node, then theirs
+// against it; a pod being deleted counts until it is gone, a pod that has
+// finished (Succeeded, Failed) does not; matchLabelKeys and
+// mismatchLabelKeys add the term owner's values of those labels to the
+// selector (key In / NotIn), as the API server does when the pod is created.
 
 // hostnameTopology is the node label every simulated node carries.
 const hostnameTopology = "kubernetes.io/hostname"
+
+// exclusion says why a node is excluded for a pod, in the order the filter
+// checks (the first found is the reason given).
+type exclusion uint8
+
+const (
+	notExcluded exclusion = iota
+	// byOwnRule: the incoming pod's term selects a pod on the node.
+	byOwnRule
+	// byExistingRule: a term of a pod on the node selects the incoming pod.
+	byExistingRule
+)
 
 // hostnameAntiAffinity returns pod's required anti-affinity terms on the
 // node topology.
@@ -39,18 +57,38 @@ func hostnameAntiAffinity(pod *corev1.Pod) []corev1.PodAffinityTerm {
 	return out
 }
 
-// termSelects reports whether term, of a pod in namespace ns, selects
-// target: target's labels match the term's selector (a term without one
-// selects nothing) and its namespace is one the term applies to.
-func termSelects(term corev1.PodAffinityTerm, ns string, target *corev1.Pod) bool {
-	if term.LabelSelector == nil || !termNamespace(term, ns, target.Namespace) {
+// termSelects reports whether term, of pod owner, selects target: target's
+// labels match the term's selector with owner's matchLabelKeys and
+// mismatchLabelKeys merged in (a term without a selector selects nothing),
+// and its namespace is one the term applies to.
+func termSelects(term corev1.PodAffinityTerm, owner, target *corev1.Pod) bool {
+	if term.LabelSelector == nil || !termNamespace(term, owner.Namespace, target.Namespace) {
 		return false
 	}
 	sel, err := metav1.LabelSelectorAsSelector(term.LabelSelector)
-	return err == nil && sel.Matches(labels.Set(target.Labels))
+	if err != nil {
+		return false
+	}
+	for _, merge := range []struct {
+		keys []string
+		op   selection.Operator
+	}{{term.MatchLabelKeys, selection.In}, {term.MismatchLabelKeys, selection.NotIn}} {
+		for _, key := range merge.keys {
+			v, ok := owner.Labels[key]
+			if !ok {
+				continue // a key the owner does not carry is ignored
+			}
+			r, err := labels.NewRequirement(key, merge.op, []string{v})
+			if err != nil {
+				return false
+			}
+			sel = sel.Add(*r)
+		}
+	}
+	return sel.Matches(labels.Set(target.Labels))
 }
 
-// termNamespace reports whether term, of a pod in namespace ns, applies to
+// termNamespace reports whether a term of a pod in namespace ns applies to
 // namespace target: one it names or its namespace selector selects, or,
 // when it has neither, ns itself. A namespace's only label here is the one
 // every namespace carries (kubernetes.io/metadata.name); an empty selector
@@ -69,45 +107,61 @@ func termNamespace(term corev1.PodAffinityTerm, ns, target string) bool {
 	return err == nil && sel.Matches(labels.Set{corev1.LabelMetadataName: target})
 }
 
-// excludes reports whether pod and other may not share a node: a required
-// anti-affinity term on the node topology of either selects the other.
-func excludes(pod, other *corev1.Pod) bool {
+// excludes says whether pod may not share a node with other, and why.
+func excludes(pod, other *corev1.Pod) exclusion {
 	for _, t := range hostnameAntiAffinity(pod) {
-		if termSelects(t, pod.Namespace, other) {
-			return true
+		if termSelects(t, pod, other) {
+			return byOwnRule
 		}
 	}
 	for _, t := range hostnameAntiAffinity(other) {
-		if termSelects(t, other.Namespace, pod) {
-			return true
+		if termSelects(t, other, pod) {
+			return byExistingRule
 		}
 	}
-	return false
+	return notExcluded
 }
 
-// excludedFrom reports whether pod may not go to node: a pod bound there
-// (other than pod itself) and it exclude each other.
-func (k *Kubelet) excludedFrom(node string, pod *corev1.Pod) bool {
-	found := false
+// exclusions returns the nodes anti-affinity excludes pod from, and why,
+// in one pass over the pods bound to nodes. Unless pod has such a rule
+// itself (anti), only pods that have one are looked at.
+func (k *Kubelet) exclusions(pod *corev1.Pod, anti bool) map[string]exclusion {
+	out := map[string]exclusion{}
 	k.pods.Range(func(key string, p *podState) bool {
-		if p.node != node || p.uid == pod.UID {
+		if p.node == "" || p.uid == pod.UID || (!anti && !p.anti) || out[p.node] == byOwnRule {
 			return true
 		}
-		if other, ok := k.storedPod(p); ok && excludes(pod, other) {
-			found = true
-			return false
+		other, ok := k.storedPod(p)
+		if !ok || other.Status.Phase == corev1.PodSucceeded || other.Status.Phase == corev1.PodFailed {
+			return true
+		}
+		if r := excludes(pod, other); r != notExcluded && (out[p.node] == notExcluded || r < out[p.node]) {
+			out[p.node] = r
 		}
 		return true
 	})
-	return found
+	return out
 }
 
-// antiAffinityMessage is the PodScheduled condition's message when blocked
-// of the nodes (all of them) excluded the pod, and the rest were not ready.
-func antiAffinityMessage(nodes, blocked int) string {
-	msg := fmt.Sprintf("0/%d nodes are available: %d node(s) didn't match pod anti-affinity rules", nodes, blocked)
-	if rest := nodes - blocked; rest > 0 {
-		msg += fmt.Sprintf(", %d node(s) were not ready", rest)
+// unschedulableMessage is the PodScheduled condition's message when every
+// node is excluded or not ready, in the scheduler's words: the count of
+// nodes for each reason, sorted, then what preemption found (pods of equal
+// priority are no victims; a node that is not ready, tainted unreachable,
+// is not one preemption helps with).
+func unschedulableMessage(nodes, ownRule, existingRule, notReady int) string {
+	var reasons, preemption []string
+	add := func(to *[]string, n int, why string) {
+		if n > 0 {
+			*to = append(*to, fmt.Sprintf("%d %s", n, why))
+		}
 	}
-	return msg + "."
+	add(&reasons, ownRule, "node(s) didn't match pod anti-affinity rules")
+	add(&reasons, existingRule, "node(s) didn't satisfy existing pods anti-affinity rules")
+	add(&reasons, notReady, "node(s) had untolerated taint {node.kubernetes.io/unreachable: }")
+	add(&preemption, ownRule+existingRule, "No preemption victims found for incoming pod")
+	add(&preemption, notReady, "Preemption is not helpful for scheduling")
+	sort.Strings(reasons)
+	sort.Strings(preemption)
+	return fmt.Sprintf("0/%d nodes are available: %s. preemption: 0/%d nodes are available: %s.",
+		nodes, strings.Join(reasons, ", "), nodes, strings.Join(preemption, ", "))
 }

@@ -37,15 +37,19 @@ type podState struct {
 	key  string
 	uid  types.UID
 	node string
+	// image is the first container's image; it selects the profile.
+	image string
+	stage stage
+	// placed is set while the pod is counted in its node's pods (place,
+	// unplace): a pod that never was (a pasted pod that had finished) is
+	// not uncounted when it goes.
+	placed bool
 	// anti is set when the pod has required anti-affinity on the node
 	// topology (antiaffinity.go); counted in its node's antiPods.
 	anti bool
 	// waitsForPods is set when the pod's last try to schedule found every
 	// ready node excluded by anti-affinity: a pod leaving a node retries it.
 	waitsForPods bool
-	// image is the first container's image; it selects the profile.
-	image string
-	stage stage
 	// gen increases whenever a new transition is scheduled; older timers
 	// for this pod are stale.
 	gen uint64
@@ -119,7 +123,8 @@ type Kubelet struct {
 	nodeOrder []string
 	timers    timerHeap
 	seq       uint64
-	// unschedulable holds pending pods that found no ready node, in order.
+	// unschedulable holds the pending pods that found no node (none
+	// ready, or anti-affinity excluded every ready one), in order.
 	unschedulable []string
 }
 
@@ -289,10 +294,14 @@ func (k *Kubelet) Observe() {
 			}
 		case apiserver.Deleted:
 			if p := k.pods.At(ev.Key); p != nil && p.uid == pod.UID {
+				wasOnNode := p.placed
 				k.unplace(p)
 				k.deletePod(p)
-				// The pods that anti-affinity kept off every node try again.
-				k.retryWaitingForPods()
+				// The pods that anti-affinity kept off every node try again
+				// when one leaves a node.
+				if wasOnNode {
+					k.retryWaitingForPods()
+				}
 			}
 		}
 	}
@@ -311,6 +320,10 @@ func (k *Kubelet) podAdded(key string, pod *corev1.Pod) {
 	}
 	k.addPod(p)
 	if pod.DeletionTimestamp != nil {
+		// A pasted pod being deleted still occupies its node until it is gone.
+		if p.node != "" {
+			k.place(p, p.node)
+		}
 		k.podTerminating(p, pod)
 		return
 	}
@@ -360,31 +373,56 @@ func (k *Kubelet) readyDelay(p *podState) time.Duration {
 	return k.rand.Jitter(prof.ReadyDelay, prof.Jitter)
 }
 
-// pickNode chooses the ready node with the fewest pods (ties: config order).
 // pickNodeFor returns the ready node with the fewest pods (the first in
 // configuration order of those) that anti-affinity does not exclude pod
-// from (see antiaffinity.go), or "" and how many ready nodes anti-affinity
-// excluded.
-func (k *Kubelet) pickNodeFor(p *podState, pod *corev1.Pod) (best string, excluded int) {
+// from (see antiaffinity.go); "" when there is none, with the PodScheduled
+// message that says why when anti-affinity excluded some ("" when no node
+// is ready at all, which the model has always left without a message).
+func (k *Kubelet) pickNodeFor(p *podState, pod *corev1.Pod) (best, why string) {
+	var excluded map[string]exclusion
+	if p.anti || k.antiPodsPlaced() {
+		excluded = k.exclusions(pod, p.anti)
+	}
+	own, existing, notReady := 0, 0, 0
 	for _, name := range k.nodeOrder {
 		n := k.nodes[name]
 		if !n.ready {
+			notReady++
 			continue
 		}
-		if (p.anti || n.antiPods > 0) && k.excludedFrom(name, pod) {
-			excluded++
+		switch excluded[name] {
+		case byOwnRule:
+			own++
+			continue
+		case byExistingRule:
+			existing++
 			continue
 		}
 		if best == "" || n.pods < k.nodes[best].pods {
 			best = name
 		}
 	}
-	return best, excluded
+	if best == "" && own+existing > 0 {
+		why = unschedulableMessage(len(k.nodeOrder), own, existing, notReady)
+	}
+	return best, why
 }
 
-// place counts p as bound to node.
+// antiPodsPlaced reports whether a pod with required anti-affinity on the
+// node topology is bound to any node.
+func (k *Kubelet) antiPodsPlaced() bool {
+	for _, n := range k.nodes {
+		if n.antiPods > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// place counts p as bound to node (once).
 func (k *Kubelet) place(p *podState, node string) {
-	if n := k.nodes[node]; n != nil {
+	if n := k.nodes[node]; n != nil && !p.placed {
+		p.placed = true
 		n.pods++
 		if p.anti {
 			n.antiPods++
@@ -392,9 +430,10 @@ func (k *Kubelet) place(p *podState, node string) {
 	}
 }
 
-// unplace uncounts p from its node.
+// unplace uncounts p, a pod about to be forgotten, from its node, if it
+// was counted there (p itself is left as it is: it is dropped).
 func (k *Kubelet) unplace(p *podState) {
-	if n := k.nodes[p.node]; n != nil {
+	if n := k.nodes[p.node]; n != nil && p.placed {
 		n.pods--
 		if p.anti {
 			n.antiPods--
@@ -412,7 +451,10 @@ func (k *Kubelet) retryWaitingForPods() {
 	kept := k.unschedulable[:0:0]
 	for _, key := range k.unschedulable {
 		p := k.pods.At(key)
-		if p != nil && p.node == "" && p.waitsForPods {
+		if p == nil {
+			continue // gone while it waited
+		}
+		if p.node == "" && p.waitsForPods && p.stage != stageTerminating {
 			w := k.writable(p)
 			w.waitsForPods = false
 			k.schedulePod(w, k.cfg.ScheduleDelay, actBind)

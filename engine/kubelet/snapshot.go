@@ -10,7 +10,7 @@ import (
 // Checkpoint is the pod lifecycle model's whole mutable state at one
 // moment: its configuration (image profiles change at run time), its
 // position in the watch log, every pod's and node's state, the timers and
-// their sequence number, and the pods waiting for a ready node. Pod states
+// their sequence number, and the pods waiting for a node. Pod states
 // are copy-on-write (see package cow): the checkpoint shares the map (cow.Map) and
 // shares the states, which the model copies before writing; a state a
 // checkpoint holds is never written again, so a checkpoint taken after

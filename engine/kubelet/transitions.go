@@ -153,16 +153,15 @@ func (k *Kubelet) firePod(act action, p *podState) {
 // bind schedules and binds the pod. pod is the stored pod (read-only); the
 // unschedulable branch writes status on a copy.
 func (k *Kubelet) bind(p *podState, pod *corev1.Pod) {
-	node, excluded := k.pickNodeFor(p, pod)
+	node, msg := k.pickNodeFor(p, pod)
 	if node == "" {
 		k.unschedulable = append(k.unschedulable, p.key)
-		p.waitsForPods = excluded > 0
-		detail, msg := "no ready node", ""
-		if excluded > 0 {
-			msg = antiAffinityMessage(len(k.nodeOrder), excluded)
+		p.waitsForPods = msg != ""
+		detail := "no ready node"
+		if msg != "" {
 			detail = msg
 		}
-		if c := podCondition(pod, corev1.PodScheduled); excluded > 0 && c != nil && c.Status == corev1.ConditionFalse && c.Reason == "Unschedulable" && c.Message == msg {
+		if c := podCondition(pod, corev1.PodScheduled); msg != "" && c != nil && c.Status == corev1.ConditionFalse && c.Reason == "Unschedulable" && c.Message == msg {
 			return // a retry after a pod left that finds what the last one did writes nothing
 		}
 		pod = statusWritable(pod)
@@ -379,8 +378,6 @@ func isSimID(id, a, b, c string) bool {
 	return id[:len(a)] == a && id[len(a):len(a)+len(b)] == b && id[len(a)+len(b):] == c
 }
 
-// setPodCondition sets a condition, changing lastTransitionTime only when the
-// status changes.
 // podCondition returns pod's condition of type t, nil when it has none.
 func podCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
 	for i := range pod.Status.Conditions {
@@ -391,6 +388,9 @@ func podCondition(pod *corev1.Pod, t corev1.PodConditionType) *corev1.PodConditi
 	return nil
 }
 
+// setPodCondition sets a condition, changing lastTransitionTime only when the
+// status changes; its message is cleared (the scheduler's, once the pod is
+// bound, as a binding writes the condition anew).
 func setPodCondition(pod *corev1.Pod, t corev1.PodConditionType, status corev1.ConditionStatus, reason string, now time.Time) {
 	for i := range pod.Status.Conditions {
 		c := &pod.Status.Conditions[i]
@@ -400,7 +400,7 @@ func setPodCondition(pod *corev1.Pod, t corev1.PodConditionType, status corev1.C
 		if c.Status != status {
 			c.LastTransitionTime = metav1.NewTime(now)
 		}
-		c.Status, c.Reason = status, reason
+		c.Status, c.Reason, c.Message = status, reason, ""
 		return
 	}
 	pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{Type: t, Status: status, Reason: reason, LastTransitionTime: metav1.NewTime(now)})

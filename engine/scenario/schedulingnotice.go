@@ -19,7 +19,7 @@ const schedulingMessage = "not simulated: the simulated scheduler binds each pod
 
 // noteScheduling says which objects carry scheduling rules (affinity,
 // nodeSelector, topologySpreadConstraints) in their pod spec, naming the
-// fields and the line of the first: a pasted production manifest often has
+// fields and the earliest line of them: a pasted production manifest often has
 // them, and the run places its pods as if they were not there. Pods and
 // ReplicaSets a controller owns are left out (their owner's template is
 // named).
@@ -33,10 +33,20 @@ func (p *parser) noteScheduling(s *Scenario) {
 		if len(fields) == 0 {
 			continue
 		}
+		// The earliest line the file gives one of the fields at (a field
+		// whose value is a flow map may have none of its own: then the
+		// nearest enclosing one's, for the first).
+		line := 0
 		for i := range fields {
 			fields[i] = prefix + fields[i]
+			if l, ok := o.Lines[fields[i]]; ok && (line == 0 || l < line) {
+				line = l
+			}
 		}
-		p.notify(Notice{Doc: o.Doc, Line: o.FieldLine(fields[0]), Kind: kind, Name: meta.GetName(), Code: NoticeScheduling,
+		if line == 0 {
+			line = o.FieldLine(fields[0])
+		}
+		p.notify(Notice{Doc: o.Doc, Line: line, Kind: kind, Name: meta.GetName(), Code: NoticeScheduling,
 			Message: strings.Join(fields, ", ") + ": " + schedulingMessage})
 	}
 }
@@ -101,7 +111,13 @@ func onlyHostnameRequired(a *corev1.PodAntiAffinity) bool {
 	return true
 }
 
-// onlyLinux reports whether a nodeSelector only asks for Linux nodes.
+// onlyLinux reports whether a nodeSelector only asks for Linux nodes (by
+// the OS label, or its beta name older charts still use).
 func onlyLinux(sel map[string]string) bool {
-	return len(sel) == 1 && sel[corev1.LabelOSStable] == "linux"
+	for k, v := range sel {
+		if (k != corev1.LabelOSStable && k != "beta.kubernetes.io/os") || v != "linux" {
+			return false
+		}
+	}
+	return len(sel) > 0
 }

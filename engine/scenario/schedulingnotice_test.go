@@ -39,7 +39,7 @@ spec:
   template:
     metadata: {labels: {app: linux}}
     spec:
-      nodeSelector: {kubernetes.io/os: linux}
+      nodeSelector: {kubernetes.io/os: linux, beta.kubernetes.io/os: linux}
       affinity:
         podAntiAffinity:
           requiredDuringSchedulingIgnoredDuringExecution:
@@ -61,6 +61,7 @@ apiVersion: v1
 kind: Pod
 metadata: {name: bare}
 spec:
+  nodeSelector: {disktype: ssd}
   affinity:
     nodeAffinity:
       requiredDuringSchedulingIgnoredDuringExecution:
@@ -79,7 +80,7 @@ spec:
 	}
 	want := []string{
 		"document 1, line 11: Deployment/api: spec.template.spec.affinity.podAntiAffinity, spec.template.spec.nodeSelector, spec.template.spec.topologySpreadConstraints: " + schedulingMessage,
-		"document 4, line 52: Pod/bare: spec.affinity.nodeAffinity: " + schedulingMessage,
+		"document 4, line 51: Pod/bare: spec.affinity.nodeAffinity, spec.nodeSelector: " + schedulingMessage, // the earliest line of the two
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("scheduling notices:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

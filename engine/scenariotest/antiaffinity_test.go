@@ -43,7 +43,13 @@ spec:
 `)
 }
 
-const antiAffinityBlocked = "unschedulable (0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.)"
+const (
+	// antiAffinityMessage is the scheduler's PodScheduled message for a pod
+	// every node excludes by its own rule (pods of equal priority are no
+	// preemption victims).
+	antiAffinityMessage = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
+	antiAffinityBlocked = "unschedulable (" + antiAffinityMessage + ")"
+)
 
 // With as many replicas as nodes and maxUnavailable 0, the surge pod finds
 // no node its anti-affinity allows: it stays Pending, no old pod may go,
@@ -77,7 +83,7 @@ func TestRequiredAntiAffinityStallsASurgeOnlyRollout(t *testing.T) {
 		}
 	}
 	if sched == nil || sched.Status != corev1.ConditionFalse || sched.Reason != "Unschedulable" ||
-		sched.Message != "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules." {
+		sched.Message != antiAffinityMessage {
 		t.Errorf("PodScheduled condition %+v", sched)
 	}
 	// The view says why the pod waits (the cluster panel shows it under its ReplicaSet).
@@ -87,7 +93,7 @@ func TestRequiredAntiAffinityStallsASurgeOnlyRollout(t *testing.T) {
 			why = append(why, p.Name+": "+p.Unschedulable)
 		}
 	}
-	if want := pending[0].Name + ": 0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."; len(why) != 1 || why[0] != want {
+	if want := pending[0].Name + ": " + antiAffinityMessage; len(why) != 1 || why[0] != want {
 		t.Errorf("view's unschedulable pods %q, want [%q]", why, want)
 	}
 	if d.Status.AvailableReplicas != 3 || d.Status.UpdatedReplicas != 1 {

@@ -151,8 +151,9 @@ type PodView struct {
 	Image       string `json:"image"`
 	// Unschedulable is why the scheduler could place the pod on no node
 	// (its PodScheduled condition's message: "0/3 nodes are available:
-	// 3 node(s) didn't match pod anti-affinity rules."), "" while it has
-	// not failed to.
+	// 3 node(s) didn't match pod anti-affinity rules. preemption: ..."),
+	// "" while it has not failed to, or failed for want of a ready node
+	// (the model writes no message then).
 	Unschedulable string `json:"unschedulable,omitempty"`
 }
 
@@ -314,9 +315,6 @@ func podView(p *corev1.Pod, rsMinReady map[string]int32, now time.Time) PodView 
 	for _, c := range p.Status.Conditions {
 		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable && p.Spec.NodeName == "" {
 			v.Unschedulable = c.Message
-			if v.Unschedulable == "" {
-				v.Unschedulable = "no node is ready"
-			}
 		}
 	}
 	minReady := int32(0)

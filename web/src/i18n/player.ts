@@ -155,6 +155,7 @@ const en: Record<string, string> = {
   'player.notScheduled': '(none)',
   'player.unschedulableOne': '1 pod not scheduled: {why}',
   'player.unschedulable': '{count} pods not scheduled: {why}',
+  'player.unschedulableSome': 'Pods not scheduled: {why}',
   'player.tipRestarts': ', {n} restarts',
   'player.kubectlCommand': 'kubectl command',
   'player.kubectlOutput': 'kubectl output',

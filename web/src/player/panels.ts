@@ -210,7 +210,9 @@ export class ClusterPanel {
     setText(more!, `${hidden > 0 ? `${t('player.moreNotDrawn', { count: hidden })} ` : ''}${counted ? t('player.countedNote', { count: x.pods.length }) : ''}`);
     const unscheduled = x.pods.filter((p) => p.unschedulable);
     waiting!.hidden = unscheduled.length === 0;
-    setText(waiting!, unscheduled.length ? t(unscheduled.length === 1 ? 'player.unschedulableOne' : 'player.unschedulable', { count: unscheduled.length, why: unscheduled[0]!.unschedulable! }) : '');
+    // (A large run lists only some pods: then no count.)
+    const key = this.truncated ? 'player.unschedulableSome' : unscheduled.length === 1 ? 'player.unschedulableOne' : 'player.unschedulable';
+    setText(waiting!, unscheduled.length ? t(key, { count: unscheduled.length, why: unscheduled[0]!.unschedulable! }) : '');
     (details as unknown as { pods: PodView[] }).pods = x.pods;
     if ((details as HTMLDetailsElement).open) this.fillPodTable(details!.children[1] as HTMLElement, x.pods);
   }

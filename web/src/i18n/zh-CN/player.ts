@@ -154,6 +154,7 @@ export const zh: Record<string, string> = {
   'player.notScheduled': '（无）',
   'player.unschedulableOne': '1 个 Pod 未能调度：{why}',
   'player.unschedulable': '{count} 个 Pod 未能调度：{why}',
+  'player.unschedulableSome': '有 Pod 未能调度：{why}',
   'player.tipRestarts': '，重启 {n} 次',
   'player.kubectlCommand': 'kubectl 命令',
   'player.kubectlOutput': 'kubectl 输出',
