@@ -1,6 +1,7 @@
 package scenariotest
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -12,35 +13,20 @@ import (
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
 
-// antiAffinityScenario is a 3-replica Deployment whose pods must not share
-// a node (required anti-affinity on kubernetes.io/hostname), on the
-// default cluster's 3 nodes, with the given rolling-update strategy and a
-// 60 s progress deadline; its image changes once it is complete.
-func antiAffinityScenario(strategy string) string {
-	timeline := `  - when: {rolloutComplete: deployment/api}
-    action: setImage
-    target: deployment/api
-    image: api:2
-`
-	return scenarioDoc("anti", "", timeline, `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: api}
-spec:
-  replicas: 3
-  progressDeadlineSeconds: 60
-  selector: {matchLabels: {app: api}}
-  strategy:
-    rollingUpdate: `+strategy+`
-  template:
-    metadata: {labels: {app: api}}
-    spec:
-      affinity:
-        podAntiAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-          - labelSelector: {matchLabels: {app: api}}
-            topologyKey: kubernetes.io/hostname
-      containers: [{name: api, image: api:1}]
-`)
+// antiAffinityScenario is testdata/anti-affinity-rollout.yaml (3 replicas
+// that must not share a node, on 3 nodes, rolled out once created) with
+// the given maxUnavailable.
+func antiAffinityScenario(t *testing.T, maxUnavailable string) string {
+	t.Helper()
+	src, err := os.ReadFile("testdata/anti-affinity-rollout.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(src), "maxUnavailable: 1}", "maxUnavailable: "+maxUnavailable+"}", 1)
+	if !strings.Contains(text, "maxUnavailable: "+maxUnavailable+"}") {
+		t.Fatalf("no maxUnavailable to set in the testdata")
+	}
+	return text
 }
 
 const (
@@ -56,7 +42,7 @@ const (
 // and the rollout times out, as on a real cluster. The scheduler's retries
 // (each pod that leaves a node) write nothing more.
 func TestRequiredAntiAffinityStallsASurgeOnlyRollout(t *testing.T) {
-	r := load(t, "anti.yaml", antiAffinityScenario("{maxSurge: 1, maxUnavailable: 0}"))
+	r := load(t, "anti.yaml", antiAffinityScenario(t, "0"))
 	r.RunToEnd()
 	if got := r.texts(trace.KindKubelet, antiAffinityBlocked); len(got) != 1 {
 		t.Errorf("%d unschedulable records, want 1: %v", len(got), got)
@@ -105,7 +91,7 @@ func TestRequiredAntiAffinityStallsASurgeOnlyRollout(t *testing.T) {
 // old one is gone from its node (a terminating pod still counts), and at
 // no step do two of the Deployment's pods share a node.
 func TestRequiredAntiAffinityRolloutWaitsForOldPodsToGo(t *testing.T) {
-	r := load(t, "anti.yaml", antiAffinityScenario("{maxSurge: 1, maxUnavailable: 1}"))
+	r := load(t, "anti.yaml", antiAffinityScenario(t, "1"))
 	sm := r.Sess.Sim()
 	for {
 		if _, ok := r.StepOnce(); !ok {

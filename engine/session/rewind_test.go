@@ -65,39 +65,13 @@ func rewindCases(t *testing.T) []rewindCase {
 	}
 	// Required anti-affinity on 3 nodes: new pods wait, Pending, for old
 	// ones to go (the scheduler's pods waiting for pods, its node counts).
-	cases = append(cases, rewindCase{"anti-affinity", []byte(antiAffinityRollout)})
+	src, err := os.ReadFile("../scenariotest/testdata/anti-affinity-rollout.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, rewindCase{"anti-affinity", src})
 	return cases
 }
-
-// antiAffinityRollout: 3 replicas that must not share a node, rolled out
-// on the default 3 nodes with maxUnavailable 1 once created.
-const antiAffinityRollout = `apiVersion: rolloutlab.dev/v1alpha1
-kind: Scenario
-metadata: {name: anti-affinity}
-spec:
-  seed: 1
-  timeline:
-  - when: {rolloutComplete: deployment/api}
-    action: setImage
-    target: deployment/api
-    image: api:2
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: api}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: api}}
-  strategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 1}}
-  template:
-    metadata: {labels: {app: api}}
-    spec:
-      affinity:
-        podAntiAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-          - {labelSelector: {matchLabels: {app: api}}, topologyKey: kubernetes.io/hostname}
-      containers: [{name: api, image: api:1}]
-`
 
 // plannedAction is a user action as the reference replays it.
 type plannedAction struct {
