@@ -137,8 +137,7 @@ export class NotesStrip {
    * (a record it never writes, a step past its end).
    */
   private steps(): (number | null)[] {
-    const end = this.host.end();
-    return stepsOf(this.anns, this.seen).map((s) => (s !== null && end !== null && s > end ? null : s));
+    return stepsOf(this.anns, this.seen, this.host.end());
   }
 
   /** Whether the records of the whole run were read: a note still not placed is not in this run. */

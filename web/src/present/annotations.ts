@@ -9,15 +9,16 @@ export type RecordSteps = Map<string, number[]>;
 
 /**
  * The step of every annotation, or null when its record has not been seen
- * (yet) in the run computed so far.
+ * (yet) in the run computed so far; with the run's last step known (end),
+ * also null for a {step} note past it, which is not in the run.
  *
  *   stepsOf([{at:{step:3}}, {at:{record:'NewRSMath', nth:2}}], new Map([['NewRSMath', [2, 95]]])) → [3, 95]
+ *   stepsOf([{at:{step:3}}, {at:{step:500}}], new Map(), 39) → [3, null]
  */
-export function stepsOf(anns: readonly Pick<Annotation, 'at'>[], seen: RecordSteps): (number | null)[] {
+export function stepsOf(anns: readonly Pick<Annotation, 'at'>[], seen: RecordSteps, end: number | null = null): (number | null)[] {
   return anns.map((a) => {
-    if (a.at.step) return a.at.step;
-    if (!a.at.record) return null;
-    return seen.get(a.at.record)?.[(a.at.nth ?? 1) - 1] ?? null;
+    const s = a.at.step ? a.at.step : a.at.record ? (seen.get(a.at.record)?.[(a.at.nth ?? 1) - 1] ?? null) : null;
+    return s !== null && end !== null && s > end ? null : s;
   });
 }
 

@@ -91,6 +91,10 @@ describe('shownNote and nearestNoteStep', () => {
     // A pin whose note is no longer at that step (another scenario) is ignored.
     expect(shownNote([5, 10, 40], 10, { step: 10, index: 0 })).toBe(1);
   });
+  it('stepsOf drops a {step} note past the run\'s end once it is known', () => {
+    expect(stepsOf([{ at: { step: 3 } }, { at: { step: 500 } }], new Map(), 39)).toEqual([3, null]);
+    expect(stepsOf([{ at: { step: 3 } }, { at: { step: 500 } }], new Map())).toEqual([3, 500]);
+  });
   it('finds the nearest placed note either way', () => {
     expect(nearestNoteStep([10, null, 40], 10, 1)).toBe(40);
     expect(nearestNoteStep([10, null, 40], 40, -1)).toBe(10);

@@ -153,8 +153,7 @@ export class Presenter {
 
   /** The step of each note, null for one not placed yet and for a {step} note past the run's end. */
   private placed(): (number | null)[] {
-    const end = this.runEnd;
-    return stepsOf(this.anns, this.seen).map((s) => (s !== null && end !== null && s > end ? null : s));
+    return stepsOf(this.anns, this.seen, this.runEnd);
   }
 
   /** The note shown at step: the one a note move chose there, else noteAt's. */
