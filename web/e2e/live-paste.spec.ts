@@ -188,7 +188,9 @@ spec:
   await page.locator('#settle-btn').click();
   await expect(page.locator('.deploy[data-name="api"] .deploy-meta')).toContainText('Progressing False ProgressDeadlineExceeded');
   const waiting = page.locator('.rs[data-age="new"] .rs-unschedulable');
-  await expect(waiting).toHaveText("1 pod not scheduled: 0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.");
+  // The scheduler's reasons in the line, its preemption part in the title.
+  await expect(waiting).toHaveText("1 pod not scheduled: 0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.");
+  await expect(waiting).toHaveAttribute('title', /preemption: 0\/3 nodes are available: 3 No preemption victims found for incoming pod\.$/);
   // Back at the cluster view (the What if? room is below it): the reason is in view, not in the pod table.
   await page.locator('#panel-cluster').evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await expect(waiting).toBeInViewport();

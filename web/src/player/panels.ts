@@ -212,7 +212,10 @@ export class ClusterPanel {
     waiting!.hidden = unscheduled.length === 0;
     // (A large run lists only some pods: then no count.)
     const key = this.truncated ? 'player.unschedulableSome' : unscheduled.length === 1 ? 'player.unschedulableOne' : 'player.unschedulable';
-    setText(waiting!, unscheduled.length ? t(key, { count: unscheduled.length, why: unscheduled[0]!.unschedulable! }) : '');
+    // The scheduler's reasons, without the preemption part that follows them (the title has it whole).
+    const why = unscheduled[0]?.unschedulable ?? '';
+    setText(waiting!, unscheduled.length ? t(key, { count: unscheduled.length, why: why.split(' preemption: ')[0]! }) : '');
+    setAttr(waiting!, 'title', why || null);
     (details as unknown as { pods: PodView[] }).pods = x.pods;
     if ((details as HTMLDetailsElement).open) this.fillPodTable(details!.children[1] as HTMLElement, x.pods);
   }
