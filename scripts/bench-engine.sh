@@ -18,12 +18,17 @@
 #                  missing)
 #   --rounds N     then runs BenchmarkRollingUpdateRatio (engine/sim) with N
 #                  pairs (default 7; 0 for none): the 1k and 10k rollouts
-#                  in turn in one process, each from a collected heap with
-#                  its free memory returned to the OS (see readyToRoll), and
-#                  prints the ratio of their median times with the range
-#                  of one pair's ratio: on a shared machine the ratio of two
-#                  benchmark lines moved between 8.9x and 13.4x within
-#                  minutes; and the median page faults of each (Linux)
+#                  in turn in one process, in warm memory (a same-size
+#                  rollout ran before) and again in cold memory (free memory
+#                  returned to the OS: a new process), see memoryState in
+#                  engine/sim/bench_test.go, and prints the ratio of their
+#                  warm median times with the range of one pair's ratio (on
+#                  a shared machine the ratio of two benchmark lines moved
+#                  between 8.9x and 13.4x within minutes), the cold medians,
+#                  and the median page faults of each (Linux)
+# The rollout times of BenchmarkRollingUpdate1000/10000 are in warm memory;
+# BenchmarkFirstTouch, when the native output holds it, gives what one page
+# fault costs on this machine (the difference between cold and warm).
 # Every result line starts with "bench-engine:". Exit status 0, or 2 when a
 # benchmark or the CLI run fails.
 set -euo pipefail
@@ -67,7 +72,11 @@ if [[ -z $ns1 || -z $ns10 ]]; then
   echo "bench-engine: no RollingUpdate1000/10000 results in $native" >&2
   exit 2
 fi
-awk -v a="$ns1" -v b="$ns10" 'BEGIN { printf "bench-engine: rolling update native: 1k %.1f ms, 10k %.1f ms, 10k/1k %.1fx\n", a/1e6, b/1e6, b/a }'
+awk -v a="$ns1" -v b="$ns10" 'BEGIN { printf "bench-engine: rolling update native (warm memory: a same-size rollout ran before): 1k %.1f ms, 10k %.1f ms, 10k/1k %.1fx\n", a/1e6, b/1e6, b/a }'
+touch_us=$(field "$native" BenchmarkFirstTouch us/page)
+if [[ -n $touch_us ]]; then
+  echo "bench-engine: a page fault (first touch of a 4 KiB page) costs $touch_us us on this machine"
+fi
 for n in 1000 10000; do
   bytes=$(field "$native" BenchmarkRollingUpdate$n B/op)
   steps=$(field "$native" BenchmarkRollingUpdate$n steps/op)
@@ -94,11 +103,18 @@ if ((rounds > 0)); then
     exit 2
   fi
   awk -v r="$ratio" -v a="$m1" -v b="$m10" -v lo="$lo" -v hi="$hi" -v n="$rounds" 'BEGIN {
-    printf "bench-engine: 10k/1k ratio, %d pairs run in turn in one process: %.2fx of the medians (1k %.1f ms, 10k %.1f ms); one pair %.1f-%.1fx\n", n, r, a, b, lo, hi }'
+    printf "bench-engine: 10k/1k ratio, %d pairs run in turn in one process, warm memory: %.2fx of the medians (1k %.1f ms, 10k %.1f ms); one pair %.1f-%.1fx\n", n, r, a, b, lo, hi }'
+  c1=$(field "$out" BenchmarkRollingUpdateRatio 1k-cold-ms)
+  c10=$(field "$out" BenchmarkRollingUpdateRatio 10k-cold-ms)
+  if [[ -n $c1 && -n $c10 ]]; then
+    awk -v a="$c1" -v b="$c10" 'BEGIN { printf "bench-engine: the same in cold memory (free memory returned to the OS first, as in a new process): 1k %.1f ms, 10k %.1f ms (%.2fx)\n", a, b, b/a }'
+  fi
   f1=$(field "$out" BenchmarkRollingUpdateRatio 1k-faults)
   f10=$(field "$out" BenchmarkRollingUpdateRatio 10k-faults)
-  if [[ -n $f1 && -n $f10 ]]; then
-    awk -v a="$f1" -v b="$f10" 'BEGIN { printf "bench-engine: page faults of one rollout (median; each starts with its free memory returned to the OS): 1k %d, 10k %d (%.1fx)\n", a, b, b/a }'
+  g1=$(field "$out" BenchmarkRollingUpdateRatio 1k-cold-faults)
+  g10=$(field "$out" BenchmarkRollingUpdateRatio 10k-cold-faults)
+  if [[ -n $f1 && -n $f10 && -n $g1 && -n $g10 ]]; then
+    awk -v a="$f1" -v b="$f10" -v c="$g1" -v d="$g10" 'BEGIN { printf "bench-engine: page faults of one rollout (median): warm 1k %d, 10k %d; cold 1k %d, 10k %d\n", a, b, c, d }'
   fi
 fi
 

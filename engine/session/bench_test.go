@@ -129,6 +129,7 @@ func eachSeekRun(b *testing.B, report bool, body func(b *testing.B, s *Session))
 			s := loadBench(b, benchScenario(run.replicas))
 			play(s)
 			runtime.GC()
+			warmHeap(s)
 			b.ReportAllocs()
 			b.ResetTimer()
 			body(b, s)
@@ -140,6 +141,32 @@ func eachSeekRun(b *testing.B, report bool, body func(b *testing.B, s *Session))
 			}
 		})
 	}
+}
+
+// warmHeap seeks s to random steps (untimed), with no collection between
+// them, until the collector has completed two cycles or 400 seeks were
+// made, then seeks back to the end and collects: the heap has then grown
+// to the size its collections let it reach, and the timed seeks reuse
+// memory the process holds, as a page's Worker does once it has been used
+// (wasm memory is never handed back). Without it the timed seeks grew the
+// heap into pages never touched before, and on this VM each first touch
+// costs about 11 µs (engine/sim's BenchmarkFirstTouch): the slowest seeks
+// of BenchmarkSeekWorst were those with 800-1,200 page faults (18-29 ms),
+// the others took 7-13 ms. max-faults (benchSeekWorst) shows what is left.
+func warmHeap(s *Session) {
+	end := s.Step()
+	start := numGC()
+	r := rng.New(3).Stream("warm-heap")
+	for i := 0; i < 400 && numGC() < start+2; i++ {
+		if err := s.Seek(r.Intn(end + 1)); err != nil {
+			panic(err)
+		}
+	}
+	if err := s.Seek(end); err != nil {
+		panic(err)
+	}
+	s.dropScratch()
+	runtime.GC()
 }
 
 // play runs s to its end the way the page plays it: a few steps per call
@@ -188,7 +215,9 @@ func BenchmarkSeek(b *testing.B) {
 // a seek all the same (the seek's own allocation) makes it slower by part
 // of that cycle, which marks the whole heap (over 300 MB here) with the
 // seek's help: gc-seeks counts the seeks during which a cycle ended, and
-// worst-nogc-ms is the slowest of the others. BenchmarkSeekWorstBackToBack
+// worst-nogc-ms is the slowest of the others; max-faults is the most page
+// faults one seek took (Linux; eachSeekRun warms the heap so that there are
+// few). BenchmarkSeekWorstBackToBack
 // seeks with no pause between them, as a drag on the slider does: the
 // collector's cycles then fall in seeks, every 40 or so.
 func BenchmarkSeekWorst(b *testing.B) { benchSeekWorst(b, false, true) }
@@ -225,7 +254,10 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 				calls++
 			}
 			refineTime = time.Since(t0)
-			runtime.GC() // as the page's Worker collects after refining (wasm/idle.go)
+			// The new checkpoints hold more of the heap: let it grow
+			// again. warmHeap ends with a collection, as the page's Worker
+			// collects after refining (wasm/idle.go).
+			warmHeap(s)
 			b.StartTimer()
 		}
 		end := s.Step()
@@ -236,6 +268,7 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 		}
 		slices.SortStableFunc(gaps, func(x, y seekGap) int { return y.records - x.records })
 		var worst, worstNoGC time.Duration
+		var worstFaults int64
 		gcSeeks := 0
 		// Every other op seeks the end of one of the largest gaps, in
 		// turn, so that each of them is timed often enough for a median
@@ -264,6 +297,7 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 				collectWhenIdle()
 			}
 			gcBefore := numGC()
+			f0 := pageFaults()
 			b.StartTimer()
 			t0 := time.Now()
 			if err := s.Seek(target); err != nil {
@@ -271,6 +305,7 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 			}
 			d := time.Since(t0)
 			b.StopTimer()
+			worstFaults = max(worstFaults, pageFaults()-f0)
 			if gi < len(largest) {
 				timed[gi] = append(timed[gi], d)
 			}
@@ -290,6 +325,9 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 		}
 		b.ReportMetric(float64(worstNoGC.Microseconds())/1e3, "worst-nogc-ms")
 		b.ReportMetric(float64(gcSeeks), "gc-seeks")
+		if pageFaults() >= 0 {
+			b.ReportMetric(float64(worstFaults), "max-faults")
+		}
 		if refine {
 			b.ReportMetric(float64(refineTime.Microseconds())/1e3, "refine-ms")
 			b.ReportMetric(float64(calls), "refine-calls")

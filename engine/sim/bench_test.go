@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"testing"
@@ -81,96 +82,150 @@ func rolledOut(b *testing.B, s *sim.Sim, n int32) {
 }
 
 // benchRollingUpdate measures the Settle of an image change of an n-replica
-// Deployment whose pods are all available, to completion.
+// Deployment whose pods are all available, to completion, in memory a
+// same-size rollout has used before (readyToRoll, warmMemory). It reports
+// the page faults of the timed rollouts (faults/op), about none.
 func benchRollingUpdate(b *testing.B, n int32) {
 	b.ReportAllocs()
 	var steps, records int
+	var faults int64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s := readyToRoll(b, n)
+		s := readyToRoll(b, n, warmMemory)
 		before := s.Recorder().Len()
+		f0 := pageFaults()
 		b.StartTimer()
 		steps += settleAll(b, s)
 		b.StopTimer()
+		faults += pageFaults() - f0
 		records += s.Recorder().Len() - before
 		rolledOut(b, s, n)
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(steps)/float64(b.N), "steps/op")
 	b.ReportMetric(float64(records)/float64(b.N), "records/op")
+	if pageFaults() >= 0 {
+		b.ReportMetric(float64(faults)/float64(b.N), "faults/op")
+	}
 }
 
+// memoryState is what the heap holds when a timed rollout starts.
+type memoryState int
+
+const (
+	// warmMemory: a rollout of the same size ran just before (untimed) and
+	// the heap was collected, so the pages the timed rollout grows into are
+	// mapped already. It is what the engine costs once the process has run
+	// a scenario of that size: the browser's Worker, whose wasm memory is
+	// never handed back to the operating system, runs one scenario after
+	// another. It does not depend on what ran before, as a bare collection
+	// would (a 1k rollout after a 10k one reused pages the 10k run had
+	// touched, a 10k rollout after a 1k one did not).
+	warmMemory memoryState = iota
+	// coldMemory: the heap was collected and its free memory returned to
+	// the operating system, so the rollout grows into pages it must fault
+	// in, as a new process does (`rolloutlab run`). On this 2-core VM a
+	// first touch costs about 11 µs (BenchmarkFirstTouch), 20 to 50 times
+	// a bare-metal Linux's, and the 1k rollout's ~1,900 faults are a third
+	// of its time.
+	coldMemory
+)
+
 // readyToRoll returns a simulation holding an n-replica Deployment whose
-// pods are all available, its image just changed, with the heap
-// collected and its free memory returned to the operating system:
-//   - the set-up (creating n pods) leaves garbage in proportion to n, and a
-//     collection it started would otherwise run on into the timed rollout,
-//     at a point that varies from run to run (the rollout's own collections
-//     are timed);
-//   - the memory the rollout grows into is then fresh for every run, as in
-//     a new process. With the heap only collected, what was still mapped
-//     depended on the run before: a 1k rollout after a 10k one reused pages
-//     the 10k run had faulted in (at most a few hundred page faults instead
-//     of about 2,000), while a 10k rollout after a 1k one found most of
-//     them released by the runtime's scavenger and faulted 17,000 to
-//     19,000 pages (36-68 ms of system time, about a tenth of the run).
-func readyToRoll(b *testing.B, n int32) *sim.Sim {
+// pods are all available, its image just changed, with the heap collected
+// as mem says. The set-up (creating n pods) leaves garbage in proportion to
+// n, and a collection it started would otherwise run on into the timed
+// rollout, at a point that varies from run to run (the rollout's own
+// collections are timed).
+func readyToRoll(b *testing.B, n int32, mem memoryState) *sim.Sim {
+	if mem == warmMemory {
+		s := createAndSetImage(b, n)
+		settleAll(b, s)
+		rolledOut(b, s, n)
+	}
+	s := createAndSetImage(b, n)
+	if mem == warmMemory {
+		runtime.GC()
+	} else {
+		debug.FreeOSMemory()
+	}
+	return s
+}
+
+// createAndSetImage returns a simulation holding an n-replica Deployment
+// whose pods are all available, its image just changed.
+func createAndSetImage(b *testing.B, n int32) *sim.Sim {
 	s := newBenchSim(b, int(n))
 	do(b, s, "create deployment/web", func(k *kubectl.Kubectl) (string, error) { return k.Apply(benchDeployment(n, "nginx:1.25")) })
 	settleAll(b, s)
 	rolledOut(b, s, n)
 	do(b, s, "set image", func(k *kubectl.Kubectl) (string, error) { return k.SetImage("default", "web", "web", "nginx:1.26") })
-	debug.FreeOSMemory()
 	return s
 }
 
 // BenchmarkRollingUpdateRatio measures the 10k/1k ratio of issue #10 in a
 // way this shared 2-core machine's drift does not decide: each op runs the
 // 1,000- and the 10,000-replica rolling update of the benchmarks below in
-// turn (which one first alternates), each from a collected heap, and
-// times them alone. It reports the ratio of the median 10k time to the
-// median 1k time (ratio), the medians (1k-ms, 10k-ms), and the lowest and
-// highest ratio of one op's pair (pair-min, pair-max), and, where the
-// system counts them, the median page faults of a 1k and a 10k rollout
-// (1k-faults, 10k-faults; see readyToRoll). Run with -benchtime Nx
-// (scripts/bench-engine.sh: 7x); ns/op counts the set-up.
+// turn (which one first alternates), each in warm memory, and then each
+// again in cold memory (see memoryState), timing the rollouts alone. It
+// reports the ratio of the median 10k time to the median 1k time in warm
+// memory (ratio), the medians (1k-ms, 10k-ms; cold: 1k-cold-ms,
+// 10k-cold-ms), the lowest and highest ratio of one op's warm pair
+// (pair-min, pair-max), and, where the system counts them, the median page
+// faults of each (1k-faults, 10k-faults, 1k-cold-faults, 10k-cold-faults).
+// Run with -benchtime Nx (scripts/bench-engine.sh: 7x); ns/op counts the
+// set-up.
 func BenchmarkRollingUpdateRatio(b *testing.B) {
-	var small, large []time.Duration
-	var smallFaults, largeFaults []int64
+	type runs struct {
+		times  []time.Duration
+		faults []int64
+	}
+	var warm, cold [2]runs // [0]: 1k, [1]: 10k
 	for i := 0; b.Loop(); i++ {
 		order := []int32{1000, 10000}
 		if i%2 == 1 {
 			order[0], order[1] = order[1], order[0]
 		}
-		for _, n := range order {
-			s := readyToRoll(b, n)
-			f0 := pageFaults()
-			t0 := time.Now()
-			settleAll(b, s)
-			d := time.Since(t0)
-			f := pageFaults() - f0
-			rolledOut(b, s, n)
-			if n == 1000 {
-				small, smallFaults = append(small, d), append(smallFaults, f)
-			} else {
-				large, largeFaults = append(large, d), append(largeFaults, f)
+		for _, mem := range []memoryState{warmMemory, coldMemory} {
+			for _, n := range order {
+				s := readyToRoll(b, n, mem)
+				f0 := pageFaults()
+				t0 := time.Now()
+				settleAll(b, s)
+				d := time.Since(t0)
+				f := pageFaults() - f0
+				rolledOut(b, s, n)
+				into := &warm
+				if mem == coldMemory {
+					into = &cold
+				}
+				r := &into[0]
+				if n == 10000 {
+					r = &into[1]
+				}
+				r.times, r.faults = append(r.times, d), append(r.faults, f)
 			}
 		}
 	}
 	pairMin, pairMax := math.Inf(1), 0.0
-	for i := range small {
-		r := float64(large[i]) / float64(small[i])
+	for i := range warm[0].times {
+		r := float64(warm[1].times[i]) / float64(warm[0].times[i])
 		pairMin, pairMax = min(pairMin, r), max(pairMax, r)
 	}
-	m1, m10 := median(small), median(large)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
+	m1, m10 := median(warm[0].times), median(warm[1].times)
 	b.ReportMetric(float64(m10)/float64(m1), "ratio")
-	b.ReportMetric(float64(m1.Microseconds())/1e3, "1k-ms")
-	b.ReportMetric(float64(m10.Microseconds())/1e3, "10k-ms")
+	b.ReportMetric(ms(m1), "1k-ms")
+	b.ReportMetric(ms(m10), "10k-ms")
+	b.ReportMetric(ms(median(cold[0].times)), "1k-cold-ms")
+	b.ReportMetric(ms(median(cold[1].times)), "10k-cold-ms")
 	b.ReportMetric(pairMin, "pair-min")
 	b.ReportMetric(pairMax, "pair-max")
 	if pageFaults() >= 0 {
-		b.ReportMetric(float64(median(smallFaults)), "1k-faults")
-		b.ReportMetric(float64(median(largeFaults)), "10k-faults")
+		b.ReportMetric(float64(median(warm[0].faults)), "1k-faults")
+		b.ReportMetric(float64(median(warm[1].faults)), "10k-faults")
+		b.ReportMetric(float64(median(cold[0].faults)), "1k-cold-faults")
+		b.ReportMetric(float64(median(cold[1].faults)), "10k-cold-faults")
 	}
 }
 
