@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"sort"
@@ -122,14 +123,14 @@ var warmUpSeek = sync.OnceFunc(func() {
 // 100k-step seeks). That measured wasm seeks at 170-320 ms for 80-115 ms
 // once collected (native: no change within noise). Enough seeks to start
 // the next cycle (about 40 here, 12.6 MB each) overshoot and grow the heap
-// again the same way: 190 ms a seek averaged over 40.
+// again the same way: 190 ms a seek averaged over 40 (that was before
+// growHeap, which the seek and step-back benchmarks call first).
 func eachSeekRun(b *testing.B, report bool, body func(b *testing.B, s *Session)) {
 	for _, run := range seekRuns {
 		b.Run(run.name, func(b *testing.B) {
 			s := loadBench(b, benchScenario(run.replicas))
 			play(s)
 			runtime.GC()
-			warmHeap(s)
 			b.ReportAllocs()
 			b.ResetTimer()
 			body(b, s)
@@ -143,30 +144,71 @@ func eachSeekRun(b *testing.B, report bool, body func(b *testing.B, s *Session))
 	}
 }
 
-// warmHeap seeks s to random steps (untimed), with no collection between
+// growHeap seeks s to random steps (untimed) with no collection between
 // them, until the collector has completed two cycles or 400 seeks were
-// made, then seeks back to the end and collects: the heap has then grown
-// to the size its collections let it reach, and the timed seeks reuse
-// memory the process holds, as a page's Worker does once it has been used
-// (wasm memory is never handed back). Without it the timed seeks grew the
-// heap into pages never touched before, and on this VM each first touch
-// costs about 11 µs (engine/sim's BenchmarkFirstTouch): the slowest seeks
-// of BenchmarkSeekWorst were those with 800-1,200 page faults (18-29 ms),
-// the others took 7-13 ms. max-faults (benchSeekWorst) shows what is left.
-func warmHeap(s *Session) {
+// made, then seeks back to the end, puts back the trailing checkpoint play
+// left (trailHead) and collects. The heap has then grown to the size its
+// collections let it reach, and the timed seeks reuse memory the process
+// holds, as a page's Worker does once it has been used (wasm memory is
+// never handed back; Go's native scavenger hands free pages back). The
+// seeks that grow the heap touch pages never touched before, and on this
+// VM each first touch costs about 11 µs (engine/sim's BenchmarkFirstTouch):
+// before growHeap, the slowest seeks of BenchmarkSeekWorst in a 100k-step
+// run were those with 800-1,200 page faults (17-30 ms), the others took
+// 7-13 ms. Those seeks are reported, not hidden: growth-seeks (how many),
+// growth-worst-ms (the slowest) and growth-max-faults (the most page
+// faults one took), by growth.report after the timed loop (b.Loop's first
+// call deletes the metrics reported before it). It fails when the
+// checkpoints differ afterwards.
+func growHeap(b *testing.B, s *Session) growth {
+	b.StopTimer()
+	defer b.StartTimer()
+	before := s.CheckpointStats()
+	trailing := s.cps.scratch
 	end := s.Step()
 	start := numGC()
-	r := rng.New(3).Stream("warm-heap")
-	for i := 0; i < 400 && numGC() < start+2; i++ {
+	r := rng.New(3).Stream("grow-heap")
+	var worst time.Duration
+	var worstFaults int64
+	n := 0
+	for ; n < 400 && numGC() < start+2; n++ {
+		f0 := pageFaults()
+		t0 := time.Now()
 		if err := s.Seek(r.Intn(end + 1)); err != nil {
-			panic(err)
+			b.Fatal(err)
 		}
+		worst = max(worst, time.Since(t0))
+		worstFaults = max(worstFaults, pageFaults()-f0)
 	}
 	if err := s.Seek(end); err != nil {
-		panic(err)
+		b.Fatal(err)
 	}
 	s.dropScratch()
+	if trailing != nil {
+		s.cps.scratch = trailing
+		s.cps.sumBytes()
+	}
+	if after := s.CheckpointStats(); !reflect.DeepEqual(before, after) {
+		b.Fatalf("growHeap changed the checkpoints: %+v, then %+v", before, after)
+	}
 	runtime.GC()
+	return growth{seeks: n, worst: worst, faults: worstFaults}
+}
+
+// growth is what growHeap's seeks took.
+type growth struct {
+	seeks  int
+	worst  time.Duration
+	faults int64 // the most page faults one seek took
+}
+
+// report reports g as growth-seeks, growth-worst-ms and growth-max-faults.
+func (g growth) report(b *testing.B) {
+	b.ReportMetric(float64(g.seeks), "growth-seeks")
+	b.ReportMetric(float64(g.worst.Microseconds())/1e3, "growth-worst-ms")
+	if pageFaults() >= 0 {
+		b.ReportMetric(float64(g.faults), "growth-max-faults")
+	}
 }
 
 // play runs s to its end the way the page plays it: a few steps per call
@@ -183,6 +225,8 @@ const playCall = 100
 func BenchmarkSeek(b *testing.B) {
 	warmUpSeek()
 	eachSeekRun(b, true, func(b *testing.B, s *Session) {
+		g := growHeap(b, s)
+		defer func() { g.report(b) }()
 		steps := s.Step()
 		r := rng.New(1).Stream("seek")
 		for b.Loop() {
@@ -199,9 +243,11 @@ func BenchmarkSeek(b *testing.B) {
 // seek into that gap replays. The ops take the gaps from the most trace
 // records replayed to the fewest (so that a few iterations, as under
 // js/wasm, still time the largest), over and over, every other op seeking
-// one of the slowestGaps gaps with the most records instead. It reports
-// the slowest seek (worst-ms, what a seek to any step can take, including
-// this shared machine's worst moment), the slowest of those gaps by the
+// one of the slowestGaps gaps with the most records instead. The heap has
+// grown first (growHeap: the seeks that grew it are in growth-worst-ms and
+// growth-max-faults). It reports the slowest timed seek (worst-ms, what a
+// seek to any step can take once the heap has grown, including this shared
+// machine's worst moment), the slowest of those gaps by the
 // median of its seeks (slowest-gap-ms, once each was timed three times),
 // the mean of all seeks (ns/op: half of them to those gaps, so it is
 // higher than when the ops cycled through every gap alone), the most
@@ -216,15 +262,16 @@ func BenchmarkSeek(b *testing.B) {
 // of that cycle, which marks the whole heap (over 300 MB here) with the
 // seek's help: gc-seeks counts the seeks during which a cycle ended, and
 // worst-nogc-ms is the slowest of the others; max-faults is the most page
-// faults one seek took (Linux; eachSeekRun warms the heap so that there are
-// few). BenchmarkSeekWorstBackToBack
-// seeks with no pause between them, as a drag on the slider does: the
+// faults one timed seek took (Linux). BenchmarkSeekWorstBackToBack seeks
+// with no pause between them, as a drag on the slider does: the
 // collector's cycles then fall in seeks, every 40 or so.
 func BenchmarkSeekWorst(b *testing.B) { benchSeekWorst(b, false, true) }
 
 // BenchmarkSeekWorstRefined is BenchmarkSeekWorst after the idle work of
 // RefineCheckpoints (untimed: refine-ms, in refine-calls calls), as a page
-// left alone for a few seconds has done it.
+// left alone for a few seconds has done it, and after growHeap again (the
+// new checkpoints hold more of the heap; the growth-* metrics are those
+// of this second growth).
 func BenchmarkSeekWorstRefined(b *testing.B) { benchSeekWorst(b, true, true) }
 
 // BenchmarkSeekWorstBackToBack is BenchmarkSeekWorst with no collection
@@ -245,6 +292,8 @@ func collectWhenIdle() {
 func benchSeekWorst(b *testing.B, refine, idle bool) {
 	warmUpSeek()
 	eachSeekRun(b, true, func(b *testing.B, s *Session) {
+		g := growHeap(b, s)
+		defer func() { g.report(b) }()
 		var refineTime time.Duration
 		calls := 0
 		if refine {
@@ -254,11 +303,11 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 				calls++
 			}
 			refineTime = time.Since(t0)
-			// The new checkpoints hold more of the heap: let it grow
-			// again. warmHeap ends with a collection, as the page's Worker
-			// collects after refining (wasm/idle.go).
-			warmHeap(s)
 			b.StartTimer()
+			// The new checkpoints hold more of the heap: let it grow
+			// again. growHeap ends with a collection, as the page's Worker
+			// collects after refining (wasm/idle.go).
+			g = growHeap(b, s)
 		}
 		end := s.Step()
 		gaps := seekGaps(s)
@@ -382,6 +431,8 @@ func seekGaps(s *Session) []seekGap {
 func BenchmarkStepBack(b *testing.B) {
 	warmUpSeek()
 	eachSeekRun(b, true, func(b *testing.B, s *Session) {
+		g := growHeap(b, s)
+		defer func() { g.report(b) }()
 		end := s.Step()
 		// Each op is one press of "step back", from the end down to
 		// end-presses; then the run is played to the end again (untimed)
@@ -417,6 +468,8 @@ func BenchmarkFirstStepBackSpaced(b *testing.B) { benchFirstStepBack(b, true) }
 func benchFirstStepBack(b *testing.B, spaced bool) {
 	warmUpSeek()
 	eachSeekRun(b, true, func(b *testing.B, s *Session) {
+		g := growHeap(b, s)
+		defer func() { g.report(b) }()
 		end := s.Step()
 		trailing := s.cps.scratch
 		for b.Loop() {

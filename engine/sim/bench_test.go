@@ -126,7 +126,7 @@ const (
 	// the operating system, so the rollout grows into pages it must fault
 	// in, as a new process does (`rolloutlab run`). On this 2-core VM a
 	// first touch costs about 11 µs (BenchmarkFirstTouch), 20 to 50 times
-	// a bare-metal Linux's, and the 1k rollout's ~1,900 faults are a third
+	// a bare-metal Linux's, and the 1k rollout's ~1,800 faults are a third
 	// of its time.
 	coldMemory
 )
@@ -241,13 +241,16 @@ func median[T ~int64](vs []T) T {
 }
 
 // BenchmarkRollingUpdate1000 is the reference run: a 1,000-replica rolling
-// update to completion (issue #10's goal: 40 ms native, wasm within 5x).
-// scripts/bench-engine.sh prints it with the 10k run, their ratio and the
-// allocation per step (B/op over steps/op).
+// update to completion (issue #10's goal: 40 ms native, wasm within 5x),
+// in warm memory (see memoryState; BenchmarkRollingUpdateRatio also times
+// it in cold memory, as a new process runs it). scripts/bench-engine.sh
+// prints it with the 10k run, their ratio and the allocation per step
+// (B/op over steps/op).
 func BenchmarkRollingUpdate1000(b *testing.B) { benchRollingUpdate(b, 1000) }
 
 // BenchmarkRollingUpdate10000 checks linear growth (goal: 400 ms native,
-// at most 10.5x the 1k run measured in the same run).
+// at most 10.5x the 1k run measured in the same run), in warm memory as
+// BenchmarkRollingUpdate1000.
 func BenchmarkRollingUpdate10000(b *testing.B) { benchRollingUpdate(b, 10000) }
 
 // BenchmarkStepsPerSecond runs the library's reference scenario (a 10-replica
