@@ -216,7 +216,7 @@ test('presenter with large text at the last note: one row of note buttons, the n
   await expect.poll(() => step(page)).toBeGreaterThan(at);
   const count = page.locator('#ann-count');
   await expect(count).toHaveAttribute('title', `note 4 of 4 · about step ${at} · This is the last note; PageDown now steps by sync.`);
-  const rowYs = await page.locator('.annotation-nav > *').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2)));
+  const rowYs = await page.locator('.annotation-nav > :visible').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2)));
   expect(new Set(rowYs).size, `one row: ${rowYs}`).toBe(1);
   expect(await count.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true); // cut, with its title
   expect(await page.locator('#ann-text').evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
@@ -312,6 +312,70 @@ test('presenter: a note at a step the run ends before is not in it; the clicker\
   await expect(page.locator('#ann-title')).toHaveText('Three');
   await expect(page.locator('#ann-count')).toHaveText(/^note 1 of 3 · about step 3/);
   await expect(page.locator('#banner')).toBeHidden();
+  expect(problems).toEqual([]);
+});
+
+test('notes outside presenter mode: a strip above the panels, next and previous note without showing the search, a fold that is remembered, hidden without notes', async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await ready(page);
+  // The default scenario has four notes: the strip says so before the first.
+  const box = page.locator('#annotation');
+  await expect(box).toBeVisible();
+  await expect(box).toHaveAttribute('data-at', 'intro');
+  await expect(page.locator('#ann-count')).toHaveText('4 notes tell the story of this run; Next note goes to the first.');
+  await expect(page.locator('#ann-title')).toBeHidden(); // the description is in the intro above
+  await expect(page.locator('#present-exit')).toBeHidden();
+  // Every step label drawn from here on: the search for the first note
+  // (a record note, placed once the run is read) is not shown.
+  await page.evaluate(() => {
+    const w = window as unknown as { labels: string[] };
+    w.labels = [];
+    new MutationObserver(() => w.labels.push(document.getElementById('step-label')!.textContent ?? '')).observe(document.getElementById('step-label')!, { childList: true, characterData: true, subtree: true });
+  });
+  await page.locator('#ann-next').click();
+  await expect(page.locator('#ann-title')).toHaveText('The first ReplicaSet gets all 10 replicas');
+  await expect(page.locator('#step-label')).toHaveText(/^step 2 \//);
+  await expect(box).toHaveAttribute('data-at', 'here');
+  const labels = await page.evaluate(() => (window as unknown as { labels: string[] }).labels);
+  expect(labels.filter((l) => !/^step [02] \//.test(l))).toEqual([]);
+  await page.locator('#ann-next').click();
+  await expect(page.locator('#ann-title')).toHaveText('The image changed; the new ReplicaSet starts at 3');
+  await expect(page.locator('#step-label')).toHaveText(/^step 95 \//);
+  await expect(page.locator('#ann-count')).toHaveText('note 2 of 4');
+  // The story and the cluster's pods fit a 1280x720 screen together.
+  await inViewport(page, box, 'the note');
+  await inViewport(page, page.locator('#cluster .rs').nth(1).locator('.pod').first(), 'the old ReplicaSet\'s first pod');
+  await page.locator('#ann-prev').click();
+  await expect(page.locator('#step-label')).toHaveText(/^step 2 \//);
+  await expect(page.locator('#ann-count')).toHaveText('note 1 of 4');
+  // Folded to its row, and still folded after a reload.
+  await page.locator('#ann-fold').click();
+  await expect(page.locator('#ann-fold')).toHaveText('Show notes');
+  await expect(page.locator('#ann-fold')).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.locator('#ann-title')).toBeHidden();
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(box).toHaveAttribute('data-folded', '');
+  await expect(page.locator('#ann-fold')).toHaveText('Show notes');
+  await page.locator('#ann-fold').click();
+  await expect(page.locator('#ann-fold')).toHaveText('Hide notes');
+  // Presenter mode takes the strip over and gives it back.
+  await page.locator('#present-btn').click();
+  await expect(page.locator('#present-exit')).toBeVisible();
+  await expect(page.locator('#ann-fold')).toBeHidden();
+  await page.locator('#present-exit').click();
+  await expect(box).toBeVisible();
+  await expect(page.locator('#present-exit')).toBeHidden();
+  // In the page's language.
+  await page.locator('#lang-picker').selectOption('zh-CN');
+  await expect(page.locator('#ann-fold')).toHaveText('隐藏讲解要点');
+  await page.locator('#lang-picker').selectOption('en');
+  // A scenario without notes has no strip.
+  await page.locator('#scenario-picker').selectOption('max-unavailable-zero');
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \//);
+  await expect(box).toBeHidden();
   expect(problems).toEqual([]);
 });
 

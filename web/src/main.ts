@@ -123,6 +123,12 @@ let presenterLoad: Promise<Presenter> | undefined;
 const loadPresenter = (): Promise<Presenter> =>
   (presenterLoad ??= import('./present/presenter').then(({ Presenter }) => (presenter = new Presenter(app, layout))));
 const onFirstClick = (id: string, fn: () => void) => document.getElementById(id)?.addEventListener('click', fn, { once: true });
+// The scenario's notes show outside presenter mode too, as a strip above the
+// panels that the presenter's chunk draws: it loads once the app has booted
+// with a scenario that has notes, or when one is loaded later.
+app.onLoad.push((anns) => {
+  if (anns.length > 0 && booted) void loadPresenter();
+});
 // Loaded by a restore (below), the presenter handles the button itself.
 onFirstClick('present-btn', () => {
   if (!presenter) void loadPresenter().then((p) => p.enter());
@@ -167,6 +173,7 @@ void app
     }
     booted = true;
     document.body.dataset.app = 'ready';
+    if (app.annotations.length > 0) void loadPresenter();
     app.preloadEditorWhenIdle();
     // A share link pasted into the address bar of a tab that has the app
     // open changes only the fragment: open it as a fresh page would.

@@ -638,13 +638,31 @@ export class Player {
   }
 
   /** Renders the current view now (bench and tests call this directly). */
+  /** Searches under way that hold the drawing (hold): nothing is drawn until the last one ends. */
+  private held = 0;
+
+  /**
+   * Runs fn with the drawing held, then draws: a search for a note not
+   * placed yet goes through steps the reader should not see (the notes'
+   * strip says it is looking meanwhile).
+   */
+  async hold<T>(fn: () => Promise<T>): Promise<T> {
+    this.held++;
+    try {
+      return await fn();
+    } finally {
+      this.held--;
+      if (this.held === 0) this.schedule();
+    }
+  }
+
   render(): void {
     if (this.frame) {
       cancelAnimationFrame(this.frame);
       this.frame = 0;
     }
     const v = this.view;
-    if (!v) return;
+    if (!v || this.held > 0) return;
     const records = list(v.records);
     this.cluster.render(v, claimsOf(records), MAX_PODS);
     // Queues, expectations, trace, timeline and what-if forms: now if in view, soon otherwise.

@@ -3,6 +3,11 @@
 // keyboard remote (Space/→ next sync, ← previous sync, PageDown/PageUp next/
 // previous note for clickers, Esc exits). Survives a reload at the same step:
 // the scenario and step are kept in sessionStorage.
+//
+// Outside presenter mode the same notes are a strip above the panels (with
+// next/previous note, and a fold that is remembered), once a scenario with
+// notes is loaded: a learner who follows "Open in Rollout Lab" from a docs
+// page, or opens the app on its default scenario, reads the story too.
 import { setAttr, setText } from '../dom';
 import { PressQueue } from '../keys';
 import { t, translated } from '../i18n';
@@ -16,6 +21,8 @@ import { PRESENT_STATE as STATE } from './state';
 const SEARCH_SYNCS = 60;
 /** Steps computed per engine call on the way to a {step} note beyond the computed run. */
 const AHEAD_CHUNK = 2000;
+/** localStorage: '1' when the notes strip outside presenter mode is folded. */
+const FOLDED = 'rolloutlab-notes-folded';
 
 /** What survives a reload. */
 export interface PresentState {
@@ -52,6 +59,8 @@ export class Presenter {
   /** A message about a note move that found nothing, shown while the step it was asked at is. */
   private flash: { step: number; text: string } | null = null;
   private readonly layout = new Layout('rolloutlab-present-panels', document.getElementById('panels-list'));
+  /** Whether the strip outside presenter mode shows only its row (FOLDED). */
+  private folded = readFolded();
 
   constructor(private readonly player: Player, private readonly normal: Layout) {
     // Presenter mode loads on first use, after the scenario did.
@@ -73,7 +82,38 @@ export class Presenter {
     on('present-exit', () => this.exit());
     on('ann-next', () => void this.note(1));
     on('ann-prev', () => void this.note(-1));
+    on('ann-fold', () => this.fold(!this.folded));
     document.addEventListener('keydown', (e) => this.key(e), true);
+    // The hero panels fill the window below the strip (style.css: --notes-h).
+    const box = document.getElementById('annotation')!;
+    new ResizeObserver(() => this.stripHeight(box)).observe(box);
+    // Loaded for the strip (main.ts): show it at once.
+    const v = player.current();
+    if (v) this.render(v);
+  }
+
+  /**
+   * Tells style.css how much of the window the strip takes outside
+   * presenter mode (--notes-h, with the gap below it), so that the cluster
+   * and math panels still end at the window's bottom edge; presenter mode
+   * makes room for its notes itself.
+   */
+  private stripHeight(box: HTMLElement): void {
+    const h = this.on || box.hidden ? 0 : box.offsetHeight;
+    document.documentElement.style.setProperty('--notes-h', h ? `calc(${h}px + 0.4rem)` : '0px');
+  }
+
+  /** Folds the strip outside presenter mode to its row, or unfolds it; remembered. */
+  private fold(folded: boolean): void {
+    this.folded = folded;
+    try {
+      if (folded) localStorage.setItem(FOLDED, '1');
+      else localStorage.removeItem(FOLDED);
+    } catch {
+      /* storage blocked: folded for this page only */
+    }
+    const v = this.player.current();
+    if (v) this.render(v);
   }
 
   enter(): void {
@@ -99,12 +139,14 @@ export class Presenter {
     this.on = false;
     document.documentElement.classList.remove('present');
     document.getElementById('present-btn')?.setAttribute('aria-pressed', 'false');
-    document.getElementById('annotation')!.hidden = true;
     this.player.stops = null;
     sessionStorage.removeItem(STATE);
     this.player.helpFirst = null;
     this.player.renderHelp();
     this.normal.apply();
+    // The notes stay, as the strip (or hidden when the scenario has none).
+    const v = this.player.current();
+    if (v) this.render(v);
   }
 
   /** Restores a presentation saved before a reload. */
@@ -200,9 +242,14 @@ export class Presenter {
    * further when a note is not found yet (one whose step depends on a
    * record). When none is found, the view stays where it was and says so.
    * Several notes at one step are moved through one at a time. Reports
-   * whether it moved.
+   * whether it moved. The player's drawing is held meanwhile: the reader
+   * sees the note's step, not the steps a search goes through.
    */
-  async note(dir: 1 | -1): Promise<boolean> {
+  note(dir: 1 | -1): Promise<boolean> {
+    return this.player.hold(() => this.noteHeld(dir));
+  }
+
+  private async noteHeld(dir: 1 | -1): Promise<boolean> {
     if (this.anns.length === 0) return false;
     const v = this.player.current();
     if (!v) return false;
@@ -282,7 +329,10 @@ export class Presenter {
   }
 
   private render(v: View): void {
-    if (!this.on) return;
+    if (!this.on) {
+      this.renderStrip(v);
+      return;
+    }
     const id = this.player.scenarioId;
     const st: PresentState = id ? { id, step: v.step } : { id, step: v.step, source: this.player.sourceText() };
     try {
@@ -294,6 +344,23 @@ export class Presenter {
     box.hidden = false;
     // New records may resolve more notes; scanning is cheap and incremental.
     if (v.maxStep > 0) void this.scan().then(() => this.on && this.paint(this.player.current() ?? v));
+    this.paint(v);
+  }
+
+  /** The notes outside presenter mode: a strip when the scenario has notes, hidden otherwise. */
+  private renderStrip(v: View): void {
+    const box = document.getElementById('annotation')!;
+    box.hidden = this.anns.length === 0;
+    if (box.hidden) return;
+    setAttr(box, 'data-folded', this.folded ? '' : null);
+    const fold = document.getElementById('ann-fold')!;
+    setText(fold, t(this.folded ? 'notes.show' : 'notes.hide'));
+    setAttr(fold, 'aria-expanded', String(!this.folded));
+    // Only while a note waits for its record: a scan is an engine call,
+    // and the strip is drawn at every step of a run being played.
+    if (v.maxStep > 0 && stepsOf(this.anns, this.seen).some((s) => s === null)) {
+      void this.scan().then(() => !this.on && this.paint(this.player.current() ?? v));
+    }
     this.paint(v);
   }
 
@@ -349,11 +416,13 @@ export class Presenter {
     // (A {step} note past the run's end is placed, at a step the run does not have.)
     const last = stepsOf(this.anns, this.seen).every((s) => s !== null) && !steps.some((s) => s !== null && s > v.step) && (steps[i] !== v.step || sameStepNote(steps, i, 1) < 0);
     if (this.flash && this.flash.step !== v.step) this.flash = null;
-    let count = total === 0 ? t('present.noNotes') : i < 0 ? (total === 1 ? t('present.beforeFirstOne') : t('present.beforeFirst', { total })) : t('present.noteCount', { n: i + 1, total });
+    // The clicker's keys are named in presenter mode, the buttons outside it.
+    const [one, several, lastNote] = this.on ? ['present.beforeFirstOne', 'present.beforeFirst', 'present.lastNote'] : ['notes.beforeFirstOne', 'notes.beforeFirst', 'notes.lastNote'];
+    let count = total === 0 ? t('present.noNotes') : i < 0 ? (total === 1 ? t(one) : t(several, { total })) : t('present.noteCount', { n: i + 1, total });
     // A note read at an earlier step stays (dimmed): it says which step it is about.
     if (i >= 0 && steps[i] !== v.step) count = `${count} · ${t('present.noteFrom', { step: steps[i] ?? 0 })}`;
     if (this.flash) count = `${count} · ${this.flash.text}`;
-    else if (total > 0 && last && i >= 0) count = `${count} · ${t('present.lastNote')}`;
+    else if (total > 0 && last && i >= 0) count = `${count} · ${t(lastNote)}`;
     const countEl = document.getElementById('ann-count')!;
     setText(countEl, count);
     setAttr(countEl, 'title', count); // presenter mode cuts the count to one line
@@ -386,4 +455,13 @@ export function typingTarget(el: HTMLElement | null): boolean {
   if (el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;
   if (el.tagName !== 'INPUT') return false;
   return !['range', 'checkbox', 'radio', 'button', 'submit', 'reset'].includes((el as HTMLInputElement).type);
+}
+
+/** Whether the notes strip was left folded (FOLDED); false when storage is blocked. */
+function readFolded(): boolean {
+  try {
+    return localStorage.getItem(FOLDED) === '1';
+  } catch {
+    return false;
+  }
 }
