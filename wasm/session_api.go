@@ -39,7 +39,8 @@ type snapshot struct {
 }
 
 type viewArgs struct {
-	MaxPods int `json:"maxPods"`
+	MaxPods   int    `json:"maxPods"`
+	PodsSince string `json:"podsSince"`
 }
 
 func decodeArgs(args json.RawMessage, into any) error {
@@ -78,7 +79,7 @@ func (b *bridge) guarded(fn func(s *session.Session) (any, error)) (any, error) 
 }
 
 func (b *bridge) view(s *session.Session, a viewArgs) *session.View {
-	return s.View(session.ViewOptions{MaxPods: a.MaxPods})
+	return s.View(session.ViewOptions{MaxPods: a.MaxPods, PodsSince: a.PodsSince})
 }
 
 // methods of the session API, merged into the dispatch table by methods().

@@ -53,6 +53,7 @@ func (s *Session) Restore(n int) error {
 // panicked while running at step at) and restores the session to step at
 // without it.
 func (s *Session) undoPanickedAction(desc string, value any, at int) error {
+	s.futures++
 	s.user = s.user[:len(s.user)-1]
 	s.nextUser = len(s.user)
 	e := &ActionPanicError{Action: desc, Value: value, Step: at}

@@ -43,6 +43,10 @@ type Session struct {
 	// forwardOnly, once set, stops the keeping of history, samples and
 	// checkpoints (SetForwardOnly).
 	forwardOnly bool
+	// futures counts the times the run after some step was rewritten (a
+	// user action, one undone): part of View's PodsToken, since the same
+	// resource version can then stand for different pods.
+	futures uint64
 }
 
 // SetStepObserver makes the session call fn after every step it takes,

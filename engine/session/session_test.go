@@ -26,16 +26,18 @@ func load(t *testing.T, id string) *Session {
 	return s
 }
 
-// viewJSON renders the view without MaxStep and ActionsHere, which record
-// the session's history rather than the state.
+// viewJSON renders the view without MaxStep, ActionsHere and PodsToken,
+// which record the session's history rather than the state.
 func viewJSON(t *testing.T, s *Session) string {
 	t.Helper()
 	v := s.View(ViewOptions{})
 	// What the session has computed and recorded, not what the run is: a
 	// replay from step 0 computes no further than the step it stands at,
-	// and records a user action made here only once it applies it
-	// (TestViewNamesTheActionsMadeHere tests ActionsHere).
-	v.MaxStep, v.ActionsHere = 0, nil
+	// records a user action made here only once it applies it
+	// (TestViewNamesTheActionsMadeHere tests ActionsHere), and has
+	// rewritten its future fewer times (TestPodsTokenNamesThePods tests
+	// PodsToken).
+	v.MaxStep, v.ActionsHere, v.PodsToken = 0, nil, ""
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)

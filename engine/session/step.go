@@ -231,6 +231,7 @@ func (s *Session) Apply(a scenario.Action) (msg string, err error) {
 		s.samples = s.samples[:at+1]
 	}
 	s.dropCheckpointsAfter(at)
+	s.futures++
 	s.user = append(s.user, userAction{AtStep: at, Action: a})
 	s.nextUser = len(s.user)
 	defer func() {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"strconv"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -34,9 +35,15 @@ type View struct {
 	Pods        []PodView        `json:"pods"`
 	// PodTotal is the number of pods; Pods lists at most ViewOptions.MaxPods
 	// of them.
-	PodTotal int         `json:"podTotal"`
-	Nodes    []NodeView  `json:"nodes"`
-	Queues   []QueueView `json:"queues"`
+	PodTotal int `json:"podTotal"`
+	// PodsToken names the pods this view lists: two views of a session
+	// with the same token list the same pods. PodsSame is set, and Pods
+	// left empty, when ViewOptions.PodsSince is this token: the caller
+	// holds that list already.
+	PodsToken string      `json:"podsToken"`
+	PodsSame  bool        `json:"podsSame,omitempty"`
+	Nodes     []NodeView  `json:"nodes"`
+	Queues    []QueueView `json:"queues"`
 	// Expectations are the ReplicaSet controller's, by RS key.
 	Expectations []expectations.Entry `json:"expectations"`
 	// LastStep is the step just taken (nil at step 0) and Records what it
@@ -179,6 +186,30 @@ type ViewOptions struct {
 	// MaxPods caps the pods listed (0: all). Large runs list the first
 	// MaxPods in name order and report the total in PodTotal.
 	MaxPods int
+	// PodsSince is the PodsToken of the view the caller shows, or "": when
+	// this view's pods are the same, it lists none (View.PodsSame). Most
+	// steps write no pod (an informer's delivery, a sync that finds
+	// nothing to do): their views then cost the engine, the page's Worker
+	// and the page nothing for the pods.
+	PodsSince string
+}
+
+// podsToken names the pods a view lists: the server's resource version
+// (every write of a pod, and of a ReplicaSet's minReadySeconds, which
+// decides "available", changes it), the virtual time (availability
+// changes with it), the cap, and how many times the session's future was
+// rewritten (after a user action the same resource version can stand for
+// other objects).
+func (s *Session) podsToken(maxPods int) string {
+	b := make([]byte, 0, 48)
+	b = strconv.AppendUint(b, s.futures, 10)
+	b = append(b, '.')
+	b = strconv.AppendUint(b, s.sim.Server().ResourceVersion(), 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, int64(s.sim.Clock().Elapsed()), 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, int64(maxPods), 10)
+	return string(b)
 }
 
 // View returns the picture after the current step.
@@ -204,13 +235,25 @@ func (s *Session) View(opts ViewOptions) *View {
 	}
 	// Counts come from the server; only the pods shown are visited.
 	v.PodTotal = srv.PodCount()
-	srv.EachPod(func(p *corev1.Pod) bool {
-		if opts.MaxPods > 0 && len(v.Pods) >= opts.MaxPods {
-			return false
+	v.PodsToken = s.podsToken(opts.MaxPods)
+	if opts.PodsSince != "" && opts.PodsSince == v.PodsToken {
+		v.PodsSame = true
+	} else {
+		shown := v.PodTotal
+		if opts.MaxPods > 0 {
+			shown = min(shown, opts.MaxPods)
 		}
-		v.Pods = append(v.Pods, podView(p, rsMinReady, now))
-		return true
-	})
+		if shown > 0 {
+			v.Pods = make([]PodView, 0, shown)
+		}
+		srv.EachPod(func(p *corev1.Pod) bool {
+			if opts.MaxPods > 0 && len(v.Pods) >= opts.MaxPods {
+				return false
+			}
+			v.Pods = append(v.Pods, podView(p, rsMinReady, now))
+			return true
+		})
+	}
 	for _, n := range srv.ListNodes("", nil) {
 		v.Nodes = append(v.Nodes, NodeView{Name: n.Name, Ready: nodeReady(n), Down: !sm.Kubelet().NodeReady(n.Name), Pods: srv.PodsOnNode(n.Name)})
 	}

@@ -161,6 +161,10 @@ export interface View {
   pendingActions: string[] | null;
   /** The user actions made at this step (described as kubectl would say them), which a fork here replaces unless keepAt. */
   actionsHere?: string[];
+  /** Names the pods listed: two views of one engine with the same token list the same pods. */
+  podsToken?: string;
+  /** The call gave podsSince and it is this view's token: pods is left out (withPods puts back the list held). */
+  podsSame?: boolean;
 }
 
 export interface Sample {

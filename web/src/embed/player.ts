@@ -19,6 +19,7 @@ import { PressQueue } from '../keys';
 import { list } from '../types';
 import type { Annotation } from '../player/player';
 import { NotesStrip } from './notes';
+import { podsSince, withPods } from '../podlist';
 import { type EmbedOptions, isLibraryID, type PanelName } from './options';
 
 /** Pods listed per view, as in the app (app.ts MAX_PODS). */
@@ -372,12 +373,22 @@ export class Player {
   private movesAsked = 0;
   private movesPending = 0;
 
-  /** Calls a method that moves the engine to another step, counting it (movesAsked). */
-  private async moveCall(method: 'advance' | 'seek', args: unknown): Promise<Snapshot | null> {
+  /**
+   * Calls a method that moves the engine to another step, counting it
+   * (movesAsked). The pods come back only when they changed (podlist.ts);
+   * when they were left out and the view shown is not theirs, the view is
+   * asked for again.
+   */
+  private async moveCall(method: 'advance' | 'seek', args: object): Promise<Snapshot | null> {
     this.movesAsked++;
     this.movesPending++;
     try {
-      return await this.call<Snapshot>(method, args);
+      const s = await this.call<Snapshot>(method, { ...args, ...podsSince(this.view) });
+      if (!s) return null;
+      const v = withPods(s.view, this.view);
+      if (v) return { ...s, view: v };
+      const again = await this.call<Snapshot>('view', { maxPods: MAX_PODS });
+      return again ? { ...s, view: again.view } : null;
     } finally {
       this.movesPending--;
     }

@@ -30,6 +30,7 @@ export interface Annotation {
   line: number;
 }
 import { list } from '../types';
+import { podsSince, withPods } from '../podlist';
 
 /** Pods listed per view. Listing a pod costs the engine ~15 µs (1,000 pods would blow the 16 ms step budget); ReplicaSets with more pods are drawn from their status counts. */
 export const MAX_PODS = 150;
@@ -426,7 +427,7 @@ export class Player {
   /** Advances by event, sync or settle. Returns the number of steps taken. */
   async advance(by: 'event' | 'sync' | 'settle', count = 1): Promise<number> {
     if (!this.view) return 0;
-    const s = await this.call<Snapshot>('advance', { by, count, maxPods: MAX_PODS });
+    const s = await this.moved(await this.call<Snapshot>('advance', { by, count, maxPods: MAX_PODS, ...podsSince(this.view) }));
     if (!s) return 0;
     this.apply(s);
     return s.steps?.length ?? 0;
@@ -434,8 +435,17 @@ export class Player {
 
   async seek(step: number): Promise<void> {
     if (!this.view) return;
-    const s = await this.call<Snapshot>('seek', { step: Math.max(0, step), maxPods: MAX_PODS });
+    const s = await this.moved(await this.call<Snapshot>('seek', { step: Math.max(0, step), maxPods: MAX_PODS, ...podsSince(this.view) }));
     if (s) this.apply(s);
+  }
+
+  /** The answer to a move with its pods (podlist.ts): when they were left out and the view shown is not theirs, the view is asked for again. */
+  private async moved(s: Snapshot | null): Promise<Snapshot | null> {
+    if (!s) return null;
+    const v = withPods(s.view, this.view);
+    if (v) return { ...s, view: v };
+    const again = await this.call<Snapshot>('view', { maxPods: MAX_PODS });
+    return again ? { ...s, view: again.view } : null;
   }
 
   /** True while the pointer holds the slider: the view does not move its thumb. */

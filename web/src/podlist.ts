@@ -1,0 +1,26 @@
+// Most steps write no pod (an informer's delivery, a sync with nothing to
+// do), so the calls that move the engine ("advance", "seek") pass the pods
+// token of the view shown (podsSince) and the engine leaves the pods out
+// when they are the same (podsSame): at 1,000 replicas that is most of a
+// view's bytes, and of its cost to build, encode, send and parse.
+
+import type { View } from './types';
+
+/**
+ * The arguments of a move that may leave the pods out: podsSince is the
+ * token of the view shown, if any.
+ */
+export function podsSince(shown: View | null): { podsSince?: string } {
+  return shown?.podsToken ? { podsSince: shown.podsToken } : {};
+}
+
+/**
+ * next with its pods: as given, or, when the engine left them out, those of
+ * the view shown if it has the same token. null when it does not (another
+ * answer was applied meanwhile): the view must be asked for again.
+ */
+export function withPods(next: View, shown: View | null): View | null {
+  if (!next.podsSame) return next;
+  if (!shown || shown.podsToken !== next.podsToken) return null;
+  return { ...next, pods: shown.pods, podsSame: false };
+}
