@@ -325,14 +325,24 @@ test('notes outside presenter mode: a strip above the panels, next and previous 
   await expect(box).toBeVisible();
   await expect(box).toHaveAttribute('data-at', 'intro');
   await expect(page.locator('#ann-count')).toHaveText('4 notes tell the story of this run; Next note goes to the first.');
-  await expect(page.locator('#ann-title')).toBeHidden(); // the description is in the intro above
+  // The description is in the intro above: no title nor text here.
+  await expect(page.locator('#ann-title')).toBeHidden();
+  await expect(page.locator('#ann-text')).toBeHidden();
   await expect(page.locator('#present-exit')).toBeHidden();
+  await expect(box).not.toHaveAttribute('aria-live', /./); // announced in presenter mode only
   // Every step label drawn from here on: the search for the first note
-  // (a record note, placed once the run is read) is not shown.
+  // (a record note, placed once the run is read) is not shown. Each engine
+  // call is slowed down so that frames fall between the search's seeks.
   await page.evaluate(() => {
-    const w = window as unknown as { labels: string[] };
+    const w = window as unknown as { labels: string[]; __rolloutlabEngine: { call: (...a: unknown[]) => Promise<unknown> } };
     w.labels = [];
     new MutationObserver(() => w.labels.push(document.getElementById('step-label')!.textContent ?? '')).observe(document.getElementById('step-label')!, { childList: true, characterData: true, subtree: true });
+    const engine = w.__rolloutlabEngine;
+    const call = engine.call.bind(engine);
+    engine.call = async (...a: unknown[]) => {
+      await new Promise((r) => setTimeout(r, 40));
+      return call(...a);
+    };
   });
   await page.locator('#ann-next').click();
   await expect(page.locator('#ann-title')).toHaveText('The first ReplicaSet gets all 10 replicas');
@@ -344,9 +354,11 @@ test('notes outside presenter mode: a strip above the panels, next and previous 
   await expect(page.locator('#ann-title')).toHaveText('The image changed; the new ReplicaSet starts at 3');
   await expect(page.locator('#step-label')).toHaveText(/^step 95 \//);
   await expect(page.locator('#ann-count')).toHaveText('note 2 of 4');
-  // The story and the cluster's pods fit a 1280x720 screen together.
+  // The story and the cluster's pods fit a 1280x720 screen together, and
+  // the hero panels still end at its bottom edge.
   await inViewport(page, box, 'the note');
   await inViewport(page, page.locator('#cluster .rs').nth(1).locator('.pod').first(), 'the old ReplicaSet\'s first pod');
+  await inViewport(page, page.locator('#panel-cluster'), 'the cluster view under the note');
   await page.locator('#ann-prev').click();
   await expect(page.locator('#step-label')).toHaveText(/^step 2 \//);
   await expect(page.locator('#ann-count')).toHaveText('note 1 of 4');
@@ -357,17 +369,24 @@ test('notes outside presenter mode: a strip above the panels, next and previous 
   await expect(page.locator('#ann-title')).toBeHidden();
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await expect(page.locator('#step-label')).toHaveText(/^step 2 \//); // the tab comes back where it was
   await expect(box).toHaveAttribute('data-folded', '');
   await expect(page.locator('#ann-fold')).toHaveText('Show notes');
-  await page.locator('#ann-fold').click();
-  await expect(page.locator('#ann-fold')).toHaveText('Hide notes');
-  // Presenter mode takes the strip over and gives it back.
+  await expect(page.locator('#ann-text')).toBeHidden();
+  // Presenter mode takes the strip over, folded or not, and gives it back.
   await page.locator('#present-btn').click();
   await expect(page.locator('#present-exit')).toBeVisible();
   await expect(page.locator('#ann-fold')).toBeHidden();
+  await expect(page.locator('#ann-title')).toHaveText('The first ReplicaSet gets all 10 replicas');
+  await expect(page.locator('#ann-text')).toBeVisible();
+  await expect(box).toHaveAttribute('aria-live', 'polite');
   await page.locator('#present-exit').click();
   await expect(box).toBeVisible();
   await expect(page.locator('#present-exit')).toBeHidden();
+  await expect(page.locator('#ann-title')).toBeHidden(); // still folded
+  await page.locator('#ann-fold').click();
+  await expect(page.locator('#ann-fold')).toHaveText('Hide notes');
+  await expect(page.locator('#ann-title')).toBeVisible();
   // In the page's language.
   await page.locator('#lang-picker').selectOption('zh-CN');
   await expect(page.locator('#ann-fold')).toHaveText('隐藏讲解要点');

@@ -121,17 +121,29 @@ recorder.forkPlan = () => app.forkPlan(); // a share link carries the comparison
 let presenter: Presenter | undefined;
 let presenterLoad: Promise<Presenter> | undefined;
 const loadPresenter = (): Promise<Presenter> =>
-  (presenterLoad ??= import('./present/presenter').then(({ Presenter }) => (presenter = new Presenter(app, layout))));
+  (presenterLoad ??= import('./present/presenter').then(
+    ({ Presenter }) => (presenter = new Presenter(app, layout)),
+    (e: unknown) => {
+      presenterLoad = undefined; // a later press of Present tries again
+      throw e;
+    },
+  ));
 const onFirstClick = (id: string, fn: () => void) => document.getElementById(id)?.addEventListener('click', fn, { once: true });
 // The scenario's notes show outside presenter mode too, as a strip above the
 // panels that the presenter's chunk draws: it loads once the app has booted
 // with a scenario that has notes, or when one is loaded later.
+// (A chunk that fails to load leaves the notes out; Present tries again and
+// says why it cannot.)
 app.onLoad.push((anns) => {
-  if (anns.length > 0 && booted) void loadPresenter();
+  if (anns.length > 0 && booted) loadPresenter().catch(() => {});
 });
-// Loaded by a restore (below), the presenter handles the button itself.
-onFirstClick('present-btn', () => {
-  if (!presenter) void loadPresenter().then((p) => p.enter());
+// Once loaded, the presenter handles the button itself.
+document.getElementById('present-btn')?.addEventListener('click', () => {
+  if (presenter) return;
+  loadPresenter().then(
+    (p) => p.enter(),
+    (e: unknown) => app.banner(t('player.modeFailed', { error: e instanceof Error ? e.message : String(e) }), 'error'),
+  );
 });
 onFirstClick('predict-btn', () =>
   void import('./present/predict').then(({ Predictor }) =>
@@ -173,7 +185,7 @@ void app
     }
     booted = true;
     document.body.dataset.app = 'ready';
-    if (app.annotations.length > 0) void loadPresenter();
+    if (app.annotations.length > 0) loadPresenter().catch(() => {});
     app.preloadEditorWhenIdle();
     // A share link pasted into the address bar of a tab that has the app
     // open changes only the fragment: open it as a fresh page would.

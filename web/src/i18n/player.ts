@@ -83,6 +83,7 @@ const en: Record<string, string> = {
   'player.loadingEngine': 'Loading the simulation engine…',
   'player.engineReady': 'Engine {engine} · Kubernetes {upstream} controllers',
   'player.engineFailed': 'The simulation engine failed to load: {error}',
+  'player.modeFailed': 'This part of the page failed to load: {error}',
   'player.libraryEmpty': 'The scenario library is empty.',
   'player.panic': 'The engine panicked during "{method}" (a bug); the simulation was restored to the last good step. {message}',
   'player.notLoaded': 'Not loaded ({count} problem(s)); the previous simulation is kept.',

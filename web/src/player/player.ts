@@ -74,6 +74,16 @@ export class Player {
   private componentOptions: readonly string[] | null = null;
   /** Counts cuts of the history (a load, an action that discarded the future): a steps answer asked for before one is stale. */
   private historyCuts = 0;
+  /** How many times the run was cut (a load, or an action that rewrote what followed): a note's placement read before a cut is stale. */
+  get cuts(): number {
+    return this.historyCuts;
+  }
+  /**
+   * Bumped by every load and every command of the user (steps, seeks,
+   * actions): a note search under way (presenter.ts) gives up when it
+   * changed, instead of seeking over what the user did.
+   */
+  generation = 0;
   /** The run's furthest step in the last view applied: when it goes down, an action discarded the future. */
   private knownMaxStep = 0;
   private source = '';
@@ -109,7 +119,10 @@ export class Player {
     this.whatif = mountWhatIf($('whatif-room'), {
       call: (method, args) => this.engine.call(method, args),
       source: () => this.source,
-      applySnapshot: (s) => this.apply(s),
+      applySnapshot: (s) => {
+        this.generation++;
+        this.apply(s);
+      },
       maxPods: MAX_PODS,
       overlay: (samples, label) => {
         this.chart.setOverlay(samples, label);
@@ -255,6 +268,7 @@ export class Player {
 
   /** Loads a scenario; on failure the previous simulation stays and the errors are shown. */
   async load(source: string, name: string): Promise<boolean> {
+    this.generation++;
     this.pause();
     const r = await this.engine.call<Snapshot>('load', { source, name, maxPods: MAX_PODS });
     const errList = $('load-errors');
@@ -456,6 +470,7 @@ export class Player {
 
   /** Seeks to the slider's step, one seek at a time: while one runs, only the latest position asked for is kept. */
   private scrubTo(n: number): void {
+    this.generation++;
     this.scrubTarget = n;
     if (this.scrubbing) return;
     this.scrubbing = true;
@@ -474,6 +489,7 @@ export class Player {
 
   /** Performs a user action now (scripts/bench-browser.mjs; the page's forms are in the what-if room). */
   async act(action: { type: string } & Record<string, unknown>): Promise<void> {
+    this.generation++;
     const s = await this.call<Snapshot>('act', { action, maxPods: MAX_PODS });
     if (s) this.apply(s);
   }
@@ -568,6 +584,7 @@ export class Player {
       if (d.open) d.close();
       return;
     }
+    this.generation++;
     if (cmd === 'togglePlay') return void (this.playing ? this.pause() : this.play());
     if (this.busy) return;
     this.busy = true;
@@ -647,7 +664,6 @@ export class Player {
     );
   }
 
-  /** Renders the current view now (bench and tests call this directly). */
   /** Searches under way that hold the drawing (hold): nothing is drawn until the last one ends. */
   private held = 0;
 
@@ -666,6 +682,7 @@ export class Player {
     }
   }
 
+  /** Renders the current view now (bench and tests call this directly); nothing while the drawing is held. */
   render(): void {
     if (this.frame) {
       cancelAnimationFrame(this.frame);

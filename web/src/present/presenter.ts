@@ -61,6 +61,12 @@ export class Presenter {
   private readonly layout = new Layout('rolloutlab-present-panels', document.getElementById('panels-list'));
   /** Whether the strip outside presenter mode shows only its row (FOLDED). */
   private folded = readFolded();
+  /** The player's cuts when the notes were last placed (a cut makes their placement stale). */
+  private cutsSeen = 0;
+  /** Outside presenter mode, the furthest step whose records were read: the strip scans only past it. */
+  private stripScanned = -1;
+  /** The note moves, one after another (buttons and keys). */
+  private moving: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly player: Player, private readonly normal: Layout) {
     // Presenter mode loads on first use, after the scenario did.
@@ -70,12 +76,9 @@ export class Presenter {
     }
     player.onLoad.push((anns) => {
       this.anns = anns;
-      this.seen = new Map();
-      this.scannedSeq = 0;
-      this.pinned = null;
-      this.searchedTo = -1;
-      this.runEnd = null;
+      this.forgetPlaces();
     });
+    this.cutsSeen = player.cuts;
     player.onRender.push((v) => this.render(v));
     const on = (id: string, fn: () => void) => document.getElementById(id)?.addEventListener('click', fn);
     on('present-btn', () => (this.on ? this.exit() : this.enter()));
@@ -119,6 +122,11 @@ export class Presenter {
   enter(): void {
     this.on = true;
     document.documentElement.classList.add('present');
+    // Announced while presenting only: outside it the strip's notes would
+    // be read out over the step label whenever playback crossed one.
+    const box = document.getElementById('annotation')!;
+    box.setAttribute('aria-live', 'polite');
+    this.stripHeight(box);
     document.getElementById('present-btn')?.setAttribute('aria-pressed', 'true');
     this.player.stops = this.stops;
     this.player.helpFirst = () => ({
@@ -144,9 +152,28 @@ export class Presenter {
     this.player.helpFirst = null;
     this.player.renderHelp();
     this.normal.apply();
+    const box = document.getElementById('annotation')!;
+    box.removeAttribute('aria-live');
     // The notes stay, as the strip (or hidden when the scenario has none).
     const v = this.player.current();
     if (v) this.render(v);
+    this.stripHeight(box);
+  }
+
+  /** Forgets where the notes fall: a load, or a cut of the run (an action that rewrote what followed) made it stale. */
+  private forgetPlaces(): void {
+    this.seen = new Map();
+    this.scannedSeq = 0;
+    this.pinned = null;
+    this.searchedTo = -1;
+    this.runEnd = null;
+    this.stripScanned = -1;
+    this.cutsSeen = this.player.cuts;
+  }
+
+  /** forgetPlaces once the player's run was cut since the notes were placed. */
+  private syncCuts(): void {
+    if (this.player.cuts !== this.cutsSeen) this.forgetPlaces();
   }
 
   /** Restores a presentation saved before a reload. */
@@ -246,15 +273,23 @@ export class Presenter {
    * sees the note's step, not the steps a search goes through.
    */
   note(dir: 1 | -1): Promise<boolean> {
-    return this.player.hold(() => this.noteHeld(dir));
+    const move = this.moving.then(() => this.player.hold(() => this.noteHeld(dir)));
+    this.moving = move.catch(() => {});
+    return move;
   }
 
   private async noteHeld(dir: 1 | -1): Promise<boolean> {
     if (this.anns.length === 0) return false;
+    this.syncCuts();
+    this.player.pause();
     const v = this.player.current();
     if (!v) return false;
+    // The user's own moves (and a load) win: a search that sees one gives up.
+    const gen = this.player.generation;
+    const stale = () => this.player.generation !== gen;
     this.flash = null;
     await this.scan();
+    if (stale()) return false;
     const here = this.placed();
     const shown = this.shownIndex(here, v.step);
     const same = here[shown] === v.step ? sameStepNote(here, shown, dir) : -1;
@@ -273,6 +308,7 @@ export class Presenter {
       setText(document.getElementById('ann-count')!, t('present.searching'));
       for (let max = v.maxStep; to !== null && to > max; ) {
         const r = await this.player.engineCall<{ maxStep: number; ended: boolean }>('ahead', { steps: Math.min(AHEAD_CHUNK, to - max) });
+        if (stale()) return false;
         if (!r || r.maxStep <= max) {
           // The run ends (or the engine failed) before the note: it is not in this run.
           if (r?.ended) this.runEnd = r.maxStep;
@@ -296,14 +332,17 @@ export class Presenter {
         for (let i = 0; i < SEARCH_SYNCS && to === null; i++) {
           const before = this.player.current()?.maxStep ?? 0;
           await this.player.seek(before);
+          if (stale()) return false;
           if ((await this.player.advance('sync', 5)) === 0) break;
           await this.scan();
+          if (stale()) return false;
           to = pick();
         }
       }
       if (to === null) {
         this.searchedTo = Math.max(this.searchedTo, this.player.current()?.maxStep ?? 0);
         // Back where the presenter was: the search only computed the run.
+        if (stale()) return false;
         if (this.player.current()?.step !== v.step) await this.player.seek(v.step);
         this.flash = { step: v.step, text: t('present.notFound') };
         const now = this.player.current();
@@ -318,6 +357,7 @@ export class Presenter {
     if (dir > 0 && to > v.maxStep) {
       await this.player.seek(to);
       await this.scan();
+      if (stale()) return false;
       to = pick() ?? to;
     }
     // Arriving forward shows the first note of that step, backward its last.
@@ -329,6 +369,7 @@ export class Presenter {
   }
 
   private render(v: View): void {
+    this.syncCuts();
     if (!this.on) {
       this.renderStrip(v);
       return;
@@ -356,9 +397,11 @@ export class Presenter {
     const fold = document.getElementById('ann-fold')!;
     setText(fold, t(this.folded ? 'notes.show' : 'notes.hide'));
     setAttr(fold, 'aria-expanded', String(!this.folded));
-    // Only while a note waits for its record: a scan is an engine call,
-    // and the strip is drawn at every step of a run being played.
-    if (v.maxStep > 0 && stepsOf(this.anns, this.seen).some((s) => s === null)) {
+    // Only while a note waits for its record, and past the steps read: a
+    // scan is an engine call, and the strip is drawn at every step of a run
+    // being played.
+    if (v.step > this.stripScanned && stepsOf(this.anns, this.seen).some((s) => s === null)) {
+      this.stripScanned = v.step;
       void this.scan().then(() => !this.on && this.paint(this.player.current() ?? v));
     }
     this.paint(v);

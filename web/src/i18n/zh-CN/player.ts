@@ -82,6 +82,7 @@ export const zh: Record<string, string> = {
   'player.loadingEngine': '正在加载模拟引擎…',
   'player.engineReady': '引擎 {engine} · Kubernetes {upstream} 控制器',
   'player.engineFailed': '模拟引擎加载失败：{error}',
+  'player.modeFailed': '页面的这一部分加载失败：{error}',
   'player.libraryEmpty': '场景库为空。',
   'player.panic': '引擎在“{method}”中发生 panic（程序缺陷）；模拟已恢复到最后一个正常的步。{message}',
   'player.notLoaded': '未加载（{count} 个问题）；保留之前的模拟。',
