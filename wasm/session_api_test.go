@@ -266,3 +266,37 @@ spec:
 		t.Fatalf("session lost after a refused load: %+v", s.View)
 	}
 }
+
+// A move given the pods token of the view shown answers "pods": null and
+// "podsSame": true when it wrote no pod, and the whole list otherwise.
+func TestMovesLeaveOutPodsThatDidNotChange(t *testing.T) {
+	a := methods()
+	src, _ := scenarios.Source(scenarios.Default)
+	type podsSnap struct {
+		View struct {
+			Step      int               `json:"step"`
+			Pods      []json.RawMessage `json:"pods"`
+			PodsToken string            `json:"podsToken"`
+			PodsSame  bool              `json:"podsSame"`
+		} `json:"view"`
+	}
+	var s podsSnap
+	callOK(t, a, "load", map[string]any{"source": string(src), "name": "r.yaml"}, &s)
+	callOK(t, a, "advance", map[string]any{"by": "settle"}, &s)
+	if len(s.View.Pods) == 0 || s.View.PodsToken == "" {
+		t.Fatalf("settled: %d pods, token %q", len(s.View.Pods), s.View.PodsToken)
+	}
+	token := s.View.PodsToken
+	// Seeking to the same step writes nothing.
+	var same podsSnap
+	callOK(t, a, "seek", map[string]any{"step": s.View.Step, "podsSince": token}, &same)
+	if !same.View.PodsSame || same.View.Pods != nil || same.View.PodsToken != token {
+		t.Fatalf("same step: podsSame %v, %d pods, token %q (had %q)", same.View.PodsSame, len(same.View.Pods), same.View.PodsToken, token)
+	}
+	// Step 1 has no pods yet: another token, and the (empty) list given.
+	var back podsSnap
+	callOK(t, a, "seek", map[string]any{"step": 1, "podsSince": token}, &back)
+	if back.View.PodsSame || back.View.PodsToken == token {
+		t.Fatalf("step 1: podsSame %v, token %q (had %q)", back.View.PodsSame, back.View.PodsToken, token)
+	}
+}

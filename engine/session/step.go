@@ -225,13 +225,15 @@ func (s *Session) Seek(n int) error {
 func (s *Session) Apply(a scenario.Action) (msg string, err error) {
 	s.applyUserActions()
 	at := s.sim.Steps()
+	// Before anything changes: a panic in what follows is restored to this
+	// step under the new count (PodsToken).
+	s.futures++
 	s.user = s.user[:s.nextUser]
 	if len(s.history) > at {
 		s.history = s.history[:at]
 		s.samples = s.samples[:at+1]
 	}
 	s.dropCheckpointsAfter(at)
-	s.futures++
 	s.user = append(s.user, userAction{AtStep: at, Action: a})
 	s.nextUser = len(s.user)
 	defer func() {

@@ -16,8 +16,12 @@ export function podsSince(shown: View | null): { podsSince?: string } {
 
 /**
  * next with its pods: as given, or, when the engine left them out, those of
- * the view shown if it has the same token. null when it does not (another
- * answer was applied meanwhile): the view must be asked for again.
+ * the view shown when next is applied, if it has the same token. null when
+ * it does not (another answer was applied meanwhile): the view must be
+ * asked for again. The view shown then, not the one podsSince came from:
+ * answers come in the order of the calls, so a load answered in between
+ * (another session, whose tokens may repeat the old one's) is the view
+ * shown by then.
  */
 export function withPods(next: View, shown: View | null): View | null {
   if (!next.podsSame) return next;

@@ -161,9 +161,14 @@ export interface View {
   pendingActions: string[] | null;
   /** The user actions made at this step (described as kubectl would say them), which a fork here replaces unless keepAt. */
   actionsHere?: string[];
-  /** Names the pods listed: two views of one engine with the same token list the same pods. */
+  /**
+   * Names the pods listed: two views of one session (one load) with the
+   * same token list the same pods. Two sessions can give the same token:
+   * withPods compares with the view shown when the answer is applied
+   * (after a load's), not with the one the call was sent from.
+   */
   podsToken?: string;
-  /** The call gave podsSince and it is this view's token: pods is left out (withPods puts back the list held). */
+  /** The call gave podsSince and it is this view's token: pods is null (withPods puts back the list held). */
   podsSame?: boolean;
 }
 
