@@ -201,8 +201,9 @@ export class Presenter {
     let act: (() => Promise<void>) | null = null;
     // A clicker has only these two keys: with no note left that way they
     // step by sync, so a scenario without notes can be presented with it.
-    if (e.key === 'PageDown') act = async () => void ((await this.note(1)) || (await this.player.advance('sync')));
-    else if (e.key === 'PageUp') act = async () => void ((await this.note(-1)) || (await this.backSync()));
+    // (Not after a note move the user's own move cut short.)
+    if (e.key === 'PageDown') act = () => this.noteOr(1, () => this.player.advance('sync'));
+    else if (e.key === 'PageUp') act = () => this.noteOr(-1, () => this.backSync());
     else if (e.key === ' ' && this.player.isPlaying()) act = async () => this.player.pause();
     else if (e.key === ' ' || e.key === 'ArrowRight') act = async () => void (await this.player.advance('sync'));
     else if (e.key === 'ArrowLeft') act = () => this.backSync();
@@ -218,6 +219,12 @@ export class Presenter {
     e.preventDefault();
     e.stopImmediatePropagation();
     void this.presses.push(act, e.repeat);
+  }
+
+  /** A clicker's press: the next (previous) note, or else a sync, unless the user moved the player meanwhile. */
+  private async noteOr(dir: 1 | -1, otherwise: () => Promise<unknown>): Promise<void> {
+    const gen = this.player.generation;
+    if (!(await this.note(dir)) && this.player.generation === gen) await otherwise();
   }
 
   /** The step of each note, null for one not placed yet and for a {step} note past the run's end. */
