@@ -247,7 +247,7 @@ func (s *Session) View(opts ViewOptions) *View {
 			v.Pods = make([]PodView, 0, shown)
 		}
 		srv.EachPod(func(p *corev1.Pod) bool {
-			if opts.MaxPods > 0 && len(v.Pods) >= opts.MaxPods {
+			if len(v.Pods) >= shown {
 				return false
 			}
 			v.Pods = append(v.Pods, podView(p, rsMinReady, now))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { podsSince, withPods } from './podlist';
-import type { PodView, View } from './types';
+import { movedWithPods, podsSince, withPods } from './podlist';
+import type { PodView, Snapshot, View } from './types';
 
 const pod = (name: string): PodView => ({ namespace: 'default', name, owner: 'rs', node: 'node-1', phase: 'Running', status: 'Running', ready: true, available: true, terminating: false, restarts: 0, image: 'nginx' }) as PodView;
 const view = (step: number, token: string, pods: PodView[] | null, same = false): View => ({ step, podsToken: token, pods, podsSame: same }) as unknown as View;
@@ -28,5 +28,24 @@ describe('withPods', () => {
   it('asks again when the view shown is another (an answer applied meanwhile)', () => {
     expect(withPods(view(5, 't1', null, true), view(4, 't2', [pod('c')]))).toBeNull();
     expect(withPods(view(5, 't1', null, true), null)).toBeNull();
+  });
+});
+
+describe('movedWithPods', () => {
+  it('puts back the pods held, and asks again only when the view shown is not theirs', async () => {
+    const shown = view(3, 't1', [pod('a')]);
+    let asked = 0;
+    const ask = async (): Promise<Snapshot> => {
+      asked++;
+      return { view: view(6, 't3', [pod('z')]) } as Snapshot;
+    };
+    const same = await movedWithPods({ view: view(4, 't1', null, true), steps: [] } as unknown as Snapshot, () => shown, ask);
+    expect(same?.view.pods).toBe(shown.pods);
+    expect(asked).toBe(0);
+    const other = await movedWithPods({ view: view(5, 't1', null, true), steps: [] } as unknown as Snapshot, () => view(4, 't2', [pod('c')]), ask);
+    expect(asked).toBe(1);
+    expect(other?.view.step).toBe(6);
+    expect(other?.view.pods?.[0]?.name).toBe('z');
+    expect(await movedWithPods(null, () => shown, ask)).toBeNull();
   });
 });

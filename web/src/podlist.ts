@@ -4,7 +4,7 @@
 // when they are the same (podsSame): at 1,000 replicas that is most of a
 // view's bytes, and of its cost to build, encode, send and parse.
 
-import type { View } from './types';
+import type { Snapshot, View } from './types';
 
 /**
  * The arguments of a move that may leave the pods out: podsSince is the
@@ -27,4 +27,17 @@ export function withPods(next: View, shown: View | null): View | null {
   if (!next.podsSame) return next;
   if (!shown || shown.podsToken !== next.podsToken) return null;
   return { ...next, pods: shown.pods, podsSame: false };
+}
+
+/**
+ * The answer to a move with its pods (withPods against the view shown
+ * now); when they were left out and that view is not theirs, the view is
+ * asked for again (ask: the engine's "view"). null when a call failed.
+ */
+export async function movedWithPods(s: Snapshot | null, shown: () => View | null, ask: () => Promise<Snapshot | null>): Promise<Snapshot | null> {
+  if (!s) return null;
+  const v = withPods(s.view, shown());
+  if (v) return { ...s, view: v };
+  const again = await ask();
+  return again ? { ...s, view: again.view } : null;
 }

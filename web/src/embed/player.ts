@@ -19,7 +19,7 @@ import { PressQueue } from '../keys';
 import { list } from '../types';
 import type { Annotation } from '../player/player';
 import { NotesStrip } from './notes';
-import { podsSince, withPods } from '../podlist';
+import { movedWithPods, podsSince } from '../podlist';
 import { type EmbedOptions, isLibraryID, type PanelName } from './options';
 
 /** Pods listed per view, as in the app (app.ts MAX_PODS). */
@@ -384,11 +384,7 @@ export class Player {
     this.movesPending++;
     try {
       const s = await this.call<Snapshot>(method, { ...args, ...podsSince(this.view) });
-      if (!s) return null;
-      const v = withPods(s.view, this.view);
-      if (v) return { ...s, view: v };
-      const again = await this.call<Snapshot>('view', { maxPods: MAX_PODS });
-      return again ? { ...s, view: again.view } : null;
+      return await movedWithPods(s, () => this.view, () => this.call<Snapshot>('view', { maxPods: MAX_PODS }));
     } finally {
       this.movesPending--;
     }

@@ -30,7 +30,7 @@ export interface Annotation {
   line: number;
 }
 import { list } from '../types';
-import { podsSince, withPods } from '../podlist';
+import { movedWithPods, podsSince } from '../podlist';
 
 /** Pods listed per view. Listing a pod costs the engine ~15 µs (1,000 pods would blow the 16 ms step budget); ReplicaSets with more pods are drawn from their status counts. */
 export const MAX_PODS = 150;
@@ -453,13 +453,9 @@ export class Player {
     if (s) this.apply(s);
   }
 
-  /** The answer to a move with its pods (podlist.ts): when they were left out and the view shown is not theirs, the view is asked for again. */
-  private async moved(s: Snapshot | null): Promise<Snapshot | null> {
-    if (!s) return null;
-    const v = withPods(s.view, this.view);
-    if (v) return { ...s, view: v };
-    const again = await this.call<Snapshot>('view', { maxPods: MAX_PODS });
-    return again ? { ...s, view: again.view } : null;
+  /** The answer to a move with its pods (podlist.ts). */
+  private moved(s: Snapshot | null): Promise<Snapshot | null> {
+    return movedWithPods(s, () => this.view, () => this.call<Snapshot>('view', { maxPods: MAX_PODS }));
   }
 
   /** True while the pointer holds the slider: the view does not move its thumb. */
