@@ -152,7 +152,9 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	$(call step,bench: go test -bench (js/wasm compiled with WASM_GCFLAGS as the browser's wasm is; apimachinery unpatched: no engine code differs; $(WASM_BENCH_PKGS)))
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $(WASM_GCFLAGS) -run '^$$' -bench . -benchmem $(WASM_BENCH_PKGS) | tee test-artifacts/bench/go-wasm.txt
 # The rewind benchmarks (Seek, StepBack, FirstStepBack) are skipped here: they run on their own below, 30 iterations each (BenchmarkSeekWorst's slowest-gap-ms needs 3 seeks to each of its 5 gaps).
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $(WASM_GCFLAGS) -run '^$$' -bench . -skip 'Seek|StepBack|RollingUpdateRatio' -benchmem -benchtime 3x $(WASM_SIM_BENCH_PKGS) | tee -a test-artifacts/bench/go-wasm.txt
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $(WASM_GCFLAGS) -run '^$$' -bench . -skip 'Seek|StepBack|RollingUpdateRatio|RollingUpdate(1000|10000)$$' -benchmem -benchtime 3x $(WASM_SIM_BENCH_PKGS) | tee -a test-artifacts/bench/go-wasm.txt
+# The reference rollouts three times (-count 3): scripts/bench-engine.sh reports their median and each.
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $(WASM_GCFLAGS) -run '^$$' -bench 'RollingUpdate(1000|10000)$$' -benchmem -benchtime 3x -count 3 ./engine/sim | tee -a test-artifacts/bench/go-wasm.txt
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $(WASM_GCFLAGS) -run '^$$' -bench 'Seek|StepBack' -benchmem -benchtime 30x ./engine/session | tee test-artifacts/bench/go-wasm-seek.txt
 	$(call step,bench: engine scale (rolling-update ratio, allocation per step, CLI peak RSS))
 	scripts/bench-engine.sh --native test-artifacts/bench/go-native.txt --wasm test-artifacts/bench/go-wasm.txt | tee test-artifacts/bench/engine.txt

@@ -247,7 +247,8 @@ func BenchmarkSeek(b *testing.B) {
 // grown first (growHeap: the seeks that grew it are in growth-worst-ms and
 // growth-max-faults). It reports the slowest timed seek (worst-ms, what a
 // seek to any step can take once the heap has grown, including this shared
-// machine's worst moment), the slowest of those gaps by the
+// machine's worst moment; worst-again-ms, the median of three more seeks
+// to its step, tells a slow step from a slow moment), the slowest of those gaps by the
 // median of its seeks (slowest-gap-ms, once each was timed three times),
 // the mean of all seeks (ns/op: half of them to those gaps, so it is
 // higher than when the ops cycled through every gap alone), the most
@@ -317,6 +318,7 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 		}
 		slices.SortStableFunc(gaps, func(x, y seekGap) int { return y.records - x.records })
 		var worst, worstNoGC time.Duration
+		worstTarget := -1
 		var worstFaults int64
 		gcSeeks := 0
 		// Every other op seeks the end of one of the largest gaps, in
@@ -358,7 +360,9 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 			if gi < len(largest) {
 				timed[gi] = append(timed[gi], d)
 			}
-			worst = max(worst, d)
+			if d > worst {
+				worst, worstTarget = d, target
+			}
 			if numGC() == gcBefore {
 				worstNoGC = max(worstNoGC, d)
 			} else {
@@ -369,6 +373,9 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 		b.ReportMetric(float64(gapSteps), "gap-steps")
 		b.ReportMetric(float64(gaps[0].records), "gap-rec")
 		b.ReportMetric(float64(worst.Microseconds())/1e3, "worst-ms")
+		if again, ok := seekAgain(b, s, worstTarget, end, idle); ok {
+			b.ReportMetric(float64(again.Microseconds())/1e3, "worst-again-ms")
+		}
 		if slowest, ok := slowestMedian(timed); ok {
 			b.ReportMetric(float64(slowest.Microseconds())/1e3, "slowest-gap-ms")
 		}
@@ -382,6 +389,38 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 			b.ReportMetric(float64(calls), "refine-calls")
 		}
 	})
+}
+
+// seekAgain times three more seeks to target, from the far end of the run
+// as benchSeekWorst's are, after its timed loop, and returns their median
+// (worst-again-ms). For the target of the slowest timed seek (worst-ms) it
+// tells a step that is slow to reach from a moment the machine was slow:
+// the same replay, timed again.
+func seekAgain(b *testing.B, s *Session, target, end int, idle bool) (time.Duration, bool) {
+	if target < 0 {
+		return 0, false
+	}
+	far := 0
+	if target < end/2 {
+		far = end
+	}
+	var ds []time.Duration
+	for range 3 {
+		if err := s.Seek(far); err != nil {
+			b.Fatal(err)
+		}
+		s.dropScratch()
+		if idle {
+			collectWhenIdle()
+		}
+		t0 := time.Now()
+		if err := s.Seek(target); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+	}
+	slices.Sort(ds)
+	return ds[1], true
 }
 
 // slowestGaps is how many of the gaps replaying the most records
