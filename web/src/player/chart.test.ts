@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../types';
-import { buildSeries, SeriesCache, stepLine } from './chart';
+import { buildSeries, linear, PathWriter, putTenths, SeriesCache, type StepLine, stepLine } from './chart';
 
 /** Samples of one ReplicaSet "a" whose spec.replicas takes the given values, one step each (atNs = step s). */
 function run(values: number[]): Sample[] {
@@ -70,13 +70,16 @@ describe('SeriesCache', () => {
   });
 });
 
+/** A line's vertices as [x, value] pairs. */
+const vertices = (l: StepLine) => Array.from(l.xs.subarray(0, l.n), (x, i) => [x, l.vs[i]]);
+
 describe('stepLine', () => {
   const series = (values: number[]) => new SeriesCache().update(run(values))[0]!;
 
   it('draws each pixel column through its extremes, ending on its last value', () => {
     // two steps per pixel column
-    const l = stepLine(series([1, 5, 2, 2, 3, 3, 3, 0]), true, 0, 7, (v) => v * 0.5, 0, 3.5);
-    expect(l.vertices).toEqual([
+    const l = stepLine(series([1, 5, 2, 2, 3, 3, 3, 0]), true, 0, 8, 0, 4);
+    expect(vertices(l)).toEqual([
       [0, 1],
       [0, 5],
       [1, 2],
@@ -88,8 +91,8 @@ describe('stepLine', () => {
   });
 
   it('starts a zoomed range with the value in effect and runs on to the right edge', () => {
-    const l = stepLine(series([1, 5, 2, 2, 3, 3, 3, 0]), true, 2, 5, (v) => (v - 2) * 10, 0, 30);
-    expect(l.vertices).toEqual([
+    const l = stepLine(series([1, 5, 2, 2, 3, 3, 3, 0]), true, 2, 5, 0, 30);
+    expect(vertices(l)).toEqual([
       [0, 5],
       [0, 2],
       [10, 2],
@@ -101,8 +104,8 @@ describe('stepLine', () => {
 
   it('keeps a one-point peak among many points of one column (time axis)', () => {
     const values = Array.from({ length: 100 }, (_, i) => (i === 50 ? 100 : i % 7));
-    const l = stepLine(series(values), false, 0, 99e9, () => 0, 0, 10);
-    expect(l.vertices).toEqual([
+    const l = stepLine(series(values), false, 0, 99e9, 0, 0.5);
+    expect(vertices(l)).toEqual([
       [0, 0],
       [0, 100],
       [0, 1],
@@ -118,8 +121,8 @@ describe('stepLine', () => {
     const values = Array.from({ length: 3000 }, () => Math.floor(rnd() * 50));
     const s = series(values);
     for (const scale of [0.013, 0.5, 1, 3.7]) {
-      const toPx = (v: number) => 10 + v * scale;
-      const l = stepLine(s, true, 0, 2999, toPx, 10, 10 + 2999 * scale);
+      const toPx = linear(0, 2999, 10, 10 + 2999 * scale);
+      const l = stepLine(s, true, 0, 2999, 10, 10 + 2999 * scale);
       const byColumn = new Map<number, number[]>();
       values.forEach((v, i) => {
         const col = Math.floor(toPx(i));
@@ -128,9 +131,63 @@ describe('stepLine', () => {
         byColumn.set(col, vs);
       });
       const lastOf = [...byColumn.values()].map((vs) => vs.at(-1));
-      const ends = l.vertices.filter((v, i) => i === l.vertices.length - 1 || l.vertices[i + 1]![0] !== v[0]).map((v) => v[1]);
+      const ends = Array.from(l.vs.subarray(0, l.n)).filter((_, i) => i === l.n - 1 || l.xs[i + 1] !== l.xs[i]);
       expect(ends).toEqual(lastOf);
       expect(l.max).toBe(Math.max(...values));
     }
+  });
+});
+
+describe('stepLine into a line drawn before', () => {
+  it('gives what a fresh line gives, whatever the reused arrays held', () => {
+    const a = new SeriesCache().update(run([1, 5, 2, 2, 3, 3, 3, 0]))[0]!;
+    const b = new SeriesCache().update(run(Array.from({ length: 400 }, (_, i) => i % 9)))[0]!;
+    const reused = stepLine(b, true, 0, 399, 0, 399);
+    // 400 columns of up to 3 vertices: the arrays grew past their first 256.
+    expect(reused.n).toBeGreaterThan(256);
+    const again = stepLine(a, true, 2, 5, 0, 30, reused);
+    expect(again).toBe(reused);
+    const fresh = stepLine(a, true, 2, 5, 0, 30);
+    expect(vertices(again)).toEqual(vertices(fresh));
+    expect(again.n).toBe(fresh.n);
+    expect(again.max).toBe(fresh.max);
+  });
+});
+
+describe('PathWriter', () => {
+  it('writes M x,y then H x V y with one decimal, as toFixed(1) does', () => {
+    const y = (v: number) => 200 - v * 1.7;
+    const xs = [46, 46, 47.25, 300.04, 588];
+    const vs = [0, 100, 12.5, 7, 3];
+    const want = xs.map((x, i) => (i === 0 ? `M${x.toFixed(1)},${y(vs[i]!).toFixed(1)}` : `H${x.toFixed(1)}V${y(vs[i]!).toFixed(1)}`)).join('');
+    const line = (xs: number[], vs: number[]): StepLine => ({ xs: Float64Array.from([...xs, 999]), vs: Float64Array.from([...vs, 999]), n: xs.length, max: 0 });
+    const w = new PathWriter();
+    expect(w.write(line(xs, vs), y)).toBe(want);
+    expect(w.write(line([], []), y)).toBe('');
+    // The buffer grows for a long line and is reused.
+    const long = Array.from({ length: 5000 }, (_, i) => 46 + i * 0.1);
+    const got = w.write(line(long, long), (v) => v);
+    expect(got.length).toBeGreaterThan(5000 * 8);
+    expect(got.startsWith('M46.0,46.0H46.1V46.1')).toBe(true);
+  });
+
+  it('formats numbers as toFixed(1) does (away from rounding ties), negatives and non-finite values too', () => {
+    const buf = new Uint8Array(64);
+    const fmt = (v: number) => new TextDecoder().decode(buf.subarray(0, putTenths(buf, 0, v)));
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < 2000; i++) {
+      // pixel-like values, with a few digits, away from the x.x5 ties where
+      // toFixed's exact decimal rounding and Math.round may differ
+      const v = Math.round((rnd() * 2000 - 500) * 1000) / 1000;
+      if (Math.abs(((Math.abs(v) * 100) % 10) - 5) < 1e-6) continue;
+      expect(fmt(v)).toBe(v.toFixed(1) === '-0.0' ? '0.0' : v.toFixed(1));
+    }
+    expect(fmt(0)).toBe('0.0');
+    expect(fmt(9.96)).toBe('10.0');
+    expect(fmt(-3.25)).toBe('-3.3');
+    expect(fmt(1234567.89)).toBe('1234567.9');
+    expect(fmt(NaN)).toBe('0.0');
+    expect(fmt(Infinity)).toBe('0.0');
   });
 });

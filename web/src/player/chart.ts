@@ -219,15 +219,23 @@ export class SeriesCache {
   }
 }
 
-/** The smallest and largest value of points[a..b] (inclusive), whole blocks read from the summaries. */
-function rangeMinMax(s: CachedSeries, a: number, b: number): [number, number] {
+/**
+ * What rangeMinMax found last, [smallest, largest]: scratch in a typed
+ * array, so a column costs no allocation (a double kept in a variable
+ * outside the function would be a new heap number each time).
+ */
+const range = new Float64Array(2);
+
+/** Sets range to the smallest and largest value of points[a..b] (inclusive), whole blocks read from the summaries. */
+function rangeMinMax(s: CachedSeries, a: number, b: number): void {
   let lo = Infinity;
   let hi = -Infinity;
   let i = a;
   for (; i <= b && i % BLOCK !== 0; i++) (lo = Math.min(lo, s.points[i]![1])), (hi = Math.max(hi, s.points[i]![1]));
   for (; i + BLOCK - 1 <= b; i += BLOCK) (lo = Math.min(lo, s.mins[i / BLOCK]!)), (hi = Math.max(hi, s.maxs[i / BLOCK]!));
   for (; i <= b; i++) (lo = Math.min(lo, s.points[i]![1])), (hi = Math.max(hi, s.points[i]![1]));
-  return [lo, hi];
+  range[0] = lo;
+  range[1] = hi;
 }
 
 /** First index in [from, to) whose point's position (p[k]) makes pred false; positions are nondecreasing. */
@@ -243,33 +251,75 @@ function firstNot(points: [number, number, number][], k: number, from: number, t
 }
 
 /**
- * First index in [from, to) whose point's position is at or right of pixel
- * x (toPx(p[k]) >= x); positions are nondecreasing. It gallops from `from`
- * before bisecting: the next pixel column starts a few points on, so this
- * costs the log of the column's points, not of the run's.
+ * The scale stepLine draws with, [d0, span, r0, r1]: linear(d0, d0 + span,
+ * r0, r1), its arithmetic repeated in scaledPx so the search below costs no
+ * function call per point (a closure's double argument and result were a
+ * heap number each, most of a frame's garbage).
  */
-function firstAtPx(points: [number, number, number][], k: number, from: number, to: number, toPx: (v: number) => number, x: number): number {
+const scaleArgs = new Float64Array(4);
+
+/** The pixel x of axis position v under scaleArgs: linear()'s expression, so the same double. */
+function scaledPx(v: number): number {
+  const span = scaleArgs[1]!;
+  const r0 = scaleArgs[2]!;
+  return span === 0 ? r0 : r0 + ((v - scaleArgs[0]!) / span) * (scaleArgs[3]! - r0);
+}
+
+/**
+ * First index in [from, to) whose point's position is at or right of pixel
+ * x (scaledPx(p[k]) >= x); positions are nondecreasing. It gallops from
+ * `from` before bisecting: the next pixel column starts a few points on, so
+ * this costs the log of the column's points, not of the run's.
+ */
+function firstAtPx(points: [number, number, number][], k: number, from: number, to: number, x: number): number {
   // Every index below a is left of x; b is the next probe.
   let a = from;
   let b = from;
-  for (let stride = 1; b < to && toPx(points[b]![k]!) < x; stride *= 2) {
+  for (let stride = 1; b < to && scaledPx(points[b]![k]!) < x; stride *= 2) {
     a = b + 1;
     b = Math.min(to, b + stride);
   }
   while (a < b) {
     const m = (a + b) >> 1;
-    if (toPx(points[m]![k]!) < x) a = m + 1;
+    if (scaledPx(points[m]![k]!) < x) a = m + 1;
     else b = m;
   }
   return a;
 }
 
-/** A step line drawn through pixel columns: where it starts, then its vertices. */
+/**
+ * A step line drawn through pixel columns, as two parallel arrays (a frame
+ * redraws the lines, and an array per vertex was most of the page's garbage
+ * per step: 200 KB at 1,000 replicas).
+ */
 export interface StepLine {
-  /** [x px, value] vertices: the line goes M v[0], then for each next vertex H x V value. */
-  vertices: [number, number][];
+  /** The vertices' x px and values, in [0, n): the line goes M (xs[0], vs[0]), then for each next vertex H xs[i] V vs[i]. */
+  xs: Float64Array;
+  vs: Float64Array;
+  /** How many vertices the line has (the arrays are longer: they are reused). */
+  n: number;
   /** The largest value of the points inside the range (the y axis covers it). */
   max: number;
+}
+
+/** An empty StepLine, to pass to stepLine for reuse. */
+export function newStepLine(): StepLine {
+  return { xs: new Float64Array(256), vs: new Float64Array(256), n: 0, max: -Infinity };
+}
+
+/** Appends a vertex to l, growing its arrays when full. */
+function pushVertex(l: StepLine, x: number, v: number): void {
+  if (l.n === l.xs.length) {
+    const xs = new Float64Array(l.n * 2);
+    const vs = new Float64Array(l.n * 2);
+    xs.set(l.xs);
+    vs.set(l.vs);
+    l.xs = xs;
+    l.vs = vs;
+  }
+  l.xs[l.n] = x;
+  l.vs[l.n] = v;
+  l.n++;
 }
 
 /**
@@ -278,39 +328,115 @@ export interface StepLine {
  * width, not the run's length: per column its smallest, largest and last
  * value (peaks stay visible), at the x of the column's first point. A point
  * before the range starts the line at the left edge with the value then in
- * effect; a point after it extends the line to the right edge. toPx maps an
- * axis position to x; x0/x1 are the plot's edges.
+ * effect; a point after it extends the line to the right edge. The x axis
+ * maps [lo, hi] linearly onto the plot's edges [x0, x1] (linear(lo, hi, x0,
+ * x1), the chart's scale). The result is written into `into` (its arrays
+ * reused) and returned.
  *
- *   points at steps 0..3 with values 1, 5, 2, 2 in one column → [[x, 1], [x, 5], [x, 2]]
+ *   points at steps 0..3 with values 1, 5, 2, 2 in one column → xs [x, x, x], vs [1, 5, 2]
  */
-export function stepLine(s: CachedSeries, byStep: boolean, lo: number, hi: number, toPx: (v: number) => number, x0: number, x1: number): StepLine {
+export function stepLine(s: CachedSeries, byStep: boolean, lo: number, hi: number, x0: number, x1: number, into: StepLine = newStepLine()): StepLine {
   const k = byStep ? 2 : 0;
+  scaleArgs[0] = lo;
+  scaleArgs[1] = hi - lo;
+  scaleArgs[2] = x0;
+  scaleArgs[3] = x1;
   const pts = s.points;
   const i0 = firstNot(pts, k, 0, pts.length, (v) => v < lo);
   const end = firstNot(pts, k, i0, pts.length, (v) => v <= hi);
-  const out: [number, number][] = [];
+  const l = into;
+  l.n = 0;
   const put = (x: number, v: number) => {
-    const last = out[out.length - 1];
-    if (!last || last[0] !== x || last[1] !== v) out.push([x, v]);
+    if (l.n === 0 || l.xs[l.n - 1] !== x || l.vs[l.n - 1] !== v) pushVertex(l, x, v);
   };
-  if (i0 > 0) out.push([x0, pts[i0 - 1]![1]]);
+  if (i0 > 0) pushVertex(l, x0, pts[i0 - 1]![1]);
   let max = -Infinity;
   for (let i = i0; i < end; ) {
-    const x = toPx(pts[i]![k]!);
+    const x = scaledPx(pts[i]![k]!);
     const col = Math.floor(x);
-    const j = firstAtPx(pts, k, i + 1, end, toPx, col + 1);
-    const [mn, mx] = rangeMinMax(s, i, j - 1);
+    const j = firstAtPx(pts, k, i + 1, end, col + 1);
+    rangeMinMax(s, i, j - 1);
+    const mn = range[0]!;
+    const mx = range[1]!;
     const lastV = pts[j - 1]![1];
     max = Math.max(max, mx);
-    if (out.length === 0) out.push([x, pts[i]![1]]);
+    if (l.n === 0) pushVertex(l, x, pts[i]![1]);
     // Through the column's extremes, ending on its last value.
-    const prev = out[out.length - 1]![1];
-    const [a, b] = Math.abs(prev - mn) <= Math.abs(prev - mx) ? [mn, mx] : [mx, mn];
+    const prev = l.vs[l.n - 1]!;
+    const minFirst = Math.abs(prev - mn) <= Math.abs(prev - mx);
+    const a = minFirst ? mn : mx;
+    const b = minFirst ? mx : mn;
     if (a !== lastV) put(x, a);
     if (b !== lastV) put(x, b);
     put(x, lastV);
     i = j;
   }
-  if (end < pts.length && out.length > 0) put(x1, out[out.length - 1]![1]);
-  return { vertices: out, max };
+  if (end < pts.length && l.n > 0) put(x1, l.vs[l.n - 1]!);
+  l.max = max;
+  return l;
+}
+
+/** ASCII codes the path writer uses. */
+const CH_0 = 48;
+const CH_DOT = 46;
+const CH_MINUS = 45;
+const CH_COMMA = 44;
+const CH_H = 72;
+const CH_M = 77;
+const CH_V = 86;
+
+/**
+ * Writes SVG path data for a step line: "Mx,y" for the first vertex, then
+ * "HxVy" for each next one, every number with one decimal (as toFixed(1),
+ * rounding half away from zero on the tenths). y maps a value to its pixel
+ * row. It writes bytes into a buffer and decodes them once: the strings a
+ * toFixed and concatenation per number made were the other half of the
+ * page's garbage per step. The buffer is kept between calls.
+ */
+export class PathWriter {
+  private buf = new Uint8Array(4096);
+  private readonly decoder = new TextDecoder();
+
+  write(l: StepLine, y: (v: number) => number): string {
+    const { xs, vs, n } = l;
+    // A vertex takes at most 2 letters and 2 numbers of 22 bytes (sign, 17 digits, point, tenth, spare).
+    const need = n * 48 + 8;
+    if (this.buf.length < need) this.buf = new Uint8Array(Math.max(need, this.buf.length * 2));
+    const buf = this.buf;
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      if (i === 0) {
+        buf[at++] = CH_M;
+        at = putTenths(buf, at, xs[i]!);
+        buf[at++] = CH_COMMA;
+      } else {
+        buf[at++] = CH_H;
+        at = putTenths(buf, at, xs[i]!);
+        buf[at++] = CH_V;
+      }
+      at = putTenths(buf, at, y(vs[i]!));
+    }
+    return this.decoder.decode(buf.subarray(0, at));
+  }
+}
+
+/** Writes v with one decimal at buf[at] and returns the index after it; a value that is not finite is written as 0.0. */
+export function putTenths(buf: Uint8Array, at: number, v: number): number {
+  let tenths = Number.isFinite(v) ? Math.round(Math.abs(v) * 10) : 0;
+  if (tenths > Number.MAX_SAFE_INTEGER) tenths = 0;
+  if (v < 0 && tenths > 0) buf[at++] = CH_MINUS;
+  let whole = Math.floor(tenths / 10);
+  const digitsFrom = at;
+  do {
+    buf[at++] = CH_0 + (whole % 10);
+    whole = Math.floor(whole / 10);
+  } while (whole > 0);
+  for (let a = digitsFrom, b = at - 1; a < b; a++, b--) {
+    const c = buf[a]!;
+    buf[a] = buf[b]!;
+    buf[b] = c;
+  }
+  buf[at++] = CH_DOT;
+  buf[at++] = CH_0 + (tenths % 10);
+  return at;
 }

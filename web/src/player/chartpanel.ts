@@ -6,7 +6,7 @@
 import { formatOffset, h, patchChildren, setAttr, setText } from '../dom';
 import { t } from '../i18n';
 import type { Sample } from '../types';
-import { type CachedSeries, lineStyle, linear, nearestStep, niceMax, SeriesCache, stepLine, ticks } from './chart';
+import { type CachedSeries, lineStyle, linear, nearestStep, newStepLine, niceMax, PathWriter, SeriesCache, type StepLine, stepLine, ticks } from './chart';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 600;
@@ -25,6 +25,9 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
 export class ChartPanel {
   private readonly svg: SVGSVGElement;
   private readonly paths = new Map<string, SVGPathElement>();
+  /** Each path's downsampled line, by the paths' keys: its arrays are reused by the next drawing. */
+  private readonly lineBufs = new Map<string, StepLine>();
+  private readonly pathWriter = new PathWriter();
   private readonly cursor: SVGLineElement;
   private readonly grid: SVGGElement;
   private readonly band: SVGRectElement;
@@ -154,22 +157,20 @@ export class ChartPanel {
   /** Draws the lines, the grid and ticks, the axis titles and the legend for the x range [lo, hi]. */
   private drawLines(series: CachedSeries[], overlay: CachedSeries[], lo: number, hi: number, byStep: boolean, last: Sample | undefined): void {
     // Each line downsampled to the plot's pixel columns: the cost is the chart's width, not the run's length.
-    const line = (s: CachedSeries) => stepLine(s, byStep, lo, hi, this.x, PAD.l, W - PAD.r);
-    const lines = series.map(line);
-    const overlayLines = overlay.map(line);
+    const line = (key: string, s: CachedSeries) => {
+      let buf = this.lineBufs.get(key);
+      if (!buf) this.lineBufs.set(key, (buf = newStepLine()));
+      // The same scale as this.x: linear(lo, hi, PAD.l, W - PAD.r).
+      return stepLine(s, byStep, lo, hi, PAD.l, W - PAD.r, buf);
+    };
+    const lines = series.map((s) => line(s.id, s));
+    const overlayLines = overlay.map((s) => line(`overlay:${s.id}`, s));
     let vMax = 1;
-    for (const l of [...lines, ...overlayLines]) vMax = Math.max(vMax, l.max);
+    for (const l of lines) vMax = Math.max(vMax, l.max);
+    for (const l of overlayLines) vMax = Math.max(vMax, l.max);
     const yMax = niceMax(vMax);
     const y = linear(0, yMax, HGT - PAD.b, PAD.t);
-    const pathOf = (vertices: [number, number][]) => {
-      let d = '';
-      for (const [x, val] of vertices) {
-        const px = x.toFixed(1);
-        const py = y(val).toFixed(1);
-        d += d ? `H${px}V${py}` : `M${px},${py}`;
-      }
-      return d;
-    };
+    const pathOf = (l: StepLine) => this.pathWriter.write(l, y);
     // ticks and grid, redrawn only when a tick moved
     const yt = ticks(0, yMax, 4).map((v) => [v, y(v).toFixed(1)] as const);
     const xt = (byStep ? ticks(lo, hi, 6).filter((v) => Number.isInteger(v)) : ticks(lo / 1e9, hi / 1e9, 6).map((v) => v * 1e9)).map((v) => [v, this.x(v).toFixed(1)] as const);
@@ -202,7 +203,7 @@ export class ChartPanel {
         this.paths.set(s.id, path);
         this.svg.insertBefore(path, this.cursor);
       }
-      setAttr(path, 'd', pathOf(lines[i]!.vertices));
+      setAttr(path, 'd', pathOf(lines[i]!));
       setAttr(path, 'class', `line ${st.color}`);
       setAttr(path, 'stroke-dasharray', st.dash || null);
       const label = avail ? t('player.available', { name: s.id.slice('available/'.length) }) : t('player.specReplicas', { name: s.label });
@@ -224,12 +225,12 @@ export class ChartPanel {
         this.paths.set(id, path);
         this.svg.insertBefore(path, this.cursor);
       }
-      setAttr(path, 'd', pathOf(overlayLines[i]!.vertices));
+      setAttr(path, 'd', pathOf(overlayLines[i]!));
       setAttr(path, 'class', `line overlay ${colorOf.get(s.id) ?? lineStyle(oi++, s.id.startsWith('available/')).color}`);
       setAttr(path, 'stroke-dasharray', OVERLAY_DASH);
     }
     if (overlay.length) keys.push({ color: 'avail', dash: OVERLAY_DASH, label: t('player.overlayKey', { label: this.overlayLabel }), overlay: true });
-    for (const [id, p] of this.paths) if (!seen.has(id)) (p.remove(), this.paths.delete(id));
+    for (const [id, p] of this.paths) if (!seen.has(id)) (p.remove(), this.paths.delete(id), this.lineBufs.delete(id));
     const sig = keys.map((k) => ` ${k.label}`).join('|');
     if (this.legend.dataset.sig !== sig) {
       this.legend.dataset.sig = sig;
