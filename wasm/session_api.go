@@ -289,12 +289,13 @@ func (b *bridge) records(args json.RawMessage) (any, error) {
 		Kinds   []string `json:"kinds"`
 		Sources []string `json:"sources"`
 		Limit   int      `json:"limit"`
+		Last    bool     `json:"last"`
 	}
 	if err := decodeArgs(args, &a); err != nil {
 		return nil, err
 	}
 	return b.guarded(func(s *session.Session) (any, error) {
-		recs, total := session.FilterRecords(s.Sim().Recorder(), session.RecordFilter{From: a.From, To: a.To, Kinds: a.Kinds, Sources: a.Sources, Limit: a.Limit})
+		recs, total := session.FilterRecords(s.Sim().Recorder(), session.RecordFilter{From: a.From, To: a.To, Kinds: a.Kinds, Sources: a.Sources, Limit: a.Limit, Last: a.Last})
 		return struct {
 			Records []trace.Record `json:"records"`
 			Total   int            `json:"total"`

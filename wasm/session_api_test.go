@@ -87,6 +87,20 @@ func TestSessionMethods(t *testing.T) {
 	if s.View.Step == 0 || len(s.Steps) != s.View.Step {
 		t.Fatalf("advance: step %d, %d steps returned", s.View.Step, len(s.Steps))
 	}
+	// records: the first decision, and with last the last one; total counts both alike.
+	type recs struct {
+		Records []struct {
+			Seq  uint64
+			Type string
+		}
+		Total int
+	}
+	var first, last recs
+	callOK(t, a, "records", map[string]any{"kinds": []string{"decision"}, "limit": 1}, &first)
+	callOK(t, a, "records", map[string]any{"kinds": []string{"decision"}, "limit": 1, "last": true}, &last)
+	if len(first.Records) != 1 || len(last.Records) != 1 || first.Total < 2 || last.Total != first.Total || last.Records[0].Seq <= first.Records[0].Seq {
+		t.Fatalf("records: first %+v, last %+v", first, last)
+	}
 	reached := s.View.Step
 	callOK(t, a, "seek", map[string]any{"step": 1}, &s)
 	if s.View.Step != 1 || s.View.MaxStep != reached {

@@ -23,6 +23,10 @@ func TestFilterRecordsMatchesAFullScan(t *testing.T) {
 		{Sources: []string{"kubelet", "replicaset-controller"}, From: 100},
 		{Kinds: []string{"api"}, Sources: []string{"apiserver"}, To: 1500, Limit: 10_000},
 		{Kinds: []string{"event"}, From: uint64(len(all)) - 300},
+		{Kinds: []string{"decision"}, Limit: 1, Last: true},
+		{Kinds: []string{"decision"}, From: 40, To: 900, Limit: 5, Last: true},
+		{Sources: []string{"kubelet"}, To: 1500, Limit: 10_000, Last: true},
+		{Kinds: []string{"decision"}, From: 1, To: 3, Limit: 1, Last: true},
 	} {
 		got, total := FilterRecords(s.Sim().Recorder(), f)
 		want, wantTotal := naiveFilter(all, f)
@@ -38,17 +42,20 @@ func naiveFilter(all []trace.Record, f RecordFilter) ([]trace.Record, int) {
 	if limit <= 0 {
 		limit = 500
 	}
-	out, total := []trace.Record{}, 0
+	passing := []trace.Record{}
 	for _, r := range all {
 		if (f.From > 0 && r.Seq < f.From) || (f.To > 0 && r.Seq > f.To) ||
 			(len(f.Kinds) > 0 && !slices.Contains(f.Kinds, r.Kind().String())) ||
 			(len(f.Sources) > 0 && !slices.Contains(f.Sources, r.Source)) {
 			continue
 		}
-		total++
-		if len(out) < limit {
-			out = append(out, r)
-		}
+		passing = append(passing, r)
 	}
-	return out, total
+	if len(passing) <= limit {
+		return passing, len(passing)
+	}
+	if f.Last {
+		return passing[len(passing)-limit:], len(passing)
+	}
+	return passing[:limit], len(passing)
 }

@@ -208,6 +208,57 @@ test('library: adoption is highlighted, proportional scaling shows its table', a
   expect(problems).toEqual([]);
 });
 
+test('math after a seek: the latest decision however far back, not an older one or none', async ({ page }) => {
+  // 100 replicas: their pods start in a stretch of about 300 steps with no
+  // decision, longer than the 64 steps the panel once read back from the
+  // step shown (it then said "No controller decision yet" there).
+  test.setTimeout(90_000);
+  const problems = watchConsole(page);
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await pasteAndLoad(
+    page,
+    `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, labels: {app: web}}
+spec:
+  replicas: 100
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx:1.25}]}
+`,
+  );
+  await expect(page.locator('#step-label')).toHaveText(/^step 0 \/ 0/);
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('#step-label')).toHaveText(/^step (\d{3,}) \/ \1/, { timeout: 60_000 });
+  // The steps with math, from the engine's records (what the panel must name).
+  const mathSteps = await page.evaluate(async () => {
+    const app = window.__rolloutlabApp!;
+    const math = ['FencepostMath', 'ScalingEventMath', 'ScaleMath', 'NewRSMath', 'ReconcileNewMath', 'OldScaleDownMath', 'ExpectationsCheck', 'ClaimDecision', 'ManageDecision', 'DeletionRanking', 'RolloutStatusDecision'];
+    const r = await app.engineCall<{ records: { step: number; type: string }[] }>('records', { kinds: ['decision'], limit: 10000 });
+    return [...new Set(r!.records.filter((x) => math.includes(x.type)).map((x) => x.step))].sort((a, b) => a - b);
+  });
+  // The longest stretch without math, and a step near its end.
+  let gap = [0, 0];
+  for (let i = 1; i < mathSteps.length; i++) if (mathSteps[i]! - mathSteps[i - 1]! > gap[1]! - gap[0]!) gap = [mathSteps[i - 1]!, mathSteps[i]!];
+  const target = gap[1]! - 1;
+  expect(target - gap[0]!).toBeGreaterThan(100);
+  for (const [step, latest] of [
+    [target, gap[0]!],
+    [Math.floor((gap[0]! + target) / 2), gap[0]!],
+    [gap[1]!, gap[1]!],
+  ] as const) {
+    await page.locator('#scrubber').fill(String(step));
+    await page.locator('#scrubber').dispatchEvent('change');
+    await expect(page.locator('#step-label')).toHaveText(new RegExp(`^step ${step} /`));
+    if (step === latest) await expect(page.locator('#math')).not.toContainText('No decision in step');
+    else await expect(page.locator('#math')).toContainText(`No decision in step ${step}; showing step ${latest}.`);
+    await expect(page.locator('#math .math-block').first()).toBeVisible();
+  }
+  expect(problems).toEqual([]);
+});
+
 test('a Go panic is shown in a banner and the UI keeps working', async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');

@@ -44,7 +44,7 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   return el as T;
 };
 
-/** The most steps backfillMath reads back in one walk. */
+/** The decision records backfillMath asks for at a time, the newest first: an answer about the size of a view's records. */
 const MATH_BACKFILL = 64;
 
 /** The app once the engine is ready. */
@@ -354,14 +354,19 @@ export class Player {
   }
 
   /**
-   * Reads back, one step at a time from the latest, the math records of
-   * the steps before the one shown that were never looked at, down to the
-   * latest step with math known (at most MATH_BACKFILL steps a walk), and
-   * renders again once it finds some: after a seek or a settle the panel
-   * then shows the latest decision, not an older one or none. One step a
-   * call keeps each answer as small as a view's records (64 steps of a
-   * 10,000-replica run at once made main-thread tasks of 70-120 ms). A step
-   * not fetched yet stops the walk (the fetch renders again).
+   * Finds the latest step with math at or before the one shown when the
+   * steps since the latest one known were never looked at, and renders
+   * again once it has: after a seek, a settle or a drag of the slider the
+   * panel then shows the latest decision, not an older one or none. The
+   * engine is asked for the last MATH_BACKFILL decision records of those
+   * steps (`records` with `last`), then the MATH_BACKFILL before them, and
+   * so on until one is math: a run can go thousands of steps without a
+   * decision (a 1,000-replica rollout has a stretch of 2,000 steps where
+   * pods start), which a walk of 64 steps back from the one shown did not
+   * reach. Each answer stays about the size of a view's records (64 steps
+   * of a 10,000-replica run's records at once made main-thread tasks of
+   * 70-120 ms). A step not fetched yet stops the search (the fetch renders
+   * again).
    */
   private backfillMath(): void {
     // Not while playing: the panel follows the steps drawn, and reads back
@@ -370,28 +375,59 @@ export class Player {
     // is left to read.
     if (this.backfilling || this.playing || !this.uncheckedStep()) return;
     this.backfilling = true;
-    const cuts = this.historyCuts;
     void (async () => {
       try {
-        for (let calls = 0; calls < MATH_BACKFILL; calls++) {
-          const info = cuts === this.historyCuts ? this.uncheckedStep() : undefined;
-          if (!info) return;
-          const st = info.step;
-          const r = await this.call<{ records: TraceRecord[] | null }>('records', { from: info.firstSeq, to: info.lastSeq, kinds: ['decision'], limit: 10000 });
-          if (!r || cuts !== this.historyCuts) return;
-          this.mathChecked.add(st);
-          const math = list(r.records).filter((rec) => rec.step === st && MATH_TYPES.includes(rec.type));
-          if (math.length) {
-            this.mathByStep.set(st, math);
-            this.mathSteps.add(st);
-            this.schedule();
-            return;
-          }
-        }
+        // Again while the user moved to another step that needs it during
+        // a search (the render of that move found one running).
+        while (!this.playing && this.uncheckedStep() && (await this.searchMath())) {}
       } finally {
         this.backfilling = false;
       }
     })();
+  }
+
+  /**
+   * One search of backfillMath for the step shown now: true when it ended
+   * because the user moved or the run changed, before it was done.
+   */
+  private async searchMath(): Promise<boolean> {
+    const cuts = this.historyCuts;
+    const at = this.view?.step ?? 0;
+    const known = Math.max(this.mathSteps.atOrBefore(at), 0);
+    const top = this.history[at - 1];
+    if (!top) return false;
+    const gone = () => cuts !== this.historyCuts || this.view?.step !== at;
+    // The records after the known step's (all of them when its range is not fetched).
+    const from = known > 0 ? (this.history[known - 1]?.lastSeq ?? 0) + 1 : 1;
+    let to = top.lastSeq;
+    let found = -1;
+    let math: TraceRecord[] = [];
+    while (to >= from && found < 0) {
+      const r = await this.call<{ records: TraceRecord[] | null; total: number }>('records', { from, to, kinds: ['decision'], limit: MATH_BACKFILL, last: true });
+      if (!r || gone()) return !!r;
+      const recs = list(r.records);
+      for (const rec of recs) if (rec.step > known && MATH_TYPES.includes(rec.type)) found = Math.max(found, rec.step);
+      if (found >= 0) {
+        math = recs.filter((rec) => rec.step === found && MATH_TYPES.includes(rec.type));
+        // The answer may begin inside that step: read all of the step.
+        const info = this.history[found - 1];
+        if (recs[0]!.step === found && r.total > recs.length && info) {
+          const whole = await this.call<{ records: TraceRecord[] | null }>('records', { from: info.firstSeq, to: info.lastSeq, kinds: ['decision'], limit: 10000 });
+          if (!whole || gone()) return !!whole;
+          math = list(whole.records).filter((rec) => rec.step === found && MATH_TYPES.includes(rec.type));
+        }
+      } else if (recs.length === 0 || r.total <= recs.length || recs[0]!.step <= known) break;
+      else to = recs[0]!.seq - 1;
+    }
+    // Every step after the one found (or the one known) up to the one shown holds none.
+    for (let st = Math.max(found, known) + 1; st <= at; st++) this.mathChecked.add(st);
+    if (found >= 0) {
+      this.mathChecked.add(found);
+      this.mathByStep.set(found, math);
+      this.mathSteps.add(found);
+      this.schedule();
+    }
+    return false;
   }
 
   /**
