@@ -474,3 +474,51 @@ test('/embed playback stays on a note it reaches long enough to read it, then pl
   await page.locator('.pl-play').click();
   await expect.poll(stepNow, { timeout: 5000 }).toBeGreaterThan(30);
 });
+
+test('/embed of a manifest with kinds it does not simulate lists its notices, folded, with their lines, and logs them for the author (832x500)', async ({ page }) => {
+  await page.setViewportSize({ width: 832, height: 500 });
+  const warnings: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning' && m.text().startsWith('Rollout Lab player: ')) warnings.push(m.text());
+  });
+  const yaml = `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {app: web}
+  ports: [{port: 80}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 4
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx:1.25}]}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg, namespace: shop}
+data: {a: b}
+`;
+  await page.goto(`/embed?step=20#source=${encodeURIComponent(yaml)}`);
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  const box = page.locator('.pl-notices');
+  // The Service, the ConfigMap, and a file without a Scenario document.
+  await expect(box.locator('summary')).toHaveText('This file has 3 notices (what the simulation leaves out or changes)');
+  await expect(box).not.toHaveAttribute('open');
+  await expect(box.locator('li').first()).toBeHidden();
+  await box.locator('summary').click();
+  await expect(box.locator('li')).toHaveText([/^line 1: Service\/web: ignored \(not simulated\)/, /^line 18: ConfigMap\/cfg: ignored/, /^file: no rolloutlab\.dev\/v1alpha1 Scenario document/]);
+  expect(warnings).toHaveLength(3);
+  expect(warnings[0]).toContain('line 1: Service/web');
+  // The panels keep the player: the cluster's pods are in view, open or not.
+  await expect(page.locator('.pl-cluster .pod').first()).toBeInViewport();
+  await page.screenshot({ path: shot('embed-notices-832x500') });
+  // A library scenario has none, and no box.
+  await page.goto('/embed?scenario=rolling-update-10-3-2');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('.pl-notices')).toBeHidden();
+});

@@ -15,16 +15,7 @@ import type { Notice } from './types';
 export function noticeItems(notices: readonly Notice[], gotoLine: (line: number) => void): HTMLElement[] {
   return groupNotices(notices).map((g) => {
     const n = g[0]!;
-    let text: string;
-    if (g.length >= GROUP_AT) {
-      const lines = g.flatMap((x) => (x.line ? [x.line] : []));
-      const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? ', …' : '');
-      text = `${t('input.notice.group', { count: g.length, kind: n.kind ?? '', lines: shown })}: ${n.message}`;
-    } else {
-      const where = n.line ? t('input.notice.line', { line: n.line }) : t('input.notice.file');
-      const what = n.kind ? `${n.kind}${n.name ? `/${n.name}` : ''}: ` : '';
-      text = `${where}: ${what}${n.message}`;
-    }
+    const text = noticeText(g);
     // The title keeps the whole text where a short window cuts the line
     // (style.css), and a group's names.
     const title = g.length >= GROUP_AT ? `${text}\n${g.map((x) => x.name).join(', ')}` : text;
@@ -32,6 +23,22 @@ export function noticeItems(notices: readonly Notice[], gotoLine: (line: number)
     if (n.line) b.addEventListener('click', () => gotoLine(n.line ?? 0));
     return h('li', { 'data-line': n.line ?? 0, 'data-code': n.code, ...(g.length >= GROUP_AT ? { 'data-count': g.length } : {}) }, b);
   });
+}
+
+/**
+ * The text of a group of groupNotices: where (line, or the file) and what
+ * of one notice, or how many objects of a kind on which lines for a group.
+ */
+export function noticeText(g: readonly Notice[]): string {
+  const n = g[0]!;
+  if (g.length >= GROUP_AT) {
+    const lines = g.flatMap((x) => (x.line ? [x.line] : []));
+    const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? ', …' : '');
+    return `${t('input.notice.group', { count: g.length, kind: n.kind ?? '', lines: shown })}: ${n.message}`;
+  }
+  const where = n.line ? t('input.notice.line', { line: n.line }) : t('input.notice.file');
+  const what = n.kind ? `${n.kind}${n.name ? `/${n.name}` : ''}: ` : '';
+  return `${where}: ${what}${n.message}`;
 }
 
 /** The fewest notices of one kind and message shown as one item. */

@@ -14,7 +14,8 @@ import { t } from '../i18n';
 import { type MathBlock, mathOf } from '../math';
 import { ClusterPanel, renderExpectations, renderMath, renderQueues, renderTrace } from '../panels';
 import { ChartPanel } from '../player/chartpanel';
-import type { LibraryEntry, Sample, Snapshot, TraceRecord, View } from '../types';
+import type { LibraryEntry, Notice, Sample, Snapshot, TraceRecord, View } from '../types';
+import { groupNotices, noticeText } from '../notices';
 import { PressQueue } from '../keys';
 import { list } from '../types';
 import type { Annotation } from '../player/player';
@@ -98,6 +99,11 @@ export class Player {
     this.els.label = label;
     const status = h('p', { class: 'pl-status', role: 'status', text: t('embed.loading') });
     this.els.status = status;
+    // What the file holds that the simulation leaves out or changes (a
+    // Service, a pasted object's status, a scheduling rule): folded, so a
+    // docs page's player keeps its panels.
+    const notices = h('details', { class: 'pl-notices', hidden: true }, h('summary'), h('ul'));
+    this.els.notices = notices;
     const title = h('span', { class: 'pl-title', text: 'Rollout Lab' });
     this.els.title = title;
     const open = h('a', { class: 'pl-open', href: '#', target: '_blank', rel: 'noopener', text: t('embed.open'), hidden: true });
@@ -114,7 +120,7 @@ export class Player {
       label,
     ));
     const panels = h('div', { class: `pl-panels n${this.opts.panels.length}` }, ...this.opts.panels.map((p) => this.panel(p)));
-    const root = h('div', { class: 'player', role: 'region', tabindex: 0, 'aria-label': 'Rollout Lab' }, h('div', { class: 'pl-head' }, title, open), controls, status, this.notes.root, panels);
+    const root = h('div', { class: 'player', role: 'region', tabindex: 0, 'aria-label': 'Rollout Lab' }, h('div', { class: 'pl-head' }, title, open), controls, status, notices, this.notes.root, panels);
     root.addEventListener('keydown', (e) => this.onKey(e));
     return root;
   }
@@ -173,6 +179,7 @@ export class Player {
       this.notes.load((r.value as Snapshot & { annotations?: Annotation[] }).annotations ?? []);
       if (this.notes.has()) this.els.controls!.title = t('embed.keysNotes');
       this.apply(r.value);
+      this.showNotices(r.value.notices ?? []);
       /** Why the player starts elsewhere than asked (shown once it is ready). */
       let notice = '';
       if (this.opts.note > 0) {
@@ -214,6 +221,23 @@ export class Player {
     } catch (e) {
       this.fail(e instanceof Error ? e.message : String(e));
     }
+  }
+
+  /**
+   * Lists the loaded file's notices in a folded box under the controls, and
+   * on the console for the page's author (a docs build's browser check sees
+   * them): a reader of an embedded manifest learns that its Service is not
+   * simulated, as the app's editor says.
+   */
+  private showNotices(notices: readonly Notice[]): void {
+    const box = this.els.notices as HTMLDetailsElement;
+    const groups = groupNotices(notices);
+    box.hidden = groups.length === 0;
+    if (!groups.length) return;
+    const texts = groups.map((g) => noticeText(g));
+    setText(box.children[0]!, t(notices.length === 1 ? 'embed.noticeOne' : 'embed.notices', { count: notices.length }));
+    box.children[1]!.replaceChildren(...texts.map((text) => h('li', { text })));
+    for (const text of texts) console.warn(`Rollout Lab player: ${text}`);
   }
 
   private async resolveSource(engine: EngineClient): Promise<{ source: string; name: string }> {

@@ -42,5 +42,7 @@ register('embed', {
     'embed.nextNoteName': 'Next note',
     'embed.noSuchNote': 'This run has no note {n} (it has {total}): starting at step 0.',
     'embed.noteNotReached': 'This run never reaches note {n}: starting at step 0.',
+    'embed.noticeOne': 'This file has a notice (what the simulation leaves out or changes)',
+    'embed.notices': 'This file has {count} notices (what the simulation leaves out or changes)',
   },
 });

@@ -43,5 +43,7 @@ register('embed', {
     'embed.nextNoteName': '下一条讲解要点',
     'embed.noSuchNote': '本次运行没有第 {n} 条讲解要点（共 {total} 条）：从第 0 步开始。',
     'embed.noteNotReached': '本次运行不会到达第 {n} 条讲解要点：从第 0 步开始。',
+    'embed.noticeOne': '此文件有 1 条提示（模拟未包含或改变的内容）',
+    'embed.notices': '此文件有 {count} 条提示（模拟未包含或改变的内容）',
   },
 });
