@@ -229,8 +229,11 @@ export class Player {
    * them): a reader of an embedded manifest learns that its Service is not
    * simulated, as the app's editor says.
    */
-  private showNotices(notices: readonly Notice[]): void {
+  private showNotices(all: readonly Notice[]): void {
     const box = this.els.notices as HTMLDetailsElement;
+    // A bare manifest runs with the default cluster: the page's author chose
+    // that, and the app's editor says it for a file pasted, not a player.
+    const notices = all.filter((n) => n.code !== 'default-scenario');
     const groups = groupNotices(notices);
     box.hidden = groups.length === 0;
     if (!groups.length) return;
@@ -553,7 +556,8 @@ export class Player {
     } else if (e.key === 'ArrowLeft') {
       e.preventDefault();
       void this.exclusive(() => this.back(), e.repeat);
-    } else if (e.key === ' ' && tag !== 'BUTTON') {
+    } else if (e.key === ' ' && tag !== 'BUTTON' && tag !== 'SUMMARY') {
+      // (Space on a button or a folded box's summary is theirs: it presses or opens it.)
       e.preventDefault();
       this.togglePlay();
     } else if ((e.key === 'PageDown' || e.key === 'PageUp') && this.notes.acts()) {

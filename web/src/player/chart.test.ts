@@ -171,23 +171,25 @@ describe('PathWriter', () => {
     expect(got.startsWith('M46.0,46.0H46.1V46.1')).toBe(true);
   });
 
-  it('formats numbers as toFixed(1) does (away from rounding ties), negatives and non-finite values too', () => {
+  it('formats numbers exactly as toFixed(1) does: ties, negatives, large and non-finite values too', () => {
     const buf = new Uint8Array(64);
     const fmt = (v: number) => new TextDecoder().decode(buf.subarray(0, putTenths(buf, 0, v)));
     let seed = 11;
     const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    for (let i = 0; i < 2000; i++) {
-      // pixel-like values, with a few digits, away from the x.x5 ties where
-      // toFixed's exact decimal rounding and Math.round may differ
+    for (let i = 0; i < 5000; i++) {
       const v = Math.round((rnd() * 2000 - 500) * 1000) / 1000;
-      if (Math.abs(((Math.abs(v) * 100) % 10) - 5) < 1e-6) continue;
-      expect(fmt(v)).toBe(v.toFixed(1) === '-0.0' ? '0.0' : v.toFixed(1));
+      expect(fmt(v)).toBe(v.toFixed(1));
     }
-    expect(fmt(0)).toBe('0.0');
-    expect(fmt(9.96)).toBe('10.0');
-    expect(fmt(-3.25)).toBe('-3.3');
-    expect(fmt(1234567.89)).toBe('1234567.9');
-    expect(fmt(NaN)).toBe('0.0');
-    expect(fmt(Infinity)).toBe('0.0');
+    // The chart's own coordinates: a 40-step run's x, a 200-replica axis's y
+    // (doubles just below a tie, where rounding |v| × 10 would round up).
+    const x = linear(0, 39, 46, 588);
+    const y = linear(0, 200, 192, 10);
+    for (let i = 0; i <= 200; i++) {
+      expect(fmt(x(i))).toBe(x(i).toFixed(1));
+      expect(fmt(y(i))).toBe(y(i).toFixed(1));
+    }
+    for (const v of [59.549999999999997, 187.44999999999999, 0.05, 1.05, -0.04, -0, 0, 9.96, -3.25, 1234567.89, 1e16, -1e20, NaN, Infinity, -Infinity]) {
+      expect(fmt(v)).toBe(v.toFixed(1));
+    }
   });
 });

@@ -310,8 +310,8 @@ export function newStepLine(): StepLine {
 /** Appends a vertex to l, growing its arrays when full. */
 function pushVertex(l: StepLine, x: number, v: number): void {
   if (l.n === l.xs.length) {
-    const xs = new Float64Array(l.n * 2);
-    const vs = new Float64Array(l.n * 2);
+    const xs = new Float64Array(Math.max(16, l.n * 2));
+    const vs = new Float64Array(Math.max(16, l.n * 2));
     xs.set(l.xs);
     vs.set(l.vs);
     l.xs = xs;
@@ -399,8 +399,9 @@ export class PathWriter {
 
   write(l: StepLine, y: (v: number) => number): string {
     const { xs, vs, n } = l;
-    // A vertex takes at most 2 letters and 2 numbers of 22 bytes (sign, 17 digits, point, tenth, spare).
-    const need = n * 48 + 8;
+    // A vertex takes at most 2 letters and 2 numbers of 30 bytes (toFixed's text of a value under 1e21 has
+    // at most a sign, 21 digits, a point and a tenth).
+    const need = n * 64 + 8;
     if (this.buf.length < need) this.buf = new Uint8Array(Math.max(need, this.buf.length * 2));
     const buf = this.buf;
     let at = 0;
@@ -420,11 +421,23 @@ export class PathWriter {
   }
 }
 
-/** Writes v with one decimal at buf[at] and returns the index after it; a value that is not finite is written as 0.0. */
+/**
+ * Writes v with one decimal at buf[at], exactly as v.toFixed(1) does, and
+ * returns the index after it. Rounding |v| × 10 agrees with toFixed except
+ * where the product lands on a tie (x.5): toFixed rounds the double's exact
+ * value, which may lie just below the tie (59.549999999999997 → "59.5").
+ * There, and for "-0.0", values too large to count in tenths and those that
+ * are not finite, it writes toFixed's own text (rare: a string then).
+ */
 export function putTenths(buf: Uint8Array, at: number, v: number): number {
-  let tenths = Number.isFinite(v) ? Math.round(Math.abs(v) * 10) : 0;
-  if (tenths > Number.MAX_SAFE_INTEGER) tenths = 0;
-  if (v < 0 && tenths > 0) buf[at++] = CH_MINUS;
+  const scaled = Math.abs(v) * 10;
+  const tenths = Math.round(scaled);
+  if (!(scaled < 1e15) || scaled - Math.floor(scaled) === 0.5 || (v < 0 && tenths === 0)) {
+    const text = v.toFixed(1);
+    for (let i = 0; i < text.length; i++) buf[at++] = text.charCodeAt(i);
+    return at;
+  }
+  if (v < 0) buf[at++] = CH_MINUS;
   let whole = Math.floor(tenths / 10);
   const digitsFrom = at;
   do {

@@ -8,6 +8,7 @@ import { type EngineClient, lastWorkerMs } from '../engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
 import type { MathBlock } from '../math';
 import { MATH_TYPES } from '../math-types';
+import { latestMath } from './mathsearch';
 import { t, translated } from '../i18n';
 import { loadedStatus, noticeItems } from '../notices';
 import { LazyChart } from './lazychart';
@@ -44,8 +45,6 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   return el as T;
 };
 
-/** The decision records backfillMath asks for at a time, the newest first: an answer about the size of a view's records. */
-const MATH_BACKFILL = 64;
 
 /** The app once the engine is ready. */
 export class Player {
@@ -358,8 +357,8 @@ export class Player {
    * steps since the latest one known were never looked at, and renders
    * again once it has: after a seek, a settle or a drag of the slider the
    * panel then shows the latest decision, not an older one or none. The
-   * engine is asked for the last MATH_BACKFILL decision records of those
-   * steps (`records` with `last`), then the MATH_BACKFILL before them, and
+   * engine is asked for the last MATH_WINDOW decision records of those
+   * steps (`records` with `last`), then the MATH_WINDOW before them, and
    * so on until one is math: a run can go thousands of steps without a
    * decision (a 1,000-replica rollout has a stretch of 2,000 steps where
    * pods start), which a walk of 64 steps back from the one shown did not
@@ -396,39 +395,25 @@ export class Player {
     const known = Math.max(this.mathSteps.atOrBefore(at), 0);
     const top = this.history[at - 1];
     if (!top) return false;
-    const gone = () => cuts !== this.historyCuts || this.view?.step !== at;
+    const moved = () => cuts !== this.historyCuts || this.view?.step !== at;
     // The records after the known step's (all of them when its range is not fetched).
     const from = known > 0 ? (this.history[known - 1]?.lastSeq ?? 0) + 1 : 1;
-    let to = top.lastSeq;
-    let found = -1;
-    let math: TraceRecord[] = [];
-    while (to >= from && found < 0) {
-      const r = await this.call<{ records: TraceRecord[] | null; total: number }>('records', { from, to, kinds: ['decision'], limit: MATH_BACKFILL, last: true });
-      if (!r || gone()) return !!r;
-      const recs = list(r.records);
-      for (const rec of recs) if (rec.step > known && MATH_TYPES.includes(rec.type)) found = Math.max(found, rec.step);
-      if (found >= 0) {
-        math = recs.filter((rec) => rec.step === found && MATH_TYPES.includes(rec.type));
-        // The answer may begin inside that step: read all of the step.
-        const info = this.history[found - 1];
-        if (recs[0]!.step === found && r.total > recs.length && info) {
-          const whole = await this.call<{ records: TraceRecord[] | null }>('records', { from: info.firstSeq, to: info.lastSeq, kinds: ['decision'], limit: 10000 });
-          if (!whole || gone()) return !!whole;
-          math = list(whole.records).filter((rec) => rec.step === found && MATH_TYPES.includes(rec.type));
-        }
-      } else if (recs.length === 0 || r.total <= recs.length || recs[0]!.step <= known) break;
-      else to = recs[0]!.seq - 1;
-    }
+    const r = await latestMath((args) => this.call('records', args), from, top.lastSeq, known, (st) => this.history[st - 1], moved);
+    // Moved: search again for the step shown now. A call that failed, or a
+    // step not fetched yet (its fetch renders again): stop.
+    if (r === 'stopped') return moved();
+    if (r === 'unfetched') return false;
     // Every step after the one found (or the one known) up to the one shown holds none.
-    for (let st = Math.max(found, known) + 1; st <= at; st++) this.mathChecked.add(st);
-    if (found >= 0) {
-      this.mathChecked.add(found);
-      this.mathByStep.set(found, math);
-      this.mathSteps.add(found);
+    for (let st = Math.max(r.found, known) + 1; st <= at; st++) this.mathChecked.add(st);
+    if (r.found >= 0) {
+      this.mathChecked.add(r.found);
+      this.mathByStep.set(r.found, r.math);
+      this.mathSteps.add(r.found);
       this.schedule();
     }
     return false;
   }
+
 
   /**
    * The latest step at or before the one shown whose records were never
