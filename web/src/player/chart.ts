@@ -298,7 +298,7 @@ export interface StepLine {
   vs: Float64Array;
   /** How many vertices the line has (the arrays are longer: they are reused). */
   n: number;
-  /** The largest value of the points inside the range (the y axis covers it). */
+  /** The largest value drawn: the points inside the range and the value in effect at its start (the y axis covers it). */
   max: number;
 }
 
@@ -349,8 +349,12 @@ export function stepLine(s: CachedSeries, byStep: boolean, lo: number, hi: numbe
   const put = (x: number, v: number) => {
     if (l.n === 0 || l.xs[l.n - 1] !== x || l.vs[l.n - 1] !== v) pushVertex(l, x, v);
   };
-  if (i0 > 0) pushVertex(l, x0, pts[i0 - 1]![1]);
   let max = -Infinity;
+  if (i0 > 0) {
+    // The value in effect where the range starts is drawn too: the y axis covers it.
+    pushVertex(l, x0, pts[i0 - 1]![1]);
+    max = pts[i0 - 1]![1];
+  }
   for (let i = i0; i < end; ) {
     const x = scaledPx(pts[i]![k]!);
     const col = Math.floor(x);
