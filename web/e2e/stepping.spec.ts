@@ -259,6 +259,38 @@ spec:
   expect(problems).toEqual([]);
 });
 
+test('Pause stays on the step on screen when it was pressed, though the engine was taking a tick', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  // Every engine call takes 150 ms, so that a tick of playback is under way
+  // whenever Pause is pressed.
+  await page.evaluate(() => {
+    const w = window as unknown as { __rolloutlabEngine: { call: (...a: unknown[]) => Promise<unknown> } };
+    const engine = w.__rolloutlabEngine;
+    const call = engine.call.bind(engine);
+    engine.call = async (...a: unknown[]) => {
+      await new Promise((r) => setTimeout(r, 150));
+      return call(...a);
+    };
+  });
+  await page.locator('#speed').selectOption('60');
+  await page.locator('#play-btn').click();
+  await expect.poll(() => currentStep(page), { timeout: 20_000 }).toBeGreaterThan(6);
+  // Pressed while the next tick's answer is on its way: the step then on screen stays.
+  const shown = await page.locator('#play-btn').evaluate((b) => {
+    (b as HTMLButtonElement).click();
+    return document.getElementById('step-label')!.textContent;
+  });
+  await expect(page.locator('#play-btn')).toHaveText('Play');
+  await page.waitForTimeout(1000);
+  // (The same step: the run may be known further by now, "step 7 / 9".)
+  expect(await currentStep(page)).toBe(Number(/^step (\d+) \//.exec(shown!)![1]));
+  // The engine is there too: one step on is the next step.
+  const at = await currentStep(page);
+  await page.locator('#step-btn').click();
+  await expect(page.locator('#step-label')).toHaveText(new RegExp(`^step ${at + 1} /`));
+});
+
 test('a Go panic is shown in a banner and the UI keeps working', async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');

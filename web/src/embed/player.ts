@@ -417,10 +417,24 @@ export class Player {
     }
   }
 
-  async advance(count = 1): Promise<number> {
+  /**
+   * Advances count steps. wanted, when given, is asked once the engine has
+   * answered: false (the reader paused while the engine took a tick) keeps
+   * the step on screen, where the reader pressed Pause, and takes the
+   * engine back to it, unless another move was asked meanwhile (Back: its
+   * answer sets the view). Returns the steps taken and shown.
+   */
+  async advance(count = 1, wanted?: () => boolean): Promise<number> {
     if (!this.view) return 0;
-    const s = await this.moveCall('advance', { by: 'event', count, maxPods: MAX_PODS });
+    const from = this.view.step;
+    const call = this.moveCall('advance', { by: 'event', count, maxPods: MAX_PODS });
+    const asked = this.movesAsked;
+    const s = await call;
     if (!s) return 0;
+    if (wanted && !wanted()) {
+      if (this.movesAsked === asked) await this.seek(from);
+      return 0;
+    }
     const taken = s.steps?.length ?? 0;
     if (taken < count) this.ended = true; // nothing more is due
     this.apply(s);
@@ -478,7 +492,7 @@ export class Player {
       }
       const stop = this.notes.nextStop(from);
       const count = stop === null ? perTick : Math.max(1, Math.min(perTick, stop - from));
-      const taken = await this.advance(count);
+      const taken = await this.advance(count, alive);
       if (!alive()) return;
       const hit = taken > 0 && this.view ? await this.notes.reached(from, this.view.step) : null;
       if (!alive()) return;

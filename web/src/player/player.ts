@@ -116,7 +116,11 @@ export class Player {
   async mountWhatIf(): Promise<void> {
     const { mountWhatIf } = await import('../whatif/room');
     this.whatif = mountWhatIf($('whatif-room'), {
-      call: (method, args) => this.engine.call(method, args),
+      call: (method, args) => {
+        // An action of the room may move the run (advance's take-back must not undo it).
+        this.movesAsked++;
+        return this.engine.call(method, args);
+      },
       source: () => this.source,
       applySnapshot: (s) => {
         this.generation++;
@@ -268,6 +272,7 @@ export class Player {
   /** Loads a scenario; on failure the previous simulation stays and the errors are shown. */
   async load(source: string, name: string): Promise<boolean> {
     this.generation++;
+    this.movesAsked++;
     this.pause();
     const r = await this.engine.call<Snapshot>('load', { source, name, maxPods: MAX_PODS });
     const errList = $('load-errors');
@@ -459,17 +464,38 @@ export class Player {
 
   // ------------------------------------------------------------ controls
 
-  /** Advances by event, sync or settle. Returns the number of steps taken. */
-  async advance(by: 'event' | 'sync' | 'settle', count = 1): Promise<number> {
+  /**
+   * Counts what was asked of the engine that moves or replaces the run
+   * (advances, seeks, loads, actions): advance asks whether another was
+   * asked while its own call ran.
+   */
+  private movesAsked = 0;
+
+  /**
+   * Advances by events, syncs or to the end. wanted, when given, is asked
+   * once the engine has answered: false (Pause was pressed while the engine
+   * took a tick of playback) keeps the step on screen, where the user
+   * paused, and takes the engine back to it, unless another move or a load
+   * was asked meanwhile (its answer sets the view). Returns the steps taken
+   * and shown.
+   */
+  async advance(by: 'event' | 'sync' | 'settle', count = 1, wanted?: () => boolean): Promise<number> {
     if (!this.view) return 0;
+    const from = this.view.step;
+    const asked = ++this.movesAsked;
     const s = await this.moved(await this.call<Snapshot>('advance', { by, count, maxPods: MAX_PODS, ...podsSince(this.view) }));
     if (!s) return 0;
+    if (wanted && !wanted()) {
+      if (this.movesAsked === asked) await this.seek(from);
+      return 0;
+    }
     this.apply(s);
     return s.steps?.length ?? 0;
   }
 
   async seek(step: number): Promise<void> {
     if (!this.view) return;
+    this.movesAsked++;
     const s = await this.moved(await this.call<Snapshot>('seek', { step: Math.max(0, step), maxPods: MAX_PODS, ...podsSince(this.view) }));
     if (s) this.apply(s);
   }
@@ -507,6 +533,7 @@ export class Player {
   /** Performs a user action now (scripts/bench-browser.mjs; the page's forms are in the what-if room). */
   async act(action: { type: string } & Record<string, unknown>): Promise<void> {
     this.generation++;
+    this.movesAsked++;
     const s = await this.call<Snapshot>('act', { action, maxPods: MAX_PODS });
     if (s) this.apply(s);
   }
@@ -544,7 +571,7 @@ export class Player {
       const from = this.view.step;
       const stop = this.stops?.next(from) ?? null;
       const count = stop === null || stop <= from ? perTick : Math.min(perTick, stop - from);
-      const taken = await this.advance('event', count);
+      const taken = await this.advance('event', count, alive);
       if (!alive()) return;
       if (taken === 0) {
         this.pause();
