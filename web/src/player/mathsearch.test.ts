@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../types';
-import { latestMath, MATH_WINDOW, type RecordsCall } from './mathsearch';
+import { latestMath, MATH_SPAN, MATH_WINDOW, type RecordsCall } from './mathsearch';
 
 /** A trace of decision records: [step, type] each, seq from 1 in order. */
 function trace(recs: [number, string][]): TraceRecord[] {
@@ -28,6 +28,23 @@ const seqsOf = (t: TraceRecord[]) => (step: number) => {
 const never = () => false;
 
 describe('latestMath', () => {
+  it('reads a long run a slice of sequence numbers at a time, from the newest, and stops at the first math', async () => {
+    // Math at step 1, then 3 slices of records that are not decisions (the engine's filter leaves them out).
+    const t = trace([[1, 'NewRSMath'], [1, 'FencepostMath']]);
+    const e = engine(t);
+    const total = 2 + 3 * MATH_SPAN;
+    const spans: [number, number][] = [];
+    const call: RecordsCall = (args) => (spans.push([args.from, args.to]), e.call(args));
+    expect(await latestMath(call, 1, total, 0, seqsOf(t), never)).toEqual({ found: 1, math: t });
+    for (const [a, b] of spans) expect(b - a + 1).toBeLessThanOrEqual(MATH_SPAN);
+    expect(spans[0]).toEqual([total - MATH_SPAN + 1, total]);
+    expect(spans).toHaveLength(4);
+    // A step whose records straddle two slices is read whole.
+    const long = trace(Array.from({ length: MATH_SPAN + 10 }, (): [number, string] => [4, 'ClaimDecision']));
+    const r = await latestMath(engine(long).call, 1, long.length, 0, seqsOf(long), never);
+    expect((r as { math: TraceRecord[] }).math).toHaveLength(MATH_SPAN + 10);
+  });
+
   it('finds the latest step with math however many decisions without math follow it', async () => {
     // Step 5 has math; then 3 windows of decisions that are not math (PathDecision).
     const t = trace([[5, 'NewRSMath'], [5, 'FencepostMath'], ...Array.from({ length: 3 * MATH_WINDOW }, (_, i): [number, string] => [6 + i, 'PathDecision'])]);

@@ -20,30 +20,42 @@ export type MathSearch =
   | 'unfetched';
 
 /**
+ * The most sequence numbers one call reads: the engine counts the records
+ * of the range it is given, so a range of a 100,000-step run's 300,000
+ * records cost tens of ms in the Worker, after every seek; the search reads
+ * back a slice at a time from the newest, and most end in the first.
+ */
+export const MATH_SPAN = 4096;
+
+/**
  * Finds the latest step after `known` whose decision records, among the
  * sequence numbers [from, to], hold math (MATH_TYPES): it asks for the last
- * MATH_WINDOW decision records of the range, then the MATH_WINDOW before
- * them, and so on, and reads all of the step found when the answer began
- * inside it (seqs gives a step's records, undefined when not fetched).
+ * MATH_WINDOW decision records of the newest MATH_SPAN sequence numbers,
+ * then of those before them, and so on, and reads all of the step found
+ * when the answer may have begun inside it (seqs gives a step's records,
+ * undefined when not fetched).
  */
 export async function latestMath(call: RecordsCall, from: number, to: number, known: number, seqs: (step: number) => { firstSeq: number; lastSeq: number } | undefined, stale: () => boolean): Promise<MathSearch> {
   while (to >= from) {
-    const r = await call({ from, to, kinds: ['decision'], limit: MATH_WINDOW, last: true });
+    const lo = Math.max(from, to - MATH_SPAN + 1);
+    const r = await call({ from: lo, to, kinds: ['decision'], limit: MATH_WINDOW, last: true });
     if (!r || stale()) return 'stopped';
     const recs = list(r.records);
     let found = -1;
     for (const rec of recs) if (rec.step > known && MATH_TYPES.includes(rec.type)) found = Math.max(found, rec.step);
     if (found >= 0) {
-      if (recs[0]!.step !== found || r.total <= recs.length) return { found, math: recs.filter((rec) => rec.step === found && MATH_TYPES.includes(rec.type)) };
-      // The answer began inside that step: read all of it.
+      // Records of the step may come before the answer's first (in this slice, or the one before it).
+      const whole = recs[0]!.step === found && (r.total > recs.length || lo > from);
+      if (!whole) return { found, math: recs.filter((rec) => rec.step === found && MATH_TYPES.includes(rec.type)) };
       const step = seqs(found);
       if (!step) return 'unfetched';
-      const whole = await call({ from: step.firstSeq, to: step.lastSeq, kinds: ['decision'], limit: 10000 });
-      if (!whole || stale()) return 'stopped';
-      return { found, math: list(whole.records).filter((rec) => rec.step === found && MATH_TYPES.includes(rec.type)) };
+      const all = await call({ from: step.firstSeq, to: step.lastSeq, kinds: ['decision'], limit: 10000 });
+      if (!all || stale()) return 'stopped';
+      return { found, math: list(all.records).filter((rec) => rec.step === found && MATH_TYPES.includes(rec.type)) };
     }
-    if (recs.length === 0 || r.total <= recs.length || recs[0]!.step <= known) break;
-    to = recs[0]!.seq - 1;
+    if (recs.length > 0 && recs[0]!.step <= known) break;
+    // The rest of this slice, when the answer did not hold all of it; else the slice before.
+    to = r.total > recs.length ? recs[0]!.seq - 1 : lo - 1;
   }
   return { found: -1, math: [] };
 }

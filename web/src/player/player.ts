@@ -379,15 +379,21 @@ export class Player {
     // is left to read.
     if (this.backfilling || this.playing || !this.uncheckedStep()) return;
     this.backfilling = true;
-    void (async () => {
-      try {
-        // Again while the user moved to another step that needs it during
-        // a search (the render of that move found one running).
-        while (!this.playing && this.uncheckedStep() && (await this.searchMath())) {}
-      } finally {
-        this.backfilling = false;
-      }
-    })();
+    // Once the page is idle: the frame that shows the step goes first (a
+    // seek in a 10,000-replica run is timed to it).
+    whenIdle(
+      () =>
+        void (async () => {
+          try {
+            // Again while the user moved to another step that needs it during
+            // a search (the render of that move found one running).
+            while (!this.playing && this.uncheckedStep() && (await this.searchMath())) {}
+          } finally {
+            this.backfilling = false;
+          }
+        })(),
+      500,
+    );
   }
 
   /**
