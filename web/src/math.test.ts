@@ -137,29 +137,3 @@ describe('proportionalTable', () => {
     expect(t.rows).toEqual([['a', '8', '13 (annotation)', 'round(8×18/13 = 11.077) − 8 = +3', 'min(+3, +5) = +3', '11']]);
   });
 });
-
-describe('DeletionRanking', () => {
-  const ranking = (n: number): TraceRecord =>
-    ({
-      seq: 1,
-      step: 1,
-      source: 'replicaset-controller',
-      kind: 'decision',
-      type: 'DeletionRanking',
-      data: { owner: 'default/web-1', diff: n, candidates: n + 5, sorted: true, pods: Array.from({ length: n }, (_, i) => ({ name: `web-1-${i}`, victim: true, node: 'node-1', phase: 'Running', ready: true, restarts: 0, decidedBy: 'rule 4' })) },
-    }) as unknown as TraceRecord;
-
-  it('lists every ranked pod of a small scale-down', () => {
-    const b = formatMath(ranking(3))!;
-    expect(b.tables[0]!.rows.map((r) => r[0])).toEqual(['web-1-0', 'web-1-1', 'web-1-2']);
-    expect(b.notes).toEqual([]);
-  });
-
-  it('lists the first 20 of a 500-pod burst and counts the rest', () => {
-    const b = formatMath(ranking(500))!;
-    expect(b.lines).toEqual(['default/web-1: delete 500 of 505']);
-    expect(b.tables[0]!.rows).toHaveLength(20);
-    expect(b.tables[0]!.rows[19]![0]).toBe('web-1-19');
-    expect(b.notes).toEqual(['… and 480 more pods (the trace lists them all)']);
-  });
-});

@@ -267,24 +267,14 @@ function manage(d: Obj): MathBlock {
   return b;
 }
 
-/**
- * Ranked pods a DeletionRanking block lists; the rest are counted (the trace
- * has them all). A sync of a large ReplicaSet deletes up to 500 pods, and
- * a table of 500 rows took the page's main thread 40 ms to draw after a
- * seek to it.
- */
-export const MAX_RANK_ROWS = 20;
-
 function deletionRanking(d: Obj): MathBlock {
   const b = block('DeletionRanking', 'getPodsToDelete');
   b.lines.push(`${str(d, 'owner')}: delete ${num(d, 'diff')} of ${num(d, 'candidates')}`);
-  const pods = arr(d, 'pods');
   b.tables.push({
     caption: t('math.ranked'),
     head: ['pod', 'victim', 'node', 'phase', 'ready', 'restarts', 'decided by'],
-    rows: pods.slice(0, MAX_RANK_ROWS).map((p) => [str(p, 'name'), p.victim === true ? 'yes' : '', str(p, 'node'), str(p, 'phase'), p.ready === true ? 'yes' : 'no', String(num(p, 'restarts')), str(p, 'decidedBy')]),
+    rows: arr(d, 'pods').map((p) => [str(p, 'name'), p.victim === true ? 'yes' : '', str(p, 'node'), str(p, 'phase'), p.ready === true ? 'yes' : 'no', String(num(p, 'restarts')), str(p, 'decidedBy')]),
   });
-  if (pods.length > MAX_RANK_ROWS) b.notes.push(t('math.rankedMore', { n: pods.length - MAX_RANK_ROWS }));
   return b;
 }
 

@@ -46,7 +46,6 @@ const en: Record<string, string> = {
   "math.claim.action.release": "release",
   "math.claim.outcome.done": "done",
   "math.claimMore": "… and {n} more (the trace lists them all)",
-  "math.rankedMore": "… and {n} more pods (the trace lists them all)",
   "math.ranked": "ranked, victims first",
   "math.scalingEvent": "→ scaling event ({what} differs)",
   "math.noScalingEvent": "→ no scaling event",

@@ -46,7 +46,6 @@ export const zh: Record<string, string> = {
   "math.claim.action.release": "释放",
   "math.claim.outcome.done": "完成",
   "math.claimMore": "…… 还有 {n} 个（追踪记录中全部列出）",
-  "math.rankedMore": "…… 还有 {n} 个 Pod（追踪记录中全部列出）",
   "math.ranked": "排序结果，被删除者在前",
   "math.scalingEvent": "→ 伸缩事件（{what} 不同）",
   "math.noScalingEvent": "→ 不是伸缩事件",
