@@ -65,15 +65,13 @@ if [[ -z $native ]]; then
   }
 fi
 
-# field FILE BENCH UNIT prints the value before UNIT on BENCH's line.
-field() {
-  awk -v b="^$2(-[0-9]+)?\$" -v u="$3" '$1 ~ b { for (i = 2; i < NF; i++) if ($(i+1) == u) { print $i; exit } }' "$1"
-}
-
-# fields FILE BENCHMARK UNIT prints the value before UNIT on every line of
-# BENCHMARK, one per line.
+# fields FILE BENCH UNIT prints the value before UNIT on every line of BENCH,
+# one per line; field, on its first.
 fields() {
   awk -v b="^$2(-[0-9]+)?\$" -v u="$3" '$1 ~ b { for (i = 2; i < NF; i++) if ($(i+1) == u) { print $i; break } }' "$1"
+}
+field() {
+  fields "$@" | awk 'NR == 1'
 }
 
 # median reads numbers, one per line, and prints their median (the lower

@@ -14,7 +14,8 @@ import { t } from '../i18n';
 import { type MathBlock, mathOf } from '../math';
 import { ClusterPanel, renderExpectations, renderMath, renderQueues, renderTrace } from '../panels';
 import { ChartPanel } from '../player/chartpanel';
-import type { LibraryEntry, Notice, Sample, Snapshot, TraceRecord, View } from '../types';
+import type { LibraryEntry, Notice, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
+import { latestMath } from '../player/mathsearch';
 import { groupNotices, noticeText } from '../notices';
 import { PressQueue } from '../keys';
 import { list } from '../types';
@@ -362,22 +363,22 @@ export class Player {
 
   /**
    * After jumping to a start step, the math panel has seen no step yet: find
-   * the latest decision records up to here, as if the run had been watched.
+   * the latest decision up to here, as if the run had been watched (the
+   * app's panel does the same search after a seek: player/mathsearch.ts).
    */
   private async recallMath(): Promise<void> {
     const v = this.view;
     if (!this.els.math || !v?.lastStep) return;
-    const r = await (await this.engine).call<{ records: TraceRecord[]; total: number }>('records', { to: v.lastStep.lastSeq, kinds: ['decision'], limit: 2000 });
-    if (!r.ok || r.value.records.length < r.value.total) return;
-    for (let i = r.value.records.length - 1; i >= 0; i--) {
-      const step = r.value.records[i]!.step;
-      const blocks = mathOf(r.value.records.filter((x) => x.step === step));
-      if (blocks.length) {
-        this.mathByStep.set(step, blocks);
-        this.schedule();
-        return;
-      }
-    }
+    const engine = await this.engine;
+    const call = async <T>(method: string, args: object): Promise<T | null> => {
+      const r = await engine.call<T>(method, args);
+      return r.ok ? r.value : null;
+    };
+    const stepSeqs = async (step: number) => (await call<StepInfo[]>('steps', { from: step, to: step }))?.[0];
+    const r = await latestMath((args) => call('records', args), 1, v.lastStep.lastSeq, -1, stepSeqs, () => this.view !== v);
+    if (typeof r === 'string' || r.found < 0) return;
+    this.mathByStep.set(r.found, mathOf(r.math));
+    this.schedule();
   }
 
   private samplesSoon(): void {

@@ -27,15 +27,17 @@ export type MathSearch =
  */
 export const MATH_SPAN = 4096;
 
+/** A step's first and last sequence numbers, undefined when not known (the app: its step history; the embedded player: the engine's "steps"). */
+export type StepSeqs = (step: number) => { firstSeq: number; lastSeq: number } | undefined | Promise<{ firstSeq: number; lastSeq: number } | undefined>;
+
 /**
  * Finds the latest step after `known` whose decision records, among the
  * sequence numbers [from, to], hold math (MATH_TYPES): it asks for the last
  * MATH_WINDOW decision records of the newest MATH_SPAN sequence numbers,
  * then of those before them, and so on, and reads all of the step found
- * when the answer may have begun inside it (seqs gives a step's records,
- * undefined when not fetched).
+ * when the answer may have begun inside it (seqs gives a step's sequence numbers).
  */
-export async function latestMath(call: RecordsCall, from: number, to: number, known: number, seqs: (step: number) => { firstSeq: number; lastSeq: number } | undefined, stale: () => boolean): Promise<MathSearch> {
+export async function latestMath(call: RecordsCall, from: number, to: number, known: number, seqs: StepSeqs, stale: () => boolean): Promise<MathSearch> {
   while (to >= from) {
     const lo = Math.max(from, to - MATH_SPAN + 1);
     const r = await call({ from: lo, to, kinds: ['decision'], limit: MATH_WINDOW, last: true });
@@ -47,7 +49,8 @@ export async function latestMath(call: RecordsCall, from: number, to: number, kn
       // Records of the step may come before the answer's first (in this slice, or the one before it).
       const whole = recs[0]!.step === found && (r.total > recs.length || lo > from);
       if (!whole) return { found, math: recs.filter((rec) => rec.step === found && MATH_TYPES.includes(rec.type)) };
-      const step = seqs(found);
+      const step = await seqs(found);
+      if (stale()) return 'stopped';
       if (!step) return 'unfetched';
       const all = await call({ from: step.firstSeq, to: step.lastSeq, kinds: ['decision'], limit: 10000 });
       if (!all || stale()) return 'stopped';

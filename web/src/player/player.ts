@@ -45,7 +45,6 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   return el as T;
 };
 
-
 /** The app once the engine is ready. */
 export class Player {
   private view: View | null = null;
@@ -424,7 +423,6 @@ export class Player {
     }
     return false;
   }
-
 
   /**
    * The latest step at or before the one shown whose records were never
