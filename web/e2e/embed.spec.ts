@@ -103,6 +103,36 @@ test('/embed in an 800x500 iframe-sized window is compact and honours its option
   await page.screenshot({ path: shot('embed-800x500') });
 });
 
+test('/embed: the math panel names the latest decision after the slider jumps over steps', async ({ page }) => {
+  // In the library's rolling-update-10-3-2 run the steps with controller
+  // math up to 125 are 2, 5, 37, 39, 41, 43, 44, 46, 67, 88, 90, 94, 95,
+  // 99, 110, 113, 117 and 119 (`rolloutlab run library:rolling-update-10-3-2
+  // --format json --until step=125`). A jump of the slider passes the
+  // steps between unseen; the panel used to fall back to the last step it
+  // had shown with math ("No controller decision yet" after 0 -> 60).
+  await page.goto('/embed?scenario=rolling-update-10-3-2&panels=math');
+  await expect(page.locator('#player .player')).toHaveAttribute('data-ready', 'true');
+  // The run is computed ahead (the slider reaches its end).
+  await expect(page.locator('.pl-label')).toContainText('step 0 / 287 ');
+  const math = page.locator('div.math');
+  const slideTo = async (step: number) => {
+    await page.locator('input.pl-scrub').evaluate((s: HTMLInputElement, n) => {
+      s.value = String(n);
+      s.dispatchEvent(new Event('change'));
+    }, step);
+    await expect(page.locator('.pl-label')).toContainText(`step ${step} /`);
+  };
+  await slideTo(60);
+  await expect(math).toContainText('No decision in step 60; showing step 46.');
+  await slideTo(100);
+  await expect(math).toContainText('No decision in step 100; showing step 99.');
+  // Back before both: the steps below 46 were never read either.
+  await slideTo(40);
+  await expect(math).toContainText('No decision in step 40; showing step 39.');
+  await slideTo(85);
+  await expect(math).toContainText('No decision in step 85; showing step 67.');
+});
+
 test('/embed: an unknown scenario is a clear message, not a broken page', async ({ page }) => {
   await page.goto('/embed?scenario=no-such-scenario');
   await expect(page.locator('.pl-status')).toHaveText(/^The player could not start: There is no built-in scenario "no-such-scenario"\. The built-in ones: adoption, .*rolling-update-10-3-2, .*\.$/);

@@ -33,10 +33,3 @@ export async function createEditor(parent: HTMLElement, doc: string, onRun: () =
   const m = await preloadEditor();
   return m.mountEditor(parent, doc, onRun, onChange);
 }
-
-/** Runs fn when the browser is idle (Safari has no requestIdleCallback). */
-export function whenIdle(fn: () => void, timeoutMs = 2000): void {
-  const ric = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
-  if (ric) ric(fn, { timeout: timeoutMs });
-  else setTimeout(fn, 200);
-}

@@ -22,3 +22,10 @@ export function afterIdle(run: () => boolean | void, ms: number, againMs = 0): {
     },
   };
 }
+
+/** Runs fn when the browser is idle (Safari has no requestIdleCallback). */
+export function whenIdle(fn: () => void, timeoutMs = 2000): void {
+  const ric = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
+  if (ric) ric(fn, { timeout: timeoutMs });
+  else setTimeout(fn, 200);
+}

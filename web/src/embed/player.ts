@@ -16,6 +16,8 @@ import { ClusterPanel, renderExpectations, renderMath, renderQueues, renderTrace
 import { ChartPanel } from '../player/chartpanel';
 import type { LibraryEntry, Notice, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
 import { latestMath } from '../player/mathsearch';
+import { SortedSteps } from '../player/history';
+import { whenIdle } from '../idle';
 import { groupNotices, noticeText } from '../notices';
 import { PressQueue } from '../keys';
 import { list } from '../types';
@@ -40,6 +42,17 @@ export class Player {
   private view: View | null = null;
   private samples: Sample[] = [];
   private mathByStep = new Map<number, MathBlock[]>();
+  /** The keys of mathByStep, sorted: the panel shows the latest at or before the step shown. */
+  private readonly mathSteps = new SortedSteps();
+  /**
+   * The steps whose decision records were read for math: each step shown
+   * (its view holds them) and the steps a search passed. A step jumped over
+   * (the slider, a click on the chart, a note, a tick of playback that took
+   * several steps) is not, and the panel searches back over it (findMath).
+   */
+  private readonly mathChecked = new Set<number>();
+  /** True while findMath runs (one search at a time). */
+  private findingMath = false;
   private source = '';
   /** The file name the scenario was loaded as (a library id's "rollback.yaml"), for the app's link. */
   private sourceName = 'scenario.yaml';
@@ -190,7 +203,7 @@ export class Player {
           notice = this.opts.note > total ? t('embed.noSuchNote', { n: this.opts.note, total }) : t('embed.noteNotReached', { n: this.opts.note });
           if (this.view?.step) await this.seek(0); // the search for it may have gone to the end
         }
-        await this.recallMath();
+        await this.findMath();
       } else if (this.opts.step > 0) {
         const at = await engine.call<Snapshot>('seek', { step: this.opts.step, maxPods: MAX_PODS });
         if (at.ok) this.apply(at.value);
@@ -201,7 +214,7 @@ export class Player {
           const end = await engine.call<Snapshot>('view', { maxPods: MAX_PODS });
           if (end.ok) await this.seek(end.value.view.maxStep);
         }
-        await this.recallMath();
+        await this.findMath();
       }
       const status = this.els.status!;
       status.hidden = !notice;
@@ -354,7 +367,11 @@ export class Player {
     this.view = s.view;
     if (s.samples) this.samples = s.samples;
     const blocks = mathOf(list(s.view.records));
-    if (blocks.length) this.mathByStep.set(s.view.step, blocks);
+    if (blocks.length) {
+      this.mathByStep.set(s.view.step, blocks);
+      this.mathSteps.add(s.view.step);
+    }
+    this.mathChecked.add(s.view.step);
     if (this.chart && this.samples.length < s.view.maxStep + 1) this.samplesSoon();
     // The notes anchored to decision records read the records up to here.
     void this.notes.scan().then((read) => read && this.schedule(), () => {});
@@ -362,23 +379,65 @@ export class Player {
   }
 
   /**
-   * After jumping to a start step, the math panel has seen no step yet: find
-   * the latest decision up to here, as if the run had been watched (the
-   * app's panel does the same search after a seek: player/mathsearch.ts).
+   * Finds the latest decision with math at or before the step shown when
+   * steps since the latest one known were jumped over (mathChecked), as if
+   * the run had been watched: after a start step, a drag of the slider or a
+   * note, the panel shows the latest decision, not an older one or none.
+   * It is the app's search (player/mathsearch.ts), with the steps' sequence
+   * numbers asked of the engine. Searches again while the reader moves on
+   * during one; not while playing (pausing renders again).
    */
-  private async recallMath(): Promise<void> {
+  private async findMath(): Promise<void> {
+    if (this.findingMath) return;
+    this.findingMath = true;
+    try {
+      while (!this.playing && this.uncheckedStep() && (await this.searchMath())) {}
+    } finally {
+      this.findingMath = false;
+    }
+  }
+
+  /** One search of findMath for the step shown now: true when the reader moved on before it ended. */
+  private async searchMath(): Promise<boolean> {
     const v = this.view;
-    if (!this.els.math || !v?.lastStep) return;
+    if (!this.els.math || !v?.lastStep) return false;
+    const at = v.step;
+    const known = Math.max(this.mathSteps.atOrBefore(at), 0);
     const engine = await this.engine;
     const call = async <T>(method: string, args: object): Promise<T | null> => {
       const r = await engine.call<T>(method, args);
       return r.ok ? r.value : null;
     };
     const stepSeqs = async (step: number) => (await call<StepInfo[]>('steps', { from: step, to: step }))?.[0];
-    const r = await latestMath((args) => call('records', args), 1, v.lastStep.lastSeq, -1, stepSeqs, () => this.view !== v);
-    if (typeof r === 'string' || r.found < 0) return;
-    this.mathByStep.set(r.found, mathOf(r.math));
-    this.schedule();
+    const moved = () => this.view?.step !== at;
+    // The records after the known step's.
+    let from = 1;
+    if (known > 0) {
+      const k = await stepSeqs(known);
+      if (!k || moved()) return moved();
+      from = k.lastSeq + 1;
+    }
+    const r = await latestMath((args) => call('records', args), from, v.lastStep.lastSeq, known, stepSeqs, moved);
+    if (typeof r === 'string') return r === 'stopped' && moved();
+    // Every step after the one found (or the one known) up to the one shown holds none.
+    for (let st = Math.max(r.found, known) + 1; st <= at; st++) this.mathChecked.add(st);
+    if (r.found >= 0) {
+      this.mathChecked.add(r.found);
+      this.mathByStep.set(r.found, mathOf(r.math));
+      this.mathSteps.add(r.found);
+      this.schedule();
+    }
+    return false;
+  }
+
+  /** Whether a step after the latest one with math known, up to the one shown, was never read for math. */
+  private uncheckedStep(): boolean {
+    const v = this.view;
+    if (!v) return false;
+    const known = Math.max(this.mathSteps.atOrBefore(v.step), 0);
+    let st = v.step;
+    while (st > known && this.mathChecked.has(st)) st--;
+    return st > known;
   }
 
   private samplesSoon(): void {
@@ -518,6 +577,7 @@ export class Player {
     this.playing = false;
     clearTimeout(this.playTimer);
     this.updatePlay();
+    this.schedule(); // the math panel reads back the steps playback passed
   }
 
   private togglePlay(): void {
@@ -622,9 +682,10 @@ export class Player {
     this.cluster?.render(v, claimsOf(records), MAX_PODS);
     this.chart?.render(this.samples, v.step);
     if (this.els.math) {
-      let from = v.step;
-      while (from > 0 && !this.mathByStep.has(from)) from--;
+      const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
       renderMath(this.els.math, this.mathByStep.get(from) ?? [], from, v.step);
+      // Once the page is idle: the frame that shows the step goes first.
+      if (!this.findingMath && !this.playing && this.uncheckedStep()) whenIdle(() => void this.findMath(), 500);
     }
     if (this.els.queues) renderQueues(this.els.queues, v);
     if (this.els.expectations) renderExpectations(this.els.expectations, v);

@@ -3,7 +3,8 @@
 
 import { claimsOf } from '../diff';
 import { formatOffset, h, setAttr, setText } from '../dom';
-import { createEditor, type EditorHandle, preloadEditor, whenIdle } from '../editor';
+import { createEditor, type EditorHandle, preloadEditor } from '../editor';
+import { whenIdle } from '../idle';
 import { type EngineClient, lastWorkerMs } from '../engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
 import type { MathBlock } from '../math';
