@@ -261,17 +261,17 @@ spec:
       containers: [{name: web, image: nginx:1.25}]
 `
 	e := callErr(t, a, "load", map[string]any{"source": absurd, "name": "absurd.yaml"})
-	want := "spec.limits.maxPods: 100000 is more than the browser allows: at most 15000 pods at once (lower spec.limits.maxPods in the Scenario document)"
+	want := "spec.limits.maxPods: 100000 is more than the browser allows: at most 20000 pods at once (lower spec.limits.maxPods in the Scenario document)"
 	if e.Line != 5 || e.Field != "spec.limits.maxPods" || !strings.Contains(e.Message, want) || len(e.Errors) != 3 {
 		t.Fatalf("absurd file: %+v", e)
 	}
-	// 20,000 pods: fine for the command line, not for the browser.
-	big := strings.Replace(strings.Replace(absurd, "maxPods: 100000, maxSteps: 10000000", "maxPods: 20000", 1), "replicas: 100000", "replicas: 20000", 1)
+	// 25,000 pods: fine for the command line, not for the browser.
+	big := strings.Replace(strings.Replace(absurd, "maxPods: 100000, maxSteps: 10000000", "maxPods: 25000", 1), "replicas: 100000", "replicas: 25000", 1)
 	if _, err := session.Load("big.yaml", []byte(big), nil); err != nil {
 		t.Fatalf("the command line refuses what it allows: %v", err)
 	}
 	e = callErr(t, a, "load", map[string]any{"source": big, "name": "big.yaml"})
-	if !strings.Contains(e.Message, "spec.limits.maxPods: 20000 is more than the browser allows") {
+	if !strings.Contains(e.Message, "spec.limits.maxPods: 25000 is more than the browser allows") {
 		t.Fatalf("big file: %+v", e)
 	}
 	var s snap

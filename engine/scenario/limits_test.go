@@ -132,7 +132,7 @@ metadata: {name: absurd}
 spec:
   limits: {maxPods: 100000, maxSteps: 10000000, maxTraceRecords: 100000000}
   timeline:
-  - {at: 10s, action: scale, target: deployment/web, replicas: 20000}
+  - {at: 10s, action: scale, target: deployment/web, replicas: 25000}
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -152,11 +152,11 @@ func TestCheckLimitsNamesEachLimitItsValueTheCeilingAndTheLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"absurd.yaml: document 1, line 5: spec.limits.maxPods: 100000 is more than the browser allows: at most 15000 pods at once (lower spec.limits.maxPods in the Scenario document)",
+		"absurd.yaml: document 1, line 5: spec.limits.maxPods: 100000 is more than the browser allows: at most 20000 pods at once (lower spec.limits.maxPods in the Scenario document)",
 		"absurd.yaml: document 1, line 5: spec.limits.maxSteps: 10000000 is more than the browser allows: at most 500000 steps (lower spec.limits.maxSteps in the Scenario document)",
 		"absurd.yaml: document 1, line 5: spec.limits.maxTraceRecords: 100000000 is more than the browser allows: at most 2000000 trace records (lower spec.limits.maxTraceRecords in the Scenario document)",
-		"absurd.yaml: document 2, line 13: spec.replicas: 100000 replicas need more pods than the browser allows (at most 15000 pods at once); ask for fewer replicas",
-		"absurd.yaml: document 1, line 7: spec.timeline[0].replicas: 20000 replicas need more pods than the browser allows (at most 15000 pods at once); ask for fewer replicas",
+		"absurd.yaml: document 2, line 13: spec.replicas: 100000 replicas need more pods than the browser allows (at most 20000 pods at once); ask for fewer replicas",
+		"absurd.yaml: document 1, line 7: spec.timeline[0].replicas: 25000 replicas need more pods than the browser allows (at most 20000 pods at once); ask for fewer replicas",
 	}
 	got := Errors(s.CheckLimits("absurd.yaml", BrowserCeilings))
 	if len(got) != len(want) {
@@ -175,13 +175,13 @@ func TestCheckLimitsNamesEachLimitItsValueTheCeilingAndTheLine(t *testing.T) {
 }
 
 func TestCheckLimitsReplicasAboveTheFilesPodLimit(t *testing.T) {
-	src := strings.Replace(strings.Replace(absurd, "limits: {maxPods: 100000, maxSteps: 10000000, maxTraceRecords: 100000000}", "limits: {maxPods: 50}", 1), "replicas: 20000", "replicas: 10", 1)
+	src := strings.Replace(strings.Replace(absurd, "limits: {maxPods: 100000, maxSteps: 10000000, maxTraceRecords: 100000000}", "limits: {maxPods: 50}", 1), "replicas: 25000", "replicas: 10", 1)
 	s, err := Parse("small.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := Errors(s.CheckLimits("small.yaml", BrowserCeilings))
-	want := "small.yaml: document 2, line 13: spec.replicas: 100000 replicas need more pods than the pod limit, 50 (spec.limits.maxPods); raise spec.limits.maxPods in the Scenario document (the browser allows up to 15000) or ask for fewer replicas"
+	want := "small.yaml: document 2, line 13: spec.replicas: 100000 replicas need more pods than the pod limit, 50 (spec.limits.maxPods); raise spec.limits.maxPods in the Scenario document (the browser allows up to 20000) or ask for fewer replicas"
 	if len(got) != 1 || got[0].Error() != want {
 		t.Fatalf("got %v\nwant %s", got, want)
 	}

@@ -136,3 +136,56 @@ describe('startEngine: "samples" as deltas', () => {
     expect(w.args.at(-1)).toBe('{"have":0}');
   });
 });
+
+describe('startEngine: an answer split from its steps', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const bytes = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));
+
+  it('puts the steps back into the value, from byte chunks parsed one per task', async () => {
+    vi.stubGlobal('Worker', FakeWorkerForSplit);
+    const client = await startEngine(Promise.resolve({} as WebAssembly.Module));
+    const w = FakeWorkerForSplit.last;
+    w.script.push({ type: 'split', head: '{"ok":true,"value":{"view":{"step":3}}}', field: 'steps', tail: [bytes([{ step: 1 }, { step: 2 }]), '[{"step":3}]'] });
+    await expect(client.call('advance', { by: 'settle' })).resolves.toEqual({ ok: true, value: { view: { step: 3 }, steps: [{ step: 1 }, { step: 2 }, { step: 3 }] } });
+    // A malformed chunk fails the call; the head's own failure comes through as it is.
+    w.script.push({ type: 'split', head: '{"ok":true,"value":{}}', field: 'steps', tail: [new TextEncoder().encode('[{"step"')] });
+    const bad = await client.call('advance', { by: 'settle' });
+    expect(bad.ok === false && bad.error.message).toMatch(/^malformed engine result/);
+    w.script.push({ type: 'split', head: '{"ok":false,"error":{"message":"limit reached"}}', field: 'steps', tail: [] });
+    const failed = await client.call('advance', { by: 'settle' });
+    expect(failed.ok === false && failed.error.message).toBe('limit reached');
+  });
+
+  it('settles the answers after a split one in order (a seek answered after a settle is applied after it)', async () => {
+    vi.stubGlobal('Worker', FakeWorkerForSplit);
+    const client = await startEngine(Promise.resolve({} as WebAssembly.Module));
+    const w = FakeWorkerForSplit.last;
+    const chunk = bytes(Array.from({ length: 10 }, (_, i) => ({ step: i })));
+    w.script.push({ type: 'split', head: '{"ok":true,"value":{"view":{"step":30}}}', field: 'steps', tail: [chunk, chunk, chunk] });
+    w.script.push({ type: 'result', result: '{"ok":true,"value":{"view":{"step":29}}}' });
+    const order: number[] = [];
+    const settle = client.call<{ view: { step: number } }>('advance', { by: 'settle' }).then((r) => r.ok && order.push(r.value.view.step));
+    const seek = client.call<{ view: { step: number } }>('seek', { step: 29 }).then((r) => r.ok && order.push(r.value.view.step));
+    await Promise.all([settle, seek]);
+    expect(order).toEqual([30, 29]);
+  });
+});
+
+/** A stand-in for engine-worker.ts answering each call with the next scripted message. */
+class FakeWorkerForSplit {
+  static last: FakeWorkerForSplit;
+  onmessage: ((e: MessageEvent<FromWorker>) => void) | null = null;
+  onerror: ((e: ErrorEvent) => void) | null = null;
+  readonly script: (Omit<Extract<FromWorker, { type: 'split' }>, 'id'> | Omit<Extract<FromWorker, { type: 'result' }>, 'id'>)[] = [];
+  constructor() {
+    FakeWorkerForSplit.last = this;
+  }
+  postMessage(m: ToWorker): void {
+    const reply = (d: FromWorker): void => void setTimeout(() => this.onmessage?.({ data: d } as MessageEvent<FromWorker>), 0);
+    if (m.type === 'start') return reply({ type: 'ready' });
+    const next = this.script.shift();
+    if (!next) throw new Error(`unscripted call ${m.method}`);
+    reply({ ...next, id: m.id } as FromWorker);
+  }
+  terminate(): void {}
+}

@@ -143,7 +143,17 @@ export type FromWorker =
    *  when `delta` (else none), then the entries of `tail` (JSON arrays, parsed one
    *  per task so that the page never blocks long on a large answer). The page
    *  rejects a `keep` larger than what it holds and asks again. */
-  | { type: 'array'; id: number; delta: boolean; keep: number; tail: string[]; ms?: number };
+  | { type: 'array'; id: number; delta: boolean; keep: number; tail: Chunk[]; ms?: number }
+  /** An answer whose value's `field` (an array) comes apart: `head` is the answer
+   *  without it, `tail` its entries in JSON arrays, parsed one per task. */
+  | { type: 'split'; id: number; head: string; field: string; tail: Chunk[]; ms?: number };
+
+/** A chunk of an answer: a JSON array, as text or as its UTF-8 bytes (the Worker transfers bytes). */
+export type Chunk = string | Uint8Array;
+
+const utf8 = new TextDecoder();
+/** The JSON entries of a chunk. */
+const parseChunk = (c: Chunk): unknown[] => JSON.parse(typeof c === 'string' ? c : utf8.decode(c)) as unknown[];
 
 /**
  * Per bridge method, the Worker's time in ms for its last call (any engine on
@@ -165,6 +175,8 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
         /** The last "samples" value, which the Worker's deltas apply to. */
         let samples: unknown[] = [];
         let samplesDone: Promise<void> = Promise.resolve();
+        /** Split answers received and not yet settled: the answers after them wait (samplesDone). */
+        let splits = 0;
         let nextID = 1;
         let dead: string | null = null;
         const fail = (message: string) => {
@@ -178,7 +190,7 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
         const methods = new Map<number, string>();
         worker.onmessage = (e: MessageEvent<FromWorker>) => {
           const m = e.data;
-          if ((m.type === 'result' || m.type === 'array') && m.ms !== undefined) {
+          if ((m.type === 'result' || m.type === 'array' || m.type === 'split') && m.ms !== undefined) {
             const method = methods.get(m.id);
             methods.delete(m.id);
             if (method) lastWorkerMs.set(method, m.ms);
@@ -202,7 +214,7 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
               try {
                 for (let i = 0; i < m.tail.length; i++) {
                   if (i > 0) await new Promise((r) => setTimeout(r, 0));
-                  for (const s of JSON.parse(m.tail[i]!) as unknown[]) next.push(s);
+                  for (const s of parseChunk(m.tail[i]!)) next.push(s);
                 }
               } catch (err) {
                 if (m.delta) samples = [];
@@ -214,6 +226,32 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
               // A copy: callers may change the array they get.
               settle?.({ ok: true, value: samples.slice() });
             });
+          } else if (m.type === 'split') {
+            const settle = pending.get(m.id);
+            pending.delete(m.id);
+            splits++;
+            samplesDone = samplesDone.then(async () => {
+              const head = parseResult<Record<string, unknown>>(m.head);
+              if (!head.ok) return settle?.(head);
+              const list: unknown[] = [];
+              try {
+                for (const chunk of m.tail) {
+                  await new Promise((r) => setTimeout(r, 0));
+                  for (const s of parseChunk(chunk)) list.push(s);
+                }
+              } catch (err) {
+                return settle?.(failure(`malformed engine result: ${(err as Error).message}`));
+              }
+              head.value[m.field] = list;
+              settle?.(head);
+            }).finally(() => splits--);
+          } else if (splits > 0) {
+            // After a split answer still being parsed: in order, as a move
+            // answered after a settle (Back pressed during it) must be
+            // applied after the settle, not before.
+            const settle = pending.get(m.id);
+            pending.delete(m.id);
+            samplesDone = samplesDone.then(() => settle?.(m.result));
           } else {
             pending.get(m.id)?.(m.result);
             pending.delete(m.id);

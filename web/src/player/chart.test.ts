@@ -23,6 +23,24 @@ describe('SeriesCache', () => {
     ]);
   });
 
+  it('takes in at most a budget of new samples per update, and the rest on the next ones', () => {
+    const samples = run([5, 1, 4, 1, 5, 9, 2]);
+    const cache = new SeriesCache();
+    expect(cache.update(samples, 3)[0]!.points.map((p) => p[2])).toEqual([0, 1, 2]);
+    expect(cache.behind(samples)).toBe(true);
+    const v = cache.version;
+    cache.update(samples, 3);
+    expect(cache.version).toBe(v + 1);
+    const s = cache.update(samples, 3);
+    expect(cache.behind(samples)).toBe(false);
+    // The same series as one update without a budget: points and block summaries.
+    const whole = new SeriesCache().update(samples);
+    expect(s).toEqual(whole);
+    // Caught up: another update changes nothing.
+    cache.update(samples, 3);
+    expect(cache.version).toBe(v + 2);
+  });
+
   it('changes its version only when a series changes', () => {
     const cache = new SeriesCache();
     const samples = run([1, 2]);

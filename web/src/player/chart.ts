@@ -150,12 +150,18 @@ export class SeriesCache {
   /** Changes whenever an update changes a series (a renderer redraws the lines only then). */
   version = 0;
 
-  update(samples: readonly Sample[]): CachedSeries[] {
+  update(samples: readonly Sample[], budget = Infinity): CachedSeries[] {
     const keep = this.commonPrefix(samples);
     if (keep < this.seen.length || keep < samples.length) this.version++;
     if (keep < this.seen.length) this.truncate(keep);
-    for (let i = keep; i < samples.length; i++) this.add(samples[i]!);
+    const end = Math.min(samples.length, keep + budget);
+    for (let i = keep; i < end; i++) this.add(samples[i]!);
     return this.order;
+  }
+
+  /** Whether the last update left samples to add (its budget ran out): the series end before the run does. */
+  behind(samples: readonly Sample[]): boolean {
+    return this.seen.length < samples.length;
   }
 
   /** How many leading samples are the ones already built (same object, or equal where the series look). */
