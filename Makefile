@@ -149,6 +149,8 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	@mkdir -p test-artifacts/bench
 	$(call step,bench: go test -bench (native))
 	$(GO) test -run '^$$' -bench . -skip 'RollingUpdateRatio' -benchmem $(BENCH_PKGS) | tee test-artifacts/bench/go-native.txt
+# The bridge's settle of the reference rollouts: what the page's Worker runs (bench-browser's "rollout in the page's Worker").
+	$(GO) test -run '^$$' -bench 'BridgeSettle' -benchtime 3x -benchmem ./wasm | tee -a test-artifacts/bench/go-native.txt
 	$(call step,bench: go test -bench (js/wasm compiled with WASM_GCFLAGS as the browser's wasm is; apimachinery unpatched: no engine code differs; $(WASM_BENCH_PKGS)))
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $(WASM_GCFLAGS) -run '^$$' -bench . -benchmem $(WASM_BENCH_PKGS) | tee test-artifacts/bench/go-wasm.txt
 # The rewind benchmarks (Seek, StepBack, FirstStepBack) are skipped here: they run on their own below, 30 iterations each (BenchmarkSeekWorst's slowest-gap-ms needs 3 seeks to each of its 5 gaps).
@@ -169,7 +171,8 @@ bench: build ## benchmarks: Go native and js/wasm, size budget, browser timing
 	@printf '  go wasm:   %s benchmarks\n' $$(grep -c '^Benchmark' test-artifacts/bench/go-wasm.txt || true)
 	@grep -h '^bench-engine:' test-artifacts/bench/engine.txt | sed 's/^/  /'
 	@grep -h '^size-budget: first load' test-artifacts/bench/size.txt | sed 's/^/  /'
-	@grep -hE '^bench-browser: (navigation|repeat|step|main thread|seek)' test-artifacts/bench/browser.txt | sed 's/^/  /'
+	@grep -hE '^bench-browser: (navigation|repeat|step|main thread|seek|rollout)' test-artifacts/bench/browser.txt | sed 's/^/  /'
+	@grep -h '^BenchmarkBridgeSettle/' test-artifacts/bench/go-native.txt | awk '{ printf "  bridge settle, native (the Worker'"'"'s call, engine + session + JSON): %s %.1f ms\n", $$1, $$3/1e6 }'
 	@grep -h '^Benchmark\(Seek\|SeekWorst\|SeekWorstRefined\|StepBack\|FirstStepBack\|FirstStepBackSpaced\)/' test-artifacts/bench/go-native.txt | awk -v where=native -f scripts/rewind-summary.awk
 	@grep -h '^Benchmark\(Seek\|SeekWorst\|SeekWorstRefined\|StepBack\|FirstStepBack\|FirstStepBackSpaced\)/' test-artifacts/bench/go-wasm-seek.txt | awk -v where=wasm -f scripts/rewind-summary.awk
 
