@@ -483,8 +483,11 @@ spec:
  * Times the rolling update of n replicas to completion in the page's Worker,
  * `runs` times in one page: each run loads the generated scenario, settles
  * it, changes the image and times one "advance" to settle. Per run: the
- * Worker's ms (the engine and the answer's encoding), the page's ms (call to
- * answer) and the steps taken.
+ * Worker's ms (the engine, the answer's JSON and its split into chunks for
+ * the page: engine-worker.ts), the page's ms (call to answer, the parse of
+ * its chunks included) and the steps taken. The scenario is the run of
+ * engine/sim's BenchmarkRollingUpdate and of wasm's BenchmarkBridgeSettle,
+ * step for step (neither pod limit is reached).
  */
 async function rolloutTimes(page, n, runs) {
   const out = [];
@@ -495,13 +498,13 @@ async function rolloutTimes(page, n, runs) {
         if (!(await app.load(source, 'bench.yaml'))) throw new Error('bench scenario did not load');
         await app.advance('settle');
         await app.act({ type: 'setImage', target: 'deployment/web', image: 'nginx:1.26' });
-        // The fetches that follow an action (samples, steps) go first.
-        await new Promise((r) => setTimeout(r, 500));
+        // The fetches that follow an action (samples, steps) go first, and
+        // the Worker's idle collection after them (it starts 400 ms after its
+        // last answer and takes up to about 330 ms; a call waits for it).
+        await new Promise((r) => setTimeout(r, 1500));
         const t0 = performance.now();
         const steps = await app.advance('settle');
         return { ms: performance.now() - t0, workerMs: app.workerMs('advance') ?? NaN, steps };
-        // The run of engine/sim's BenchmarkRollingUpdate, step for step
-        // (neither pod limit is reached).
       }, generatedScenario(n)),
     );
   }
@@ -640,7 +643,7 @@ async function main() {
     const later = rs.slice(1);
     const s = { runs: rs.length, workerMedian: median(later.map((r) => r.workerMs)), pageMedian: median(later.map((r) => r.ms)), firstWorkerMs: rs[0].workerMs, steps: rs[0].steps };
     summary[`rollout${n}`] = s;
-    console.log(`bench-browser: rollout in the page's Worker, ${String(n).padStart(5)} replicas (${s.steps} steps): median of runs 2-${rs.length} ${pad(s.workerMedian)} ms in the Worker, ${pad(s.pageMedian)} ms from the page; first run ${pad(s.firstWorkerMs)} ms; each (Worker ms): ${rs.map((r) => r.workerMs.toFixed(0)).join(', ')}`);
+    console.log(`bench-browser: rollout in the page's Worker, ${String(n).padStart(5)} replicas (${s.steps} steps): median of runs 2-${rs.length} ${pad(s.workerMedian)} ms in the Worker (engine, JSON and the answer's split), ${pad(s.pageMedian)} ms from the page; first run ${pad(s.firstWorkerMs)} ms; each (Worker ms): ${rs.map((r) => r.workerMs.toFixed(0)).join(', ')}`);
   }
   if (big && !big.error) {
     summary.responsiveness10k = big;
@@ -660,11 +663,13 @@ async function main() {
       const pc = seekStats(lr.paced);
       summary.seekLongRunPaced = { steps: lr.steps, ...pc };
       console.log(`bench-browser: seek, ${lr.steps}-step run, the same ${lr.paced.length} steps with a 1 s pause before each: median ${pad(pc.median)} ms  max ${pad(pc.max)} ms; engine in its Worker median ${pad(pc.workerMedian)} ms  max ${pad(pc.workerMax)} ms; each (total/worker ms): ${lr.paced.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}`).join(' ')}${idleOf(lr.paced)}`);
-      // wc: each gap's median try; all: every try.
+      // wc: each gap's median try (its max: the slowest gap's median; a
+      // summary's seekLongRunWorst.max was the slowest single seek before
+      // WORST_TRIES, now maxOfTries); all: every try.
       const wc = seekStats(lr.worst);
       const all = seekStats(lr.worst.flatMap((x) => x.tries));
       summary.seekLongRunWorst = { steps: lr.steps, ...wc, maxOfTries: all.max, workerMaxOfTries: all.workerMax, gaps: lr.worst };
-      console.log(`bench-browser: seek, ${lr.steps}-step run, to the end of the ${lr.worst.length} largest gaps between checkpoints (the slowest seeks; idle refinement ${lr.refineWait.refined ? 'done' : 'not done'} after ${(lr.refineWait.ms / 1000).toFixed(1)} s), ${WORST_TRIES} times each, a 1 s pause before each: slowest gap's median ${pad(wc.max)} ms, slowest seek ${pad(all.max)} ms; engine in its Worker: slowest gap's median ${pad(wc.workerMax)} ms, slowest ${pad(all.workerMax)} ms; each gap's median try (total/worker/answer-received ms, gap steps/records; all tries' totals): ${lr.worst.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}/${x.callMs.toFixed(0)} (${x.steps}/${x.records}; ${x.tries.map((t) => t.ms.toFixed(0)).join(',')})`).join(' ')}${idleOf(lr.worst.flatMap((x) => x.tries))}`);
+      console.log(`bench-browser: seek, ${lr.steps}-step run, to the end of the ${lr.worst.length} largest gaps between checkpoints (the slowest seeks; idle refinement ${lr.refineWait.refined ? 'done' : 'not done'} after ${(lr.refineWait.ms / 1000).toFixed(1)} s), ${WORST_TRIES} times each, a 1 s pause before each: slowest gap's median ${pad(wc.max)} ms, slowest seek ${pad(all.max)} ms; engine in its Worker: in those median tries up to ${pad(wc.workerMax)} ms, in any try up to ${pad(all.workerMax)} ms; each gap's median try (total/worker/answer-received ms, gap steps/records; all tries' totals): ${lr.worst.map((x) => `${x.target}:${x.ms.toFixed(0)}/${dec(x.workerMs, 0)}/${x.callMs.toFixed(0)} (${x.steps}/${x.records}; ${x.tries.map((t) => t.ms.toFixed(0)).join(',')})`).join(' ')}${idleOf(lr.worst.flatMap((x) => x.tries))}`);
     } else if (lr) {
       console.log(`bench-browser: seek, long run: not measured: ${lr.error}`);
     }

@@ -51,7 +51,7 @@ export class Player {
    * several steps) is not, and the panel searches back over it (findMath).
    */
   private readonly mathChecked = new Set<number>();
-  /** True while findMath runs (one search at a time). */
+  /** True from when findMath is asked for (it waits for the page to be idle) until it ends: one search at a time. */
   private findingMath = false;
   private source = '';
   /** The file name the scenario was loaded as (a library id's "rollback.yaml"), for the app's link. */
@@ -203,7 +203,7 @@ export class Player {
           notice = this.opts.note > total ? t('embed.noSuchNote', { n: this.opts.note, total }) : t('embed.noteNotReached', { n: this.opts.note });
           if (this.view?.step) await this.seek(0); // the search for it may have gone to the end
         }
-        await this.findMath();
+        await this.findMathNow();
       } else if (this.opts.step > 0) {
         const at = await engine.call<Snapshot>('seek', { step: this.opts.step, maxPods: MAX_PODS });
         if (at.ok) this.apply(at.value);
@@ -214,7 +214,7 @@ export class Player {
           const end = await engine.call<Snapshot>('view', { maxPods: MAX_PODS });
           if (end.ok) await this.seek(end.value.view.maxStep);
         }
-        await this.findMath();
+        await this.findMathNow();
       }
       const status = this.els.status!;
       status.hidden = !notice;
@@ -388,13 +388,20 @@ export class Player {
    * during one; not while playing (pausing renders again).
    */
   private async findMath(): Promise<void> {
-    if (this.findingMath) return;
-    this.findingMath = true;
     try {
-      while (!this.playing && this.uncheckedStep() && (await this.searchMath())) {}
+      // Not while a note search holds the drawing either: its steps are not
+      // the reader's (it renders again when it ends).
+      while (!this.playing && !this.held && this.uncheckedStep() && (await this.searchMath())) {}
     } finally {
       this.findingMath = false;
     }
+  }
+
+  /** findMath at once, unless one is asked for already (the start step's search, awaited). */
+  private async findMathNow(): Promise<void> {
+    if (this.findingMath) return;
+    this.findingMath = true;
+    await this.findMath();
   }
 
   /** One search of findMath for the step shown now: true when the reader moved on before it ended. */
@@ -685,7 +692,10 @@ export class Player {
       const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
       renderMath(this.els.math, this.mathByStep.get(from) ?? [], from, v.step);
       // Once the page is idle: the frame that shows the step goes first.
-      if (!this.findingMath && !this.playing && this.uncheckedStep()) whenIdle(() => void this.findMath(), 500);
+      if (!this.findingMath && !this.playing && this.uncheckedStep()) {
+        this.findingMath = true;
+        whenIdle(() => void this.findMath(), 500);
+      }
     }
     if (this.els.queues) renderQueues(this.els.queues, v);
     if (this.els.expectations) renderExpectations(this.els.expectations, v);

@@ -137,7 +137,8 @@ export class ChartPanel {
     // again in the next frame until it has them all.
     const series = this.series.update(samples, SAMPLES_PER_RENDER);
     const overlay = this.overlay ? this.overlaySeries.update(this.overlay, SAMPLES_PER_RENDER) : [];
-    if (this.series.behind(samples) || (this.overlay && this.overlaySeries.behind(this.overlay))) {
+    // (Not for a chart taken off the page: its next render catches up.)
+    if (this.svg.isConnected && (this.series.behind(samples) || (this.overlay && this.overlaySeries.behind(this.overlay)))) {
       this.catchUp ||= requestAnimationFrame(() => {
         this.catchUp = 0;
         this.render(this.samples, this.shownStep);
