@@ -168,8 +168,14 @@ function nextTask(): Promise<void> {
     ch.port2.postMessage(null);
   });
 }
-/** The JSON entries of a chunk. */
-const parseChunk = (c: Chunk): unknown[] => JSON.parse(typeof c === 'string' ? c : utf8.decode(c)) as unknown[];
+/** Appends the JSON entries of the chunks to `into`, a chunk per task (the page may render between them). */
+async function parseChunks(tail: Chunk[], into: unknown[]): Promise<void> {
+  for (let i = 0; i < tail.length; i++) {
+    if (i > 0) await nextTask();
+    const c = tail[i]!;
+    for (const s of JSON.parse(typeof c === 'string' ? c : utf8.decode(c)) as unknown[]) into.push(s);
+  }
+}
 
 /**
  * Per bridge method, the Worker's time in ms for its last call (any engine on
@@ -190,13 +196,13 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
         const pending = new Map<number, (raw: string | Result<unknown>) => void>();
         /** The last "samples" value, which the Worker's deltas apply to. */
         let samples: unknown[] = [];
-        let samplesDone: Promise<void> = Promise.resolve();
-        /** Split answers received and not yet settled: the answers after them wait (samplesDone). */
-        let splits = 0;
+        let inOrder: Promise<void> = Promise.resolve();
+        /** Chunked answers ('array', 'split') received and not yet settled: every answer after them waits (inOrder), so answers settle in the order of their calls. */
+        let parsing = 0;
         let nextID = 1;
         let dead: string | null = null;
         // A failure settles the calls not answered yet at once; answers
-        // already received and queued behind a split one still settle after it.
+        // already received and queued behind a chunked one still settle after it.
         const fail = (message: string) => {
           dead = message;
           for (const settle of pending.values()) settle(JSON.stringify({ ok: false, error: { message } }));
@@ -218,8 +224,8 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
           else if (m.type === 'array') {
             const settle = pending.get(m.id);
             pending.delete(m.id);
-            // Chunked answers settle in order: a later one waits for this one's parse.
-            samplesDone = samplesDone.then(async () => {
+            parsing++;
+            inOrder = inOrder.then(async () => {
               if (m.delta && m.keep > samples.length) {
                 // The bridge counts on more samples than this page holds (an
                 // earlier answer failed to parse after this call was sent):
@@ -230,10 +236,7 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
               }
               const next = m.delta ? samples.slice(0, m.keep) : [];
               try {
-                for (let i = 0; i < m.tail.length; i++) {
-                  if (i > 0) await nextTask();
-                  for (const s of parseChunk(m.tail[i]!)) next.push(s);
-                }
+                await parseChunks(m.tail, next);
               } catch (err) {
                 if (m.delta) samples = [];
                 settle?.(failure(`malformed engine result: ${(err as Error).message}`));
@@ -243,34 +246,31 @@ export function startEngine(module: Promise<WebAssembly.Module>): Promise<Engine
               samples = next;
               // A copy: callers may change the array they get.
               settle?.({ ok: true, value: samples.slice() });
-            });
+            }).finally(() => parsing--);
           } else if (m.type === 'split') {
             const settle = pending.get(m.id);
             pending.delete(m.id);
-            splits++;
-            samplesDone = samplesDone
+            parsing++;
+            inOrder = inOrder
               .then(async () => {
                 const head = parseResult<Record<string, unknown>>(m.head);
                 if (!head.ok) return settle?.(head);
                 if (typeof head.value !== 'object' || head.value === null) return settle?.(failure('malformed engine result: a split answer without a value'));
                 const list: unknown[] = [];
-                for (const chunk of m.tail) {
-                  await nextTask();
-                  for (const s of parseChunk(chunk)) list.push(s);
-                }
+                await parseChunks(m.tail, list);
                 head.value[m.field] = list;
                 settle?.(head);
               })
               // The chain goes on: the answers queued after this one still settle.
               .catch((err: unknown) => settle?.(failure(`malformed engine result: ${(err as Error).message}`)))
-              .finally(() => splits--);
-          } else if (splits > 0) {
-            // After a split answer still being parsed: in order, as a move
-            // answered after a settle (Back pressed during it) must be
+              .finally(() => parsing--);
+          } else if (parsing > 0) {
+            // Behind a chunked answer still being parsed: in order, as a
+            // move answered after a settle (Back pressed during it) must be
             // applied after the settle, not before.
             const settle = pending.get(m.id);
             pending.delete(m.id);
-            samplesDone = samplesDone.then(() => settle?.(m.result));
+            inOrder = inOrder.then(() => settle?.(m.result));
           } else {
             pending.get(m.id)?.(m.result);
             pending.delete(m.id);

@@ -15,9 +15,7 @@ import { type MathBlock, mathOf } from '../math';
 import { ClusterPanel, renderExpectations, renderMath, renderQueues, renderTrace } from '../panels';
 import { ChartPanel } from '../player/chartpanel';
 import type { LibraryEntry, Notice, Sample, Snapshot, StepInfo, TraceRecord, View } from '../types';
-import { latestMath } from '../player/mathsearch';
-import { SortedSteps } from '../player/history';
-import { whenIdle } from '../idle';
+import { MathTrail, type TrailHost } from '../player/mathsearch';
 import { groupNotices, noticeText } from '../notices';
 import { PressQueue } from '../keys';
 import { list } from '../types';
@@ -42,17 +40,8 @@ export class Player {
   private view: View | null = null;
   private samples: Sample[] = [];
   private mathByStep = new Map<number, MathBlock[]>();
-  /** The keys of mathByStep, sorted: the panel shows the latest at or before the step shown. */
-  private readonly mathSteps = new SortedSteps();
-  /**
-   * The steps whose decision records were read for math: each step shown
-   * (its view holds them) and the steps a search passed. A step jumped over
-   * (the slider, a click on the chart, a note, a tick of playback that took
-   * several steps) is not, and the panel searches back over it (findMath).
-   */
-  private readonly mathChecked = new Set<number>();
-  /** True from when findMath is asked for (it waits for the page to be idle) until it ends: one search at a time. */
-  private findingMath = false;
+  /** The steps with math (the keys of mathByStep) and the steps read for math (mathsearch.ts). */
+  private readonly mathTrail = new MathTrail();
   private source = '';
   /** The file name the scenario was loaded as (a library id's "rollback.yaml"), for the app's link. */
   private sourceName = 'scenario.yaml';
@@ -203,7 +192,7 @@ export class Player {
           notice = this.opts.note > total ? t('embed.noSuchNote', { n: this.opts.note, total }) : t('embed.noteNotReached', { n: this.opts.note });
           if (this.view?.step) await this.seek(0); // the search for it may have gone to the end
         }
-        await this.findMathNow();
+        await this.mathTrail.backfillNow(...this.mathSearch());
       } else if (this.opts.step > 0) {
         const at = await engine.call<Snapshot>('seek', { step: this.opts.step, maxPods: MAX_PODS });
         if (at.ok) this.apply(at.value);
@@ -214,7 +203,7 @@ export class Player {
           const end = await engine.call<Snapshot>('view', { maxPods: MAX_PODS });
           if (end.ok) await this.seek(end.value.view.maxStep);
         }
-        await this.findMathNow();
+        await this.mathTrail.backfillNow(...this.mathSearch());
       }
       const status = this.els.status!;
       status.hidden = !notice;
@@ -367,11 +356,8 @@ export class Player {
     this.view = s.view;
     if (s.samples) this.samples = s.samples;
     const blocks = mathOf(list(s.view.records));
-    if (blocks.length) {
-      this.mathByStep.set(s.view.step, blocks);
-      this.mathSteps.add(s.view.step);
-    }
-    this.mathChecked.add(s.view.step);
+    if (blocks.length) this.mathByStep.set(s.view.step, blocks);
+    this.mathTrail.saw(s.view.step, blocks.length > 0);
     if (this.chart && this.samples.length < s.view.maxStep + 1) this.samplesSoon();
     // The notes anchored to decision records read the records up to here.
     void this.notes.scan().then((read) => read && this.schedule(), () => {});
@@ -379,72 +365,34 @@ export class Player {
   }
 
   /**
-   * Finds the latest decision with math at or before the step shown when
-   * steps since the latest one known were jumped over (mathChecked), as if
-   * the run had been watched: after a start step, a drag of the slider or a
-   * note, the panel shows the latest decision, not an older one or none.
-   * It is the app's search (player/mathsearch.ts), with the steps' sequence
-   * numbers asked of the engine. Searches again while the reader moves on
-   * during one; not while playing (pausing renders again).
+   * The math panel's search back over the steps the reader jumped past (a
+   * start step, the slider, a note, a tick of playback that took several
+   * steps; MathTrail), with the steps' sequence numbers asked of the engine.
+   * Not while playing (pausing renders again), nor while a note search
+   * holds the drawing: its steps are not the reader's (it renders again
+   * when it ends).
    */
-  private async findMath(): Promise<void> {
-    try {
-      // Not while a note search holds the drawing either: its steps are not
-      // the reader's (it renders again when it ends).
-      while (!this.playing && !this.held && this.uncheckedStep() && (await this.searchMath())) {}
-    } finally {
-      this.findingMath = false;
-    }
-  }
-
-  /** findMath at once, unless one is asked for already (the start step's search, awaited). */
-  private async findMathNow(): Promise<void> {
-    if (this.findingMath) return;
-    this.findingMath = true;
-    await this.findMath();
-  }
-
-  /** One search of findMath for the step shown now: true when the reader moved on before it ended. */
-  private async searchMath(): Promise<boolean> {
-    const v = this.view;
-    if (!this.els.math || !v?.lastStep) return false;
-    const at = v.step;
-    const known = Math.max(this.mathSteps.atOrBefore(at), 0);
-    const engine = await this.engine;
-    const call = async <T>(method: string, args: object): Promise<T | null> => {
-      const r = await engine.call<T>(method, args);
-      return r.ok ? r.value : null;
-    };
-    const stepSeqs = async (step: number) => (await call<StepInfo[]>('steps', { from: step, to: step }))?.[0];
-    const moved = () => this.view?.step !== at;
-    // The records after the known step's.
-    let from = 1;
-    if (known > 0) {
-      const k = await stepSeqs(known);
-      if (!k || moved()) return moved();
-      from = k.lastSeq + 1;
-    }
-    const r = await latestMath((args) => call('records', args), from, v.lastStep.lastSeq, known, stepSeqs, moved);
-    if (typeof r === 'string') return r === 'stopped' && moved();
-    // Every step after the one found (or the one known) up to the one shown holds none.
-    for (let st = Math.max(r.found, known) + 1; st <= at; st++) this.mathChecked.add(st);
-    if (r.found >= 0) {
-      this.mathChecked.add(r.found);
-      this.mathByStep.set(r.found, mathOf(r.math));
-      this.mathSteps.add(r.found);
-      this.schedule();
-    }
-    return false;
-  }
-
-  /** Whether a step after the latest one with math known, up to the one shown, was never read for math. */
-  private uncheckedStep(): boolean {
-    const v = this.view;
-    if (!v) return false;
-    const known = Math.max(this.mathSteps.atOrBefore(v.step), 0);
-    let st = v.step;
-    while (st > known && this.mathChecked.has(st)) st--;
-    return st > known;
+  private mathSearch(): [ready: () => boolean, at: () => number, host: () => TrailHost | null] {
+    return [
+      () => !this.playing && !this.held && !!this.els.math,
+      () => this.view?.step ?? 0,
+      () => {
+        const step = this.view?.step ?? 0;
+        const call = async <T>(method: string, args: object): Promise<T | null> => {
+          const r = await (await this.engine).call<T>(method, args);
+          return r.ok ? r.value : null;
+        };
+        return {
+          call: (args) => call('records', args),
+          seqs: async (st) => (await call<StepInfo[]>('steps', { from: st, to: st }))?.[0],
+          moved: () => this.view?.step !== step,
+          found: (st, math) => {
+            this.mathByStep.set(st, mathOf(math));
+            this.schedule();
+          },
+        };
+      },
+    ];
   }
 
   private samplesSoon(): void {
@@ -689,13 +637,9 @@ export class Player {
     this.cluster?.render(v, claimsOf(records), MAX_PODS);
     this.chart?.render(this.samples, v.step);
     if (this.els.math) {
-      const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
+      const from = Math.max(0, this.mathTrail.latest(v.step));
       renderMath(this.els.math, this.mathByStep.get(from) ?? [], from, v.step);
-      // Once the page is idle: the frame that shows the step goes first.
-      if (!this.findingMath && !this.playing && this.uncheckedStep()) {
-        this.findingMath = true;
-        whenIdle(() => void this.findMath(), 500);
-      }
+      this.mathTrail.backfill(...this.mathSearch());
     }
     if (this.els.queues) renderQueues(this.els.queues, v);
     if (this.els.expectations) renderExpectations(this.els.expectations, v);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../types';
-import { latestMath, MATH_SPAN, MATH_WINDOW, type RecordsCall } from './mathsearch';
+import { latestMath, MATH_SPAN, MATH_WINDOW, MathTrail, type RecordsCall } from './mathsearch';
 
 /** A trace of decision records: [step, type] each, seq from 1 in order. */
 function trace(recs: [number, string][]): TraceRecord[] {
@@ -84,5 +84,58 @@ describe('latestMath', () => {
     const e = engine(t);
     expect(await latestMath(e.call, 1, t.length, 0, seqsOf(t), () => ++n > 1)).toBe('stopped');
     expect(e.calls()).toBe(2);
+  });
+});
+
+describe('MathTrail', () => {
+  // Steps 1-10, a decision record each; math at steps 3 and 7 only.
+  const t = trace(Array.from({ length: 10 }, (_, i) => [i + 1, i + 1 === 3 || i + 1 === 7 ? 'ScaleMath' : 'NotMath'] as [number, string]));
+  const host = (found: [number, number][]) => ({ call: engine(t).call, seqs: seqsOf(t), moved: never, found: (st: number, math: TraceRecord[]) => found.push([st, math.length]) });
+
+  it('reads back over the steps a jump passed, from the latest math known, and marks them read', async () => {
+    const trail = new MathTrail();
+    trail.saw(0, false);
+    trail.saw(2, false);
+    expect(trail.unread(2)).toBe(true); // step 1 was jumped over
+    trail.saw(1, false);
+    expect(trail.unread(2)).toBe(false);
+    // A jump from 2 to 9: 3 to 8 never read.
+    trail.saw(9, false);
+    expect(trail.unread(9)).toBe(true);
+    const found: [number, number][] = [];
+    await trail.backfillNow(() => true, () => 9, () => host(found));
+    expect(found).toEqual([[7, 1]]);
+    expect(trail.latest(9)).toBe(7);
+    expect(trail.unread(9)).toBe(false);
+    // Back to 5: the steps after 7 were read, those before it were not.
+    trail.saw(5, false);
+    expect(trail.unread(5)).toBe(true);
+    await trail.backfillNow(() => true, () => 5, () => host(found));
+    expect(found).toEqual([[7, 1], [3, 1]]);
+    expect(trail.unread(5)).toBe(false);
+  });
+
+  it('forgets the steps after a cut, and their math', () => {
+    const trail = new MathTrail();
+    for (let s = 1; s <= 9; s++) trail.saw(s, s === 3 || s === 7);
+    expect(trail.cutAbove(5, true)).toEqual([7]);
+    expect(trail.latest(9)).toBe(3);
+    // The run grows again past the cut: steps 6 to 8 are unread.
+    trail.saw(8, false);
+    expect(trail.unread(8)).toBe(true);
+  });
+
+  it('does not search when not ready, and searches once at a time', async () => {
+    const trail = new MathTrail();
+    trail.saw(9, false);
+    const found: [number, number][] = [];
+    await trail.backfillNow(() => false, () => 9, () => host(found));
+    expect(found).toEqual([]);
+    let hosts = 0;
+    const first = trail.backfillNow(() => true, () => 9, () => (hosts++, host(found)));
+    await trail.backfillNow(() => true, () => 9, () => (hosts++, host(found)));
+    await first;
+    expect(hosts).toBe(1);
+    expect(found).toEqual([[7, 1]]);
   });
 });

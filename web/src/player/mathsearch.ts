@@ -1,8 +1,12 @@
 // The search behind the math panel's "showing step N": the latest step whose
 // decision records hold math, at or before the step shown, asked of the
-// engine from the newest records back (player.ts, backfillMath).
+// engine from the newest records back (latestMath), and what a player's
+// panel knows of the run's decisions between searches (MathTrail: the app's
+// player and the embedded one).
+import { whenIdle } from '../idle';
 import { MATH_TYPES } from '../math-types';
 import { list, type TraceRecord } from '../types';
+import { SortedSteps } from './history';
 
 /** The decision records asked for at a time, the newest first: an answer about the size of a view's records. */
 export const MATH_WINDOW = 64;
@@ -61,4 +65,124 @@ export async function latestMath(call: RecordsCall, from: number, to: number, kn
     to = r.total > recs.length ? recs[0]!.seq - 1 : lo - 1;
   }
   return { found: -1, math: [] };
+}
+
+/** What a MathTrail search asks of its player. */
+export interface TrailHost {
+  /** The engine's `records`. */
+  call: RecordsCall;
+  /** A step's sequence numbers (the app: its history; the embed: the engine's `steps`). */
+  seqs: StepSeqs;
+  /** True once the step shown or the run is no longer the one the search began at. */
+  moved: () => boolean;
+  /** The search found the latest step with math, with its math records. */
+  found: (step: number, math: TraceRecord[]) => void;
+}
+
+/**
+ * What a math panel knows of the run's decisions: the steps it has math of
+ * and the steps whose records it read (a view shows a step's records; a
+ * search reads those it passes). The panel shows the latest step with math
+ * at or before the one shown, which is right only once every step after it
+ * was read; a seek, a settle, a drag of the slider, a note or a tick of
+ * playback that took several steps jumps over steps never read, and
+ * backfill searches back over them (latestMath).
+ */
+export class MathTrail {
+  private readonly withMath = new SortedSteps();
+  private readonly read = new Set<number>();
+  /** True from when a search is asked for (it waits for the page to be idle) until it ends: one at a time. */
+  private busy = false;
+
+  /** A step's records were read (a view shows them); hasMath: they hold math. */
+  saw(step: number, hasMath: boolean): void {
+    this.read.add(step);
+    if (hasMath) this.withMath.add(step);
+  }
+
+  /** The latest step with math at or before `at`, or -1 when there is none. */
+  latest(at: number): number {
+    return this.withMath.atOrBefore(at);
+  }
+
+  /** Forgets everything (another run was loaded). */
+  clear(): void {
+    this.withMath.clear();
+    this.read.clear();
+  }
+
+  /**
+   * Forgets the steps after n (an action discarded the future) and returns
+   * those that had math. The steps read are walked only when the run got
+   * shorter (a cut runs at every step, and that set holds every step read).
+   */
+  cutAbove(n: number, shorter: boolean): number[] {
+    if (shorter) for (const s of this.read) if (s > n) this.read.delete(s);
+    return this.withMath.cutAbove(n);
+  }
+
+  /** Whether a step after the latest one with math, up to `at`, was never read. */
+  unread(at: number): boolean {
+    const known = Math.max(this.latest(at), 0);
+    let st = at;
+    while (st > known && this.read.has(st)) st--;
+    return st > known;
+  }
+
+  /**
+   * Once the page is idle (the frame that shows the step goes first: a seek
+   * in a 10,000-replica run is timed to it), searches while ready() and a
+   * step before the one shown (at()) is unread; again when the reader moved
+   * on during a search. Nothing starts while one is asked for or runs, or
+   * when no step is left to read: a render may call it at every step.
+   */
+  backfill(ready: () => boolean, at: () => number, host: () => TrailHost | null): void {
+    if (this.busy || !ready() || !this.unread(at())) return;
+    this.busy = true;
+    whenIdle(() => void this.run(ready, at, host), 500);
+  }
+
+  /** backfill at once, awaited (the embedded player's start step), unless a search is already asked for. */
+  async backfillNow(ready: () => boolean, at: () => number, host: () => TrailHost | null): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    await this.run(ready, at, host);
+  }
+
+  private async run(ready: () => boolean, at: () => number, host: () => TrailHost | null): Promise<void> {
+    try {
+      for (;;) {
+        const h = ready() && this.unread(at()) ? host() : null;
+        if (!h || !(await this.search(at(), h))) return;
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** One search for step `at`: true when it ended because the host moved, before it was done. */
+  private async search(at: number, host: TrailHost): Promise<boolean> {
+    const top = await host.seqs(at);
+    if (!top || host.moved()) return host.moved();
+    const known = Math.max(this.latest(at), 0);
+    // The records after the known step's (all of them when its range is not known).
+    let from = 1;
+    if (known > 0) {
+      const k = await host.seqs(known);
+      if (host.moved()) return true;
+      if (k) from = k.lastSeq + 1;
+    }
+    const r = await latestMath(host.call, from, top.lastSeq, known, host.seqs, host.moved);
+    // Moved: search again for the step shown now. A call that failed, or a
+    // step not fetched yet (its fetch renders again): stop.
+    if (r === 'stopped') return host.moved();
+    if (r === 'unfetched') return false;
+    // Every step after the one found (or the one known) up to `at` holds none.
+    for (let st = Math.max(r.found, known) + 1; st <= at; st++) this.read.add(st);
+    if (r.found >= 0) {
+      this.saw(r.found, true);
+      host.found(r.found, r.math);
+    }
+    return false;
+  }
 }

@@ -9,7 +9,7 @@ import { type EngineClient, lastWorkerMs } from '../engine';
 import { commandFor, type Command, keyLabel, SHORTCUTS } from '../keys';
 import type { MathBlock } from '../math';
 import { MATH_TYPES } from '../math-types';
-import { latestMath } from './mathsearch';
+import { MathTrail } from './mathsearch';
 import { t, translated } from '../i18n';
 import { loadedStatus, noticeItems } from '../notices';
 import { LazyChart } from './lazychart';
@@ -19,7 +19,7 @@ import type { LibraryEntry, Sample, Snapshot, StepInfo, TraceRecord, View } from
 import { hasEdits, loadDraft, saveDraft } from '../whatif/persist';
 import type { WhatIfRoom } from '../whatif/room';
 import type { ForkPlan, ForkRun } from '../share/codec';
-import { HistoryComponents, SortedSteps } from './history';
+import { HistoryComponents } from './history';
 import { Deferred, Onscreen } from './onscreen';
 
 /** A scenario annotation as the bridge returns it (engine/scenario Annotation). */
@@ -57,16 +57,8 @@ export class Player {
   /** The math records last turned into blocks and those blocks (mathOf), so
    * that steps showing the same decision hand renderMath the same blocks. */
   private mathShown: { records: TraceRecord[]; blocks: MathBlock[] } | null = null;
-  /** The keys of mathByStep, sorted (the math panel finds the latest at or before the step shown). */
-  private readonly mathSteps = new SortedSteps();
-  /**
-   * The steps whose records were looked at for math (in a view, or read
-   * back by backfillMath): the panel's fallback to an earlier step's math is
-   * right only once every step after it was. A seek or a settle jumps over
-   * steps never shown.
-   */
-  private readonly mathChecked = new Set<number>();
-  private backfilling = false;
+  /** The steps with math (the keys of mathByStep) and the steps read for math (mathsearch.ts). */
+  private readonly mathTrail = new MathTrail();
   /** The components of history, for the step filter (read incrementally). */
   private readonly components = new HistoryComponents();
   /** The components the step filter's options were built from (HistoryComponents gives a new array when they change). */
@@ -299,8 +291,7 @@ export class Player {
     this.history = [];
     this.historyCuts++;
     this.mathByStep.clear();
-    this.mathSteps.clear();
-    this.mathChecked.clear();
+    this.mathTrail.clear();
     this.samples = r.value.samples ?? [];
     this.view = null;
     this.scenarioId = name.endsWith('.yaml') && this.library.some((e) => `${e.id}.yaml` === name) ? name.slice(0, -5) : name === 'scenario.yaml' ? '' : name.replace(/\.yaml$/, '');
@@ -326,11 +317,8 @@ export class Player {
       this.samples.push(sampleOf(v));
     } else if (this.samples.length < v.maxStep + 1) this.samplesStale = true;
     const math = list(v.records).filter((r) => MATH_TYPES.includes(r.type));
-    if (math.length) {
-      this.mathByStep.set(v.step, math);
-      this.mathSteps.add(v.step);
-    }
-    this.mathChecked.add(v.step);
+    if (math.length) this.mathByStep.set(v.step, math);
+    this.mathTrail.saw(v.step, math.length > 0);
     this.schedule();
     if (this.history.length < v.maxStep) void this.fetchSteps();
     if (this.samplesStale) this.fetchSamplesSoon();
@@ -351,92 +339,38 @@ export class Player {
       this.history.length = n;
       this.historyCuts++;
     }
-    for (const s of this.mathSteps.cutAbove(n)) this.mathByStep.delete(s);
-    // Only when the run got shorter: cutHistory runs at every step, and the
-    // set holds every step looked at.
-    if (shorter) for (const s of this.mathChecked) if (s > n) this.mathChecked.delete(s);
+    for (const s of this.mathTrail.cutAbove(n, shorter)) this.mathByStep.delete(s);
   }
 
   /**
-   * Finds the latest step with math at or before the one shown when the
-   * steps since the latest one known were never looked at, and renders
-   * again once it has: after a seek, a settle or a drag of the slider the
-   * panel then shows the latest decision, not an older one or none. The
-   * engine is asked for the last MATH_WINDOW decision records of those
-   * steps (`records` with `last`), then the MATH_WINDOW before them, and
-   * so on until one is math: a run can go thousands of steps without a
-   * decision (a 1,000-replica rollout has a stretch of 2,000 steps where
-   * pods start), which a walk of 64 steps back from the one shown did not
-   * reach. Each answer stays about the size of a view's records (64 steps
-   * of a 10,000-replica run's records at once made main-thread tasks of
-   * 70-120 ms). A step not fetched yet stops the search (the fetch renders
-   * again).
+   * Reads back, once the page is idle, the steps since the latest decision
+   * known that the view jumped over (a seek, a settle, a drag of the
+   * slider), so that the panel shows the latest decision, not an older one
+   * or none (MathTrail, latestMath: a run can go thousands of steps without
+   * one; each answer stays about the size of a view's records). Not while
+   * playing: the panel follows the steps drawn, and reads back what it
+   * passed once the run stops (pause renders again). Not before the step
+   * shown is fetched (its fetch renders again).
    */
   private backfillMath(): void {
-    // Not while playing: the panel follows the steps drawn, and reads back
-    // what it passed once the run stops (pause renders again).
-    // Render calls this at every step: nothing is started unless a step
-    // is left to read.
-    if (this.backfilling || this.playing || !this.uncheckedStep()) return;
-    this.backfilling = true;
-    // Once the page is idle: the frame that shows the step goes first (a
-    // seek in a 10,000-replica run is timed to it).
-    whenIdle(
-      () =>
-        void (async () => {
-          try {
-            // Again while the user moved to another step that needs it during
-            // a search (the render of that move found one running).
-            while (!this.playing && this.uncheckedStep() && (await this.searchMath())) {}
-          } finally {
-            this.backfilling = false;
-          }
-        })(),
-      500,
+    const at = () => this.view?.step ?? 0;
+    this.mathTrail.backfill(
+      () => !this.playing && this.history[at() - 1] !== undefined,
+      at,
+      () => {
+        const cuts = this.historyCuts;
+        const step = at();
+        return {
+          call: (args) => this.call('records', args),
+          seqs: (st) => this.history[st - 1],
+          moved: () => cuts !== this.historyCuts || this.view?.step !== step,
+          found: (st, math) => {
+            this.mathByStep.set(st, math);
+            this.schedule();
+          },
+        };
+      },
     );
-  }
-
-  /**
-   * One search of backfillMath for the step shown now: true when it ended
-   * because the user moved or the run changed, before it was done.
-   */
-  private async searchMath(): Promise<boolean> {
-    const cuts = this.historyCuts;
-    const at = this.view?.step ?? 0;
-    const known = Math.max(this.mathSteps.atOrBefore(at), 0);
-    const top = this.history[at - 1];
-    if (!top) return false;
-    const moved = () => cuts !== this.historyCuts || this.view?.step !== at;
-    // The records after the known step's (all of them when its range is not fetched).
-    const from = known > 0 ? (this.history[known - 1]?.lastSeq ?? 0) + 1 : 1;
-    const r = await latestMath((args) => this.call('records', args), from, top.lastSeq, known, (st) => this.history[st - 1], moved);
-    // Moved: search again for the step shown now. A call that failed, or a
-    // step not fetched yet (its fetch renders again): stop.
-    if (r === 'stopped') return moved();
-    if (r === 'unfetched') return false;
-    // Every step after the one found (or the one known) up to the one shown holds none.
-    for (let st = Math.max(r.found, known) + 1; st <= at; st++) this.mathChecked.add(st);
-    if (r.found >= 0) {
-      this.mathChecked.add(r.found);
-      this.mathByStep.set(r.found, r.math);
-      this.mathSteps.add(r.found);
-      this.schedule();
-    }
-    return false;
-  }
-
-  /**
-   * The latest step at or before the one shown whose records were never
-   * looked at for math, after the latest step with math known; undefined
-   * when there is none or it is not fetched yet (the fetch renders again).
-   */
-  private uncheckedStep(): StepInfo | undefined {
-    const v = this.view;
-    if (!v) return undefined;
-    const known = Math.max(this.mathSteps.atOrBefore(v.step), 0);
-    let st = v.step;
-    while (st > known && this.mathChecked.has(st)) st--;
-    return st > known ? this.history[st - 1] : undefined;
   }
 
   private async fetchSteps(): Promise<void> {
@@ -744,7 +678,7 @@ export class Player {
     // Queues, expectations, trace, timeline and what-if forms: now if in view, soon otherwise.
     this.offscreen.render();
     this.backfillMath();
-    const from = Math.max(0, this.mathSteps.atOrBefore(v.step));
+    const from = Math.max(0, this.mathTrail.latest(v.step));
     const blocks = this.holdMath(v) ? null : this.mathBlocks(this.mathByStep.get(from) ?? NO_RECORDS);
     // Held (predict mode), or math.ts still loading: nothing rather than another step's math.
     if (blocks) renderMath($('math'), blocks, from, v.step);
