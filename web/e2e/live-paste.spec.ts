@@ -197,3 +197,140 @@ spec:
   await expect(page.locator('.rs[data-age="old"] .rs-unschedulable')).toBeHidden();
   await page.screenshot({ path: shot('anti-affinity-stall') });
 });
+
+// A Deployment of 200 replicas lists more pods than the view carries (150):
+// its ReplicaSets are drawn from their status counts, on a canvas each
+// (player/squares.ts), with the squares' CSS: their size, colours and the
+// terminating outline, which follows the theme.
+test('a large pasted run: squares painted from the ReplicaSets\' counts, as the CSS draws a square, in either theme', async ({ page }) => {
+  test.setTimeout(120_000);
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    // (This test's own pixel reads draw Chromium's advice on readbacks.)
+    if ((m.type() === 'error' || m.type() === 'warning') && !m.text().startsWith('Canvas2D: Multiple readback')) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(String(e)));
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openAndPaste(
+    page,
+    { width: 1280, height: 720 },
+    `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  replicas: 200
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.25
+`,
+  );
+  await expect(page.locator('#load-status')).toContainText('Loaded');
+  // Early on, every pod is listed: one element each, no canvas.
+  const pods = page.locator('#cluster .rs .pods');
+  const listed = pods.locator('.pod:not(.square-probe)');
+  await expect
+    .poll(async () => {
+      await page.locator('#sync-btn').click();
+      return listed.count();
+    })
+    .toBeGreaterThan(0);
+  await expect(listed.first()).toBeVisible();
+  await expect(pods.locator('canvas')).toHaveCount(0);
+  const early = await page.evaluate(() => window.__rolloutlabApp!.current()!.step);
+  await page.locator('#settle-btn').click();
+  const counted = page.locator('#cluster .rs .pods[data-counted]');
+  await expect(counted).toHaveCount(1);
+  await expect(counted).toHaveAttribute('title', '200 available, 0 ready, 0 not ready, 0 terminating (counted from the ReplicaSet status)');
+  await expect(counted.locator('.pod:not(.square-probe)')).toHaveCount(0);
+  await expect(counted.locator('canvas.pods-canvas')).toBeVisible();
+
+  /** The canvas of the pods box i against its hidden square: the square's size, the gap, the rows drawn and the canvas's height. */
+  const look = (i: number) =>
+    page.evaluate((i) => {
+      const box = document.querySelectorAll<HTMLElement>('#cluster .rs .pods[data-counted]')[i]!;
+      const size = box.querySelector<HTMLElement>('.square-probe')!.getBoundingClientRect().width;
+      const gap = parseFloat(getComputedStyle(box).columnGap);
+      const perRow = Math.floor((box.getBoundingClientRect().width + gap) / (size + gap));
+      const n = [...box.getAttribute('title')!.matchAll(/(\d+) /g)].slice(0, 4).reduce((a, m) => a + Number(m[1]), 0);
+      return { size, gap, rows: Math.ceil(Math.min(n, 240) / perRow), cssHeight: box.querySelector('canvas')!.getBoundingClientRect().height };
+    }, i);
+  const first = await look(0);
+  expect(first.size).toBeGreaterThan(10);
+  expect(first.cssHeight).toBeCloseTo(first.rows * first.size + (first.rows - 1) * first.gap, 0);
+  /** Square n of the pods box i: the pixel at its centre and the most opaque one along its top edge's inner line (rgba). */
+  const pixel = (i: number, n: number) =>
+    page.evaluate(
+      ({ i, n }) => {
+        const box = document.querySelectorAll<HTMLElement>('#cluster .rs .pods[data-counted]')[i]!;
+        const canvas = box.querySelector('canvas')!;
+        const probe = box.querySelector<HTMLElement>('.square-probe')!;
+        const size = probe.getBoundingClientRect().width;
+        const gap = parseFloat(getComputedStyle(box).columnGap);
+        const perRow = Math.floor((box.getBoundingClientRect().width + gap) / (size + gap));
+        const dpr = window.devicePixelRatio;
+        const ctx = canvas.getContext('2d')!;
+        const at = (x: number, y: number) => Array.from(ctx.getImageData(Math.round(x * dpr), Math.round(y * dpr), 1, 1).data);
+        const x = (n % perRow) * (size + gap);
+        const y = Math.floor(n / perRow) * (size + gap);
+        // The outline is dashed and may fall between pixels: its most opaque one.
+        let edge: number[] = [0, 0, 0, 0];
+        for (let dx = 1; dx < size - 1; dx++) for (const dy of [0.5, 1, 1.5]) {
+          const p = at(x + dx, y + dy);
+          if (p[3]! > edge[3]!) edge = p;
+        }
+        return { centre: at(x + size / 2, y + size / 2), edge };
+      },
+      { i, n },
+    );
+  /** Whether an rgb is the colour given (its alpha makes the canvas round the channels a little). */
+  const near = (rgb: number[], hex: string) => [1, 3, 5].every((k, c) => Math.abs(rgb[c]! - parseInt(hex.slice(k, k + 2), 16)) <= 4);
+  // The available colour (--ok, #1a7f37), opaque, at the first and the last square.
+  expect((await pixel(0, 0)).centre).toEqual([0x1a, 0x7f, 0x37, 255]);
+  expect((await pixel(0, 199)).centre).toEqual([0x1a, 0x7f, 0x37, 255]);
+
+  // Roll out a new image, and find a step where the old ReplicaSet has pods terminating.
+  await whatIf(page, 'setImage', { image: 'nginx:1.26' }, 'apply');
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('#cluster .rs')).toHaveCount(2);
+  const at = await page.evaluate(async () => {
+    const app = window.__rolloutlabApp!;
+    const end = app.current()!.maxStep;
+    for (let s = end; s > 0; s -= 25) {
+      await app.seek(s);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const old = document.querySelectorAll<HTMLElement>('#cluster .rs .pods[data-counted]')[1];
+      const m = old?.getAttribute('title')?.match(/^(\d+) available, (\d+) ready, (\d+) not ready, (\d+) terminating/);
+      if (m && Number(m[1]) > 0 && Number(m[4]) > 0 && Number(m[1]) + Number(m[2]) + Number(m[3]) + Number(m[4]) <= 240) return { step: s, available: Number(m[1]), ready: Number(m[2]), pending: Number(m[3]), terminating: Number(m[4]) };
+    }
+    return null;
+  });
+  expect(at, 'a step with the old ReplicaSet terminating pods').not.toBeNull();
+  const terminatingSquare = at!.available + at!.ready + at!.pending; // the first terminating one
+  const light = await pixel(1, terminatingSquare);
+  // Hollow, with a dashed outline of --danger (#cf222e in the light theme) at 0.7 opacity.
+  expect(light.centre[3]).toBe(0);
+  expect(near(light.edge, '#cf222e'), `outline ${light.edge}`).toBe(true);
+  expect(light.edge[3]).toBeGreaterThan(150);
+  expect(light.edge[3]).toBeLessThan(200);
+  await page.screenshot({ path: shot('squares-light') });
+
+  // The dark theme: the outline takes its --danger (#f85149).
+  await page.locator('#theme-btn').click();
+  while ((await page.locator('html').getAttribute('data-theme')) !== 'dark') await page.locator('#theme-btn').click();
+  await expect.poll(async () => near((await pixel(1, terminatingSquare)).edge, '#f85149')).toBe(true);
+  await page.screenshot({ path: shot('squares-dark') });
+
+  // Back to the start of the run: every pod listed again, one element each.
+  await page.evaluate((s) => window.__rolloutlabApp!.seek(s), early);
+  await expect(pods.locator('canvas')).toHaveCount(0);
+  await expect(listed.first()).toBeVisible();
+  expect(problems).toEqual([]);
+});

@@ -148,7 +148,7 @@ const en: Record<string, string> = {
   'player.replicasMustBeWhole': 'Replicas must be a whole number.',
   'player.done': 'done',
   'player.nodesLabel': 'Nodes',
-  'player.tipCounted': '{status} (counted from the ReplicaSet status)',
+  'player.countedTitle': '{available} available, {ready} ready, {pending} not ready, {terminating} terminating (counted from the ReplicaSet status)',
   'player.tipReady': ', ready',
   'player.tipAvailable': ', available',
   'player.tipNode': ', on {node}',

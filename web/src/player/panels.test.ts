@@ -1,23 +1,6 @@
 import { expect, it } from 'vitest';
 import type { DeploymentView } from '../types';
-import { countedSquares, countedTotal, deleting, foldLegendInShortWindows, nodesText, nodeState, renderBudget } from './panels';
-
-it('countedSquares builds only the squares drawn; countedTotal counts them all', () => {
-  const rs = { namespace: 'default', name: 'web-a', desired: 10000, current: 9000, ready: 7000, available: 5000, terminating: 2000, images: null };
-  const sq = countedSquares(rs, 240);
-  expect(sq.length).toBe(240);
-  expect(sq.every((p) => p.available)).toBe(true);
-  expect(countedTotal(rs)).toBe(11000);
-  expect(countedSquares(rs).length).toBe(11000);
-});
-
-it('countedSquares names squares by position, so that squares whose state changed keep their elements', () => {
-  const before = countedSquares({ namespace: 'default', name: 'web-a', desired: 6, current: 6, ready: 4, available: 2, images: null });
-  const after = countedSquares({ namespace: 'default', name: 'web-a', desired: 6, current: 6, ready: 5, available: 3, images: null });
-  expect(after.map((p) => p.name)).toEqual(before.map((p) => p.name));
-  expect(before.map((p) => p.status)).toEqual(['available', 'available', 'ready', 'ready', 'not ready', 'not ready']);
-  expect(after.map((p) => p.status)).toEqual(['available', 'available', 'available', 'ready', 'ready', 'not ready']);
-});
+import { deleting, foldLegendInShortWindows, nodesText, nodeState, renderBudget } from './panels';
 
 it('renderBudget shows the bounds beside the sums of the ReplicaSets, flagging the ones outside', () => {
   // No DOM in these tests: just what renderBudget touches.

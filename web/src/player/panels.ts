@@ -11,6 +11,7 @@ import { fnLink, withLinks } from './sources';
 import type { DeploymentView, NodeView, PodView, ReplicaSetView, StepInfo, TraceRecord, View } from '../types';
 import { firstAtOrAfter, windowAround } from './history';
 import { list } from '../types';
+import { countedRuns, countedTotal, SquareCanvas } from './squares';
 
 /** Pod squares drawn per ReplicaSet; the rest are counted. */
 export const MAX_SQUARES = 240;
@@ -167,6 +168,7 @@ export class ClusterPanel {
       (e, p) => this.updatePod(e, p),
     );
     (el as unknown as { squares: KeyedList<PodView, HTMLSpanElement> }).squares = sq;
+    (el as unknown as { canvas: SquareCanvas }).canvas = new SquareCanvas(squares);
     return el;
   }
 
@@ -188,25 +190,38 @@ export class ClusterPanel {
       setText(counts!, t(x.pods.length === 1 ? 'player.podCountOne' : 'player.podCount', { count: x.pods.length }));
     }
     // Every pod listed: one square each. Otherwise (large runs list only the
-    // first pods) the squares are drawn from the ReplicaSet's status counts.
+    // first pods) the squares are drawn from the ReplicaSet's status counts,
+    // on a canvas (squares.ts).
     const counted = this.truncated && rs !== null && x.pods.length < rs.current + (rs.terminating ?? 0);
     const total = counted ? countedTotal(rs) : x.pods.length;
-    // Squares drawn from counts stand for nothing but the counts: while they
-    // are the same, so are the squares (most steps of a large run change
-    // one ReplicaSet's counts, or none).
-    const countsDrawn = counted ? `${rs.available}|${rs.ready}|${rs.current}|${rs.terminating ?? 0}` : '';
-    const drawn = el as unknown as { squares: KeyedList<PodView, HTMLSpanElement>; countsDrawn?: string };
-    if (!counted || drawn.countsDrawn !== countsDrawn) {
-      // Only the squares drawn are built: a 10,000-pod ReplicaSet costs MAX_SQUARES.
-      const shown = counted ? countedSquares(rs, MAX_SQUARES) : x.pods.slice(0, MAX_SQUARES);
-      // Few pods are drawn large: the cluster view is the page's main picture.
-      setAttr(squares!, 'data-size', shown.length <= 30 ? 'l' : shown.length <= 80 ? 'm' : null);
-      drawn.squares.set(shown);
+    // Few pods are drawn large: the cluster view is the page's main picture.
+    const drawnCount = Math.min(total, MAX_SQUARES);
+    setAttr(squares!, 'data-size', drawnCount <= 30 ? 'l' : drawnCount <= 80 ? 'm' : null);
+    const drawn = el as unknown as { squares: KeyedList<PodView, HTMLSpanElement>; canvas: SquareCanvas; countsDrawn?: string | undefined };
+    if (counted) {
+      // Squares drawn from counts stand for nothing but the counts: while
+      // they are the same, so are the squares (most steps of a large run
+      // change one ReplicaSet's counts, or none).
+      const countsDrawn = `${rs.available}|${rs.ready}|${rs.current}|${rs.terminating ?? 0}`;
+      if (!drawn.canvas.attached) {
+        drawn.squares.set([]);
+        drawn.canvas.attach();
+        drawn.countsDrawn = undefined;
+      }
+      if (drawn.countsDrawn !== countsDrawn) drawn.canvas.draw(countedRuns(rs, MAX_SQUARES));
+      drawn.countsDrawn = countsDrawn;
+      setAttr(squares!, 'data-counted', '');
+      setAttr(squares!, 'title', t('player.countedTitle', { available: rs.available, ready: Math.max(0, rs.ready - rs.available), pending: Math.max(0, rs.current - rs.ready), terminating: rs.terminating ?? 0 }));
+    } else {
+      if (drawn.canvas.attached) drawn.canvas.detach();
+      drawn.countsDrawn = undefined;
+      setAttr(squares!, 'data-counted', null);
+      setAttr(squares!, 'title', null);
+      // Only the squares drawn are built: a ReplicaSet of many pods costs MAX_SQUARES.
+      drawn.squares.set(x.pods.slice(0, MAX_SQUARES));
     }
-    drawn.countsDrawn = countsDrawn;
-    const shownCount = Math.min(total, MAX_SQUARES);
     setAttr(squares!, 'aria-label', counted ? t('player.podsCounted', { count: total }) : t(x.pods.length === 1 ? 'player.podCountOne' : 'player.podCount', { count: x.pods.length }));
-    const hidden = total - shownCount;
+    const hidden = total - drawnCount;
     setText(more!, `${hidden > 0 ? `${t('player.moreNotDrawn', { count: hidden })} ` : ''}${counted ? t('player.countedNote', { count: x.pods.length }) : ''}`);
     const unscheduled = x.pods.filter((p) => p.unschedulable);
     waiting!.hidden = unscheduled.length === 0;
@@ -225,10 +240,6 @@ export class ClusterPanel {
     if (this.claims.adopted.has(`${p.namespace}/${p.name}`)) cls += ' adopted';
     if (this.claims.released.has(`${p.namespace}/${p.name}`)) cls += ' released';
     setClass(e, cls);
-    if (p.name.includes('#')) {
-      setAttr(e, 'title', t('player.tipCounted', { status: p.status }));
-      return;
-    }
     setAttr(e, 'title', `${p.name}: ${p.status}${p.ready ? t('player.tipReady') : ''}${p.available ? t('player.tipAvailable') : ''}${p.node ? t('player.tipNode', { node: p.node }) : ''}${p.unschedulable ? t('player.tipUnschedulable', { why: p.unschedulable }) : ''}${p.restarts ? t('player.tipRestarts', { n: p.restarts }) : ''}`);
   }
 
@@ -267,35 +278,6 @@ export function renderBudget(el: HTMLElement, d: DeploymentView | null, groups: 
   setAttr(el, 'title', t('player.budgetTitle'));
   setAttr(el, 'data-over', desired > max ? '' : null);
   setAttr(el, 'data-under', available < min ? '' : null);
-}
-
-/**
- * Stand-in squares for a ReplicaSet whose pods are not all listed: available,
- * then ready, then not ready, then terminating, as its status counts them.
- * A square is named by its position, not its state: when the counts move,
- * the squares drawn stay the same elements and change colour, and the
- * browser repaints them without laying the panel out again (named by state,
- * a seek in a 10,000-pod run replaced a few hundred squares and relaid the
- * page's largest panel).
- */
-export function countedSquares(rs: ReplicaSetView, max = Infinity): PodView[] {
-  const out: PodView[] = [];
-  const add = (n: number, tag: string, over: Partial<PodView>) => {
-    for (let i = 0; i < n && out.length < max; i++) {
-      out.push({ namespace: rs.namespace, name: `${rs.name}#${out.length}`, phase: 'Running', status: tag, ready: false, available: false, terminating: false, restarts: 0, image: '', ...over });
-    }
-  };
-  const terminating = rs.terminating ?? 0;
-  add(rs.available, 'available', { ready: true, available: true });
-  add(Math.max(0, rs.ready - rs.available), 'ready', { ready: true });
-  add(Math.max(0, rs.current - rs.ready), 'not ready', { phase: 'Pending' });
-  add(terminating, 'terminating', { terminating: true });
-  return out;
-}
-
-/** How many squares countedSquares(rs) gives without a cap (its status counts summed). */
-export function countedTotal(rs: ReplicaSetView): number {
-  return rs.available + Math.max(0, rs.ready - rs.available) + Math.max(0, rs.current - rs.ready) + (rs.terminating ?? 0);
 }
 
 // ---------------------------------------------------------------- queues

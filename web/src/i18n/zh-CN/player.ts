@@ -147,7 +147,7 @@ export const zh: Record<string, string> = {
   'player.replicasMustBeWhole': '副本数必须是整数。',
   'player.done': '完成',
   'player.nodesLabel': '节点',
-  'player.tipCounted': '{status}（按 ReplicaSet 状态计数）',
+  'player.countedTitle': '{available} 个可用，{ready} 个就绪，{pending} 个未就绪，{terminating} 个终止中（按 ReplicaSet 状态计数）',
   'player.tipReady': '，就绪',
   'player.tipAvailable': '，可用',
   'player.tipNode': '，位于 {node}',
