@@ -263,13 +263,11 @@ func BenchmarkSeek(b *testing.B) {
 // of that cycle, which marks the whole heap (over 300 MB here) with the
 // seek's help: gc-seeks counts the seeks during which a cycle ended, and
 // worst-nogc-ms is the slowest of the others; max-faults is the most page
-// faults one timed seek took (Linux). After each seek (untimed) it also
-// times a fixed computation of a few milliseconds (spin) and reports the
-// slowest of those over their median (noise-max-ratio): how much slower
-// this shared machine made its worst moment in the same minutes, the
-// measure against which worst-ms, one seek in a hundred or more, is read
-// (a 9 ms computation timed 600 times took up to 12-17.5 ms here).
-// BenchmarkSeekWorstBackToBack seeks
+// faults one timed seek took (Linux). Just before the seeks it also times
+// a fixed computation (machineNoise) and reports its slowest time over its
+// median (noise-max-ratio): how much slower this shared machine made its
+// worst moment in the same minutes, against which worst-ms, the slowest of
+// a hundred or more seeks, is read. BenchmarkSeekWorstBackToBack seeks
 // with no pause between them, as a drag on the slider does: the
 // collector's cycles then fall in seeks, every 40 or so.
 func BenchmarkSeekWorst(b *testing.B) { benchSeekWorst(b, false, true) }
@@ -333,7 +331,7 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 		// measures the machine's worst moment.
 		largest := gaps[:min(slowestGaps, len(gaps))]
 		timed := make([][]time.Duration, len(largest))
-		var spins []time.Duration
+		noise := machineNoise()
 		for i := 0; b.Loop(); i++ {
 			gi := (i / 2) % len(gaps)
 			if i%2 == 1 {
@@ -375,7 +373,6 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 			} else {
 				gcSeeks++
 			}
-			spins = append(spins, spin())
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(gapSteps), "gap-steps")
@@ -388,10 +385,7 @@ func benchSeekWorst(b *testing.B, refine, idle bool) {
 			b.ReportMetric(float64(slowest.Microseconds())/1e3, "slowest-gap-ms")
 		}
 		b.ReportMetric(float64(worstNoGC.Microseconds())/1e3, "worst-nogc-ms")
-		if len(spins) >= 3 {
-			slices.Sort(spins)
-			b.ReportMetric(float64(spins[len(spins)-1])/float64(spins[len(spins)/2]), "noise-max-ratio")
-		}
+		b.ReportMetric(noise, "noise-max-ratio")
 		b.ReportMetric(float64(gcSeeks), "gc-seeks")
 		if pageFaults() >= 0 {
 			b.ReportMetric(float64(worstFaults), "max-faults")
@@ -460,9 +454,23 @@ var spinSink uint64
 // spinRounds is spin's work: about 4 ms of arithmetic on this machine.
 const spinRounds = 4_000_000
 
+// machineNoise times spin 150 times, a millisecond apart, after a
+// collection (no cycle of the collector runs meanwhile), and returns the
+// slowest time over the median: what the machine, not the engine, adds to
+// a computation of a few milliseconds at its worst moment.
+func machineNoise() float64 {
+	runtime.GC()
+	ds := make([]time.Duration, 150)
+	for i := range ds {
+		ds[i] = spin()
+		time.Sleep(time.Millisecond)
+	}
+	slices.Sort(ds)
+	return float64(ds[len(ds)-1]) / float64(ds[len(ds)/2])
+}
+
 // spin times a fixed computation that touches no memory (a generator's
-// rounds): what it takes beyond its median is the machine's, not the
-// engine's (benchSeekWorst's noise-max-ratio).
+// rounds).
 func spin() time.Duration {
 	t0 := time.Now()
 	x := spinSink | 1

@@ -210,6 +210,11 @@ test('a large pasted run: squares painted from the ReplicaSets\' counts, as the 
     if ((m.type() === 'error' || m.type() === 'warning') && !m.text().startsWith('Canvas2D: Multiple readback')) problems.push(m.text());
   });
   page.on('pageerror', (e) => problems.push(String(e)));
+  // Errors the page reports only as events (a ResizeObserver loop among them).
+  await page.addInitScript(() => {
+    (window as unknown as { errorEvents: string[] }).errorEvents = [];
+    window.addEventListener('error', (e) => (window as unknown as { errorEvents: string[] }).errorEvents.push(e.message));
+  });
   await page.emulateMedia({ colorScheme: 'light' });
   await openAndPaste(
     page,
@@ -328,9 +333,19 @@ spec:
   await expect.poll(async () => near((await pixel(1, terminatingSquare)).edge, '#f85149')).toBe(true);
   await page.screenshot({ path: shot('squares-dark') });
 
+  // Another language rebuilds the cluster view: its canvases are given back
+  // and taken again, and painted.
+  await page.locator('#lang-picker').selectOption('zh-CN');
+  await expect(counted.first()).toHaveAttribute('title', /^\d+ 个可用/);
+  await expect(page.locator('#cluster .rs .pods[data-counted] canvas')).toHaveCount(2);
+  await expect.poll(async () => near((await pixel(1, terminatingSquare)).edge, '#f85149')).toBe(true);
+  await expect.poll(async () => near((await pixel(1, 0)).centre, '#1a7f37')).toBe(true);
+  await page.locator('#lang-picker').selectOption('en');
+
   // Back to the start of the run: every pod listed again, one element each.
   await page.evaluate((s) => window.__rolloutlabApp!.seek(s), early);
   await expect(pods.locator('canvas')).toHaveCount(0);
   await expect(listed.first()).toBeVisible();
   expect(problems).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { errorEvents: string[] }).errorEvents)).toEqual([]);
 });

@@ -94,6 +94,27 @@ describe('KeyedList', () => {
     expect(order()).toEqual([]);
     expect(rows.size).toBe(0);
   });
+
+  it('tells of each element it removes, once it is out of the container (the cluster view gives its canvas back then)', () => {
+    const log = { moved: [] as string[], inserted: [] as string[], removed: [] as string[] };
+    const root = new FakeElement('root', log);
+    const told: [string, boolean][] = [];
+    const rows = new KeyedList<number, Element>(
+      root as unknown as Element,
+      (n) => String(n),
+      (n) => new FakeElement(String(n), log) as unknown as Element,
+      () => {},
+      (el) => told.push([(el as unknown as FakeElement).name, (el as unknown as FakeElement).parent === null]),
+    );
+    rows.set([1, 2, 3]);
+    rows.set([2, 4]);
+    expect(told).toEqual([
+      ['1', true],
+      ['3', true],
+    ]);
+    rows.set([]);
+    expect(told.map(([n]) => n)).toEqual(['1', '3', '2', '4']);
+  });
 });
 
 /**

@@ -60,6 +60,8 @@ export class KeyedList<T, E extends Element = HTMLElement> {
     private readonly key: (item: T) => string,
     private readonly create: (item: T) => E,
     private readonly update: (el: E, item: T) => void,
+    /** Called for each element removed (its key is gone), after it left the container. */
+    private readonly removed?: (el: E) => void,
   ) {}
 
   /** The number of items shown. */
@@ -89,6 +91,7 @@ export class KeyedList<T, E extends Element = HTMLElement> {
       if (!keys.has(k)) {
         el.remove();
         this.els.delete(k);
+        this.removed?.(el);
       }
     }
     let cursor: Element | null = this.container.firstElementChild;

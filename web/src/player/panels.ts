@@ -38,6 +38,15 @@ function revNum(rs: ReplicaSetView | null): number {
   return rs?.revision ? Number(rs.revision) : -1;
 }
 
+/**
+ * Gives back the canvas of a ReplicaSet's element taken off the page (see
+ * squares.ts): at once, not when its ResizeObserver would notice, which it
+ * never does for an element removed while hidden.
+ */
+function releaseSquares(rs: Element): void {
+  (rs as unknown as { canvas?: SquareCanvas }).canvas?.detach();
+}
+
 /** The cluster view: Deployments containing ReplicaSets containing pods. */
 export class ClusterPanel {
   private readonly deploys: KeyedList<DeployGroup>;
@@ -55,6 +64,8 @@ export class ClusterPanel {
       (g) => g.key,
       (g) => this.createDeploy(g),
       (el, g) => this.updateDeploy(el, g),
+      // A Deployment gone (or every one, on relabel): its ReplicaSets' canvases go back for the next ones.
+      (el) => el.querySelectorAll('.rs').forEach((rs) => releaseSquares(rs)),
     );
   }
 
@@ -120,7 +131,7 @@ export class ClusterPanel {
     const budget = h('p', { class: 'deploy-budget' });
     const rsBox = h('div', { class: 'rs-list' });
     const el = h('article', { class: 'deploy', 'data-name': g.d?.name ?? '', 'data-namespace': g.d?.namespace ?? '', 'aria-label': g.d ? t('player.deployment', { name: g.name }) : t('player.objectsWithout') }, title, meta, budget, rsBox);
-    const rsList = new KeyedList<RSGroup>(rsBox, (x) => x.key, (x) => this.createRS(x), (e, x) => this.updateRS(e, x));
+    const rsList = new KeyedList<RSGroup>(rsBox, (x) => x.key, (x) => this.createRS(x), (e, x) => this.updateRS(e, x), releaseSquares);
     (el as unknown as { rsList: KeyedList<RSGroup> }).rsList = rsList;
     return el;
   }
@@ -213,7 +224,7 @@ export class ClusterPanel {
       setAttr(squares!, 'data-counted', '');
       setAttr(squares!, 'title', t('player.countedTitle', { available: rs.available, ready: Math.max(0, rs.ready - rs.available), pending: Math.max(0, rs.current - rs.ready), terminating: rs.terminating ?? 0 }));
     } else {
-      if (drawn.canvas.attached) drawn.canvas.detach();
+      drawn.canvas.detach();
       drawn.countsDrawn = undefined;
       setAttr(squares!, 'data-counted', null);
       setAttr(squares!, 'title', null);

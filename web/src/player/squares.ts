@@ -15,7 +15,10 @@
 // watched with a ResizeObserver, whose callbacks come after layout: they
 // read the measures while the page's style is up to date and draw again.
 // Neither's size depends on the canvas, so setting its height there starts
-// no second round of notifications.
+// no second round of notifications, as long as the panel that scrolls the
+// squares keeps its scrollbar's room (scrollbar-gutter: stable in the CSS):
+// else a canvas grown past the panel's edge would bring a scrollbar that
+// narrows every ruler in the same frame.
 
 import { h } from '../dom';
 import type { ReplicaSetView } from '../types';
@@ -123,6 +126,18 @@ function watchTheme(): void {
   themeWatched = true;
   new MutationObserver(restyleAll).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
   window.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', restyleAll);
+  watchResolution();
+}
+/** Draws again at a new device pixel ratio (the window moved to another screen), which changes no CSS size. */
+function watchResolution(): void {
+  window.matchMedia?.(`(resolution: ${window.devicePixelRatio || 1}dppx)`).addEventListener?.(
+    'change',
+    () => {
+      restyleAll();
+      watchResolution();
+    },
+    { once: true },
+  );
 }
 /** Watches the embedded player's host element, which carries its theme. */
 function watchHost(host: Element): void {
@@ -172,16 +187,20 @@ export class SquareCanvas {
     if (root instanceof ShadowRoot) watchHost(root.host);
   }
 
-  /** Empties the container and stops watching it. */
+  /**
+   * Takes the canvas and its measuring elements out of the container (and
+   * nothing else: when not attached, the container holds the squares drawn
+   * one element each), stops watching them and gives the canvas back.
+   */
   detach(): void {
     this.unwatch();
     if (this.attached) this.container.replaceChildren();
     this.release();
   }
 
-  /** Whether the canvas is in its container. */
+  /** Whether the canvas's elements are in the container. */
   get attached(): boolean {
-    return this.canvas !== null && this.canvas.parentNode === this.container;
+    return this.ruler.parentNode === this.container;
   }
 
   /** Whether el is this canvas's ruler. */
@@ -227,17 +246,17 @@ export class SquareCanvas {
    */
   measured(width: number | undefined): void {
     // A ReplicaSet's element taken off the page (its ReplicaSet is gone
-    // from the view) is let go, and its canvas kept for another.
+    // from the view) is let go, and its canvas kept for another (the
+    // cluster view does so at once; this catches any other way off).
     if (!this.ruler.isConnected) {
-      this.unwatch();
-      this.release();
+      this.detach();
       return;
     }
     if (width !== undefined) this.width = width;
     this.look = this.readLook();
   }
 
-  /** The theme changed: reads the colours again (paint follows). */
+  /** The theme or the pixel ratio changed: reads the colours again (paint follows). */
   restyle(): void {
     if (this.attached && this.width > 0) this.look = this.readLook();
   }

@@ -79,13 +79,20 @@ export class WhatIfRoom {
   private keepAtFor = '';
   /** A fill of the pod and node pickers waits for the page to be idle (fillObjectsWhenIdle). */
   private fillPending = false;
+  /** Whether any of the room is on screen (its pickers then follow every step, as read). */
+  private onScreen = false;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly host: WhatIfHost,
   ) {
     this.build();
-    // The pickers are filled before anyone can read them.
+    // The pickers are filled before anyone can read them: at every step
+    // while the room is on screen, and before it is used.
+    new IntersectionObserver((entries) => {
+      for (const e of entries) this.onScreen = e.isIntersecting;
+      if (this.onScreen) this.fillObjectsNow();
+    }).observe(this.root);
     for (const type of ['pointerdown', 'focusin', 'keydown']) this.root.addEventListener(type, () => this.fillObjectsNow(), { capture: true });
     // A language switch rebuilds the forms and the comparison in the new language.
     onLocaleChange(() => {
@@ -234,15 +241,18 @@ export class WhatIfRoom {
     const key = targetsKeyOf(v);
     if (this.targetsKey !== key) void this.refreshTargets(key);
     this.fillObjectsWhenIdle();
+    if (this.onScreen) this.fillObjectsNow();
   }
 
   /**
    * Fills the pod and node pickers once the page is idle, from the view
-   * shown then: a step that changes the pods listed (most steps of a large
-   * run, every seek far away) would otherwise rebuild 150 options in the
-   * frame that shows it (2 ms at 10,000 replicas, for a form that is
-   * seldom open). A pointer or the focus coming to the room, or a form
-   * sent, fills them first (fillObjectsNow).
+   * shown then, while the room is off screen: a step that changes the pods
+   * listed (most steps of a large run, every seek far away) would otherwise
+   * rebuild 150 options in the frame that shows it (2 ms at 10,000
+   * replicas, for a form no one sees). On screen, they follow every step
+   * (update), so that the pod a form names is the one shown; the room
+   * coming on screen, a pointer or the focus coming to it, or a form sent
+   * fill them first (fillObjectsNow).
    */
   private fillObjectsWhenIdle(): void {
     if (this.fillPending) return;
