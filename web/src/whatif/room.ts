@@ -240,8 +240,10 @@ export class WhatIfRoom {
     if (!stepChanged) return;
     const key = targetsKeyOf(v);
     if (this.targetsKey !== key) void this.refreshTargets(key);
-    this.fillObjectsWhenIdle();
-    if (this.onScreen) this.fillObjectsNow();
+    if (this.onScreen) {
+      this.fillPending = true;
+      this.fillObjectsNow();
+    } else this.fillObjectsWhenIdle();
   }
 
   /**
