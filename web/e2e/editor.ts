@@ -3,6 +3,27 @@
 // the What if? room.
 import { expect, type Locator, type Page } from '@playwright/test';
 
+/** A Deployment "web" of one container "app" (nginx:1.25) in namespace ns, as a user pastes one. */
+export function webDeployment(ns: string, replicas: number): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: ${ns}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.25
+`;
+}
+
 /** Pastes text over the editor's and loads it; returns the editor's content element. */
 export async function pasteAndLoad(page: Page, text: string): Promise<Locator> {
   await page.locator('#edit-btn').click();

@@ -6,7 +6,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pasteAndLoad, whatIf } from './editor';
+import { pasteAndLoad, webDeployment, whatIf } from './editor';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/input-${name}.png`, import.meta.url));
 const live = readFileSync(fileURLToPath(new URL('../../engine/scenario/testdata/live/stuck-rollout.yaml', import.meta.url)), 'utf8');
@@ -219,23 +219,7 @@ test('a large pasted run: squares painted from the ReplicaSets\' counts, as the 
   await openAndPaste(
     page,
     { width: 1280, height: 720 },
-    `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: shop
-spec:
-  replicas: 200
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.25
-`,
+    webDeployment('shop', 200),
   );
   await expect(page.locator('#load-status')).toContainText('Loaded');
   // Early on, every pod is listed: one element each, no canvas.
@@ -257,29 +241,21 @@ spec:
   await expect(counted.locator('.pod:not(.square-probe)')).toHaveCount(0);
   await expect(counted.locator('canvas.pods-canvas')).toBeVisible();
 
-  /** The canvas of the pods box i against its hidden square: the square's size, the gap, the rows drawn and the canvas's height. */
-  const look = (i: number) =>
-    page.evaluate((i) => {
-      const box = document.querySelectorAll<HTMLElement>('#cluster .rs .pods[data-counted]')[i]!;
-      const size = box.querySelector<HTMLElement>('.square-probe')!.getBoundingClientRect().width;
-      const gap = parseFloat(getComputedStyle(box).columnGap);
-      const perRow = Math.floor((box.getBoundingClientRect().width + gap) / (size + gap));
-      const n = [...box.getAttribute('title')!.matchAll(/(\d+) /g)].slice(0, 4).reduce((a, m) => a + Number(m[1]), 0);
-      return { size, gap, rows: Math.ceil(Math.min(n, 240) / perRow), cssHeight: box.querySelector('canvas')!.getBoundingClientRect().height };
-    }, i);
-  const first = await look(0);
-  expect(first.size).toBeGreaterThan(10);
-  expect(first.cssHeight).toBeCloseTo(first.rows * first.size + (first.rows - 1) * first.gap, 0);
-  /** Square n of the pods box i: the pixel at its centre and the most opaque one along its top edge's inner line (rgba). */
-  const pixel = (i: number, n: number) =>
+  /**
+   * The canvas of the pods box i, measured against its hidden square: the
+   * square's size, the gap, the rows the title's counts take and the
+   * canvas's height; and, for square n, the pixel at its centre and the
+   * most opaque one along its top edge's inner line (rgba).
+   */
+  const canvasAt = (i: number, n = 0) =>
     page.evaluate(
       ({ i, n }) => {
         const box = document.querySelectorAll<HTMLElement>('#cluster .rs .pods[data-counted]')[i]!;
         const canvas = box.querySelector('canvas')!;
-        const probe = box.querySelector<HTMLElement>('.square-probe')!;
-        const size = probe.getBoundingClientRect().width;
+        const size = box.querySelector<HTMLElement>('.square-probe')!.getBoundingClientRect().width;
         const gap = parseFloat(getComputedStyle(box).columnGap);
         const perRow = Math.floor((box.getBoundingClientRect().width + gap) / (size + gap));
+        const counts = [...box.getAttribute('title')!.matchAll(/(\d+) /g)].slice(0, 4).reduce((a, m) => a + Number(m[1]), 0);
         const dpr = window.devicePixelRatio;
         const ctx = canvas.getContext('2d')!;
         const at = (x: number, y: number) => Array.from(ctx.getImageData(Math.round(x * dpr), Math.round(y * dpr), 1, 1).data);
@@ -291,15 +267,18 @@ spec:
           const p = at(x + dx, y + dy);
           if (p[3]! > edge[3]!) edge = p;
         }
-        return { centre: at(x + size / 2, y + size / 2), edge };
+        return { size, gap, rows: Math.ceil(Math.min(counts, 240) / perRow), cssHeight: canvas.getBoundingClientRect().height, centre: at(x + size / 2, y + size / 2), edge };
       },
       { i, n },
     );
+  const first = await canvasAt(0);
+  expect(first.size).toBeGreaterThan(10);
+  expect(first.cssHeight).toBeCloseTo(first.rows * first.size + (first.rows - 1) * first.gap, 0);
   /** Whether an rgb is the colour given (its alpha makes the canvas round the channels a little). */
   const near = (rgb: number[], hex: string) => [1, 3, 5].every((k, c) => Math.abs(rgb[c]! - parseInt(hex.slice(k, k + 2), 16)) <= 4);
   // The available colour (--ok, #1a7f37), opaque, at the first and the last square.
-  expect((await pixel(0, 0)).centre).toEqual([0x1a, 0x7f, 0x37, 255]);
-  expect((await pixel(0, 199)).centre).toEqual([0x1a, 0x7f, 0x37, 255]);
+  expect((await canvasAt(0, 0)).centre).toEqual([0x1a, 0x7f, 0x37, 255]);
+  expect((await canvasAt(0, 199)).centre).toEqual([0x1a, 0x7f, 0x37, 255]);
 
   // Roll out a new image, and find a step where the old ReplicaSet has pods terminating.
   await whatIf(page, 'setImage', { image: 'nginx:1.26' }, 'apply');
@@ -319,7 +298,7 @@ spec:
   });
   expect(at, 'a step with the old ReplicaSet terminating pods').not.toBeNull();
   const terminatingSquare = at!.available + at!.ready + at!.pending; // the first terminating one
-  const light = await pixel(1, terminatingSquare);
+  const light = await canvasAt(1, terminatingSquare);
   // Hollow, with a dashed outline of --danger (#cf222e in the light theme) at 0.7 opacity.
   expect(light.centre[3]).toBe(0);
   expect(near(light.edge, '#cf222e'), `outline ${light.edge}`).toBe(true);
@@ -330,7 +309,7 @@ spec:
   // The dark theme: the outline takes its --danger (#f85149).
   await page.locator('#theme-btn').click();
   while ((await page.locator('html').getAttribute('data-theme')) !== 'dark') await page.locator('#theme-btn').click();
-  await expect.poll(async () => near((await pixel(1, terminatingSquare)).edge, '#f85149')).toBe(true);
+  await expect.poll(async () => near((await canvasAt(1, terminatingSquare)).edge, '#f85149')).toBe(true);
   await page.screenshot({ path: shot('squares-dark') });
 
   // Another language rebuilds the cluster view: its canvases are given back
@@ -338,8 +317,8 @@ spec:
   await page.locator('#lang-picker').selectOption('zh-CN');
   await expect(counted.first()).toHaveAttribute('title', /^\d+ 个可用/);
   await expect(page.locator('#cluster .rs .pods[data-counted] canvas')).toHaveCount(2);
-  await expect.poll(async () => near((await pixel(1, terminatingSquare)).edge, '#f85149')).toBe(true);
-  await expect.poll(async () => near((await pixel(1, 0)).centre, '#1a7f37')).toBe(true);
+  await expect.poll(async () => near((await canvasAt(1, terminatingSquare)).edge, '#f85149')).toBe(true);
+  await expect.poll(async () => near((await canvasAt(1, 0)).centre, '#1a7f37')).toBe(true);
   await page.locator('#lang-picker').selectOption('en');
 
   // Back to the start of the run: every pod listed again, one element each.

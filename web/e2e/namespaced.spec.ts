@@ -6,7 +6,7 @@
 // to test-artifacts/.
 import { expect, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { pasteAndLoad } from './editor';
+import { pasteAndLoad, webDeployment } from './editor';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/namespaced-${name}.png`, import.meta.url));
 
@@ -299,24 +299,7 @@ test('two namespaces with a Deployment "web" each: two cards, two charts lines, 
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/');
   await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
-  const web = (ns: string, replicas: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  namespace: ${ns}
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.25
-`;
-  await pasteAndLoad(page, `${web('prod', 10)}---\n${web('staging', 2)}`);
+  await pasteAndLoad(page, `${webDeployment('prod', 10)}---\n${webDeployment('staging', 2)}`);
   await expect(page.locator('#load-status')).toContainText('Loaded');
   await page.locator('#settle-btn').click();
   const prod = page.locator('.deploy[data-namespace="prod"]');

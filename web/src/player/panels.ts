@@ -219,10 +219,14 @@ export class ClusterPanel {
         drawn.canvas.attach();
         drawn.countsDrawn = undefined;
       }
-      if (drawn.countsDrawn !== countsDrawn) drawn.canvas.draw(countedRuns(rs, MAX_SQUARES));
+      if (drawn.countsDrawn !== countsDrawn) {
+        drawn.canvas.draw(countedRuns(rs, MAX_SQUARES));
+        // The counts by state, as the canvas draws them (all of them, past the squares drawn).
+        const all = Object.fromEntries(countedRuns(rs).map((r) => [r.state, r.n]));
+        setAttr(squares!, 'title', t('player.countedTitle', { available: all.available ?? 0, ready: all.ready ?? 0, pending: all.pending ?? 0, terminating: all.terminating ?? 0 }));
+      }
       drawn.countsDrawn = countsDrawn;
       setAttr(squares!, 'data-counted', '');
-      setAttr(squares!, 'title', t('player.countedTitle', { available: rs.available, ready: Math.max(0, rs.ready - rs.available), pending: Math.max(0, rs.current - rs.ready), terminating: rs.terminating ?? 0 }));
     } else {
       drawn.canvas.detach();
       drawn.countsDrawn = undefined;

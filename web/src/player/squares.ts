@@ -54,7 +54,7 @@ export function countedRuns(rs: ReplicaSetView, max = Infinity): SquareRun[] {
 
 /** How many squares countedRuns(rs) gives without a cap (its status counts summed). */
 export function countedTotal(rs: ReplicaSetView): number {
-  return rs.available + Math.max(0, rs.ready - rs.available) + Math.max(0, rs.current - rs.ready) + (rs.terminating ?? 0);
+  return countedRuns(rs).reduce((n, r) => n + r.n, 0);
 }
 
 /** Where each square goes: perRow to a row, size px wide with gap px between, on a canvas height px tall. */
