@@ -3,7 +3,7 @@
 // invalid scenario, and a user action. Screenshots go to test-artifacts/.
 import { expect, type Page, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { pasteAndLoad } from './editor';
+import { pasteAndLoad, webDeployment, whatIf } from './editor';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/ui-${name}.png`, import.meta.url));
 
@@ -256,6 +256,59 @@ spec:
     else await expect(page.locator('#math')).toContainText(`No decision in step ${step}; showing step ${latest}.`);
     await expect(page.locator('#math .math-block').first()).toBeVisible();
   }
+  expect(problems).toEqual([]);
+});
+
+test('a scale-down of many pods: the ranking shows the first victims, the cut and the survivors, and fits the panel', async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = watchConsole(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.locator('body')).toHaveAttribute('data-app', 'ready');
+  await pasteAndLoad(page, webDeployment('shop', 100));
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('#step-label')).toHaveText(/^step (\d{3,}) \/ \1/, { timeout: 60_000 });
+  // Scaled from 100 to 10, the ReplicaSet deletes 90 pods in one sync.
+  await whatIf(page, 'scale', { replicas: '10' }, 'apply');
+  await page.locator('#settle-btn').click();
+  await expect(page.locator('.deploy[data-name="web"] .deploy-meta')).toContainText('status: total 10,');
+  type Ranked = { name: string; victim: boolean; decidedBy: string };
+  const ranking = await page.evaluate(async () => {
+    const r = await window.__rolloutlabApp!.engineCall<{ records: { step: number; type: string; data: { diff: number; pods: { name: string; victim: boolean; decidedBy: string }[] } }[] }>('records', { kinds: ['decision'], limit: 10000 });
+    return r!.records.filter((x) => x.type === 'DeletionRanking').map((x) => ({ step: x.step, diff: x.data.diff, pods: x.data.pods }));
+  });
+  expect(ranking).toHaveLength(1);
+  const { step, diff, pods } = ranking[0]!;
+  expect(diff).toBe(90);
+  const victims: Ranked[] = pods.filter((p) => p.victim);
+  const survivors: Ranked[] = pods.filter((p) => !p.victim);
+  expect(victims).toHaveLength(90);
+  expect(survivors.length).toBeGreaterThan(0);
+  await page.locator('#scrubber').fill(String(step));
+  await page.locator('#scrubber').dispatchEvent('change');
+  await expect(page.locator('#step-label')).toHaveText(new RegExp(`^step ${step} /`));
+  const table = page.locator('#math .math-block[data-type="DeletionRanking"] table.math-table');
+  await expect(table).toBeVisible();
+  const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')));
+  // The first five victims, a line for the 83 between, the last two (the cut), then the survivors.
+  const row = (p: Ranked) => [p.name, p.victim ? 'yes' : ''];
+  expect(rows.map((r) => (r.length === 1 ? r : r.slice(0, 2)))).toEqual([
+    ...victims.slice(0, 5).map(row),
+    ['… 83 more victims, in deletion order (the trace lists them all)'],
+    ...victims.slice(-2).map(row),
+    ...survivors.map(row),
+  ]);
+  expect(rows[7]![6]).toBe(victims.at(-1)!.decidedBy);
+  // Each row on one line, and the table within the panel (a pod name broken at its hyphens took three lines).
+  const fit = await table.evaluate((t) => {
+    const panel = t.closest('.panel')!;
+    const heights = [...t.querySelectorAll('tbody tr:not(.more-rows)')].map((tr) => tr.getBoundingClientRect().height);
+    return { width: t.getBoundingClientRect().width, room: panel.clientWidth, tallest: Math.max(...heights), shortest: Math.min(...heights) };
+  });
+  expect(fit.width).toBeLessThanOrEqual(fit.room);
+  expect(fit.tallest).toBeLessThan(fit.shortest * 1.2);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: shot('ranking-90') });
   expect(problems).toEqual([]);
 });
 

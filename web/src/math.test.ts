@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fencepostSide, formatMath, mathOf, newRSLines, proportionalTable, signed } from './math';
+import { fencepostSide, formatMath, mathOf, newRSLines, proportionalTable, RANKING_HEAD, RANKING_TAIL, signed } from './math';
 import type { TraceRecord } from './types';
 
 // Records captured from the engine (rolling-update-10-3-2, seed 1; proportional-scaling, seed 1).
@@ -124,6 +124,39 @@ describe('formatMath on engine records', () => {
   it('ignores non-math records and keeps record order', () => {
     expect(formatMath({ ...rec('newRS'), type: 'Request' })).toBeNull();
     expect(mathOf([rec('oldScaleDown'), rec('newRS')]).map((b) => b.type)).toEqual(['OldScaleDownMath', 'NewRSMath']);
+  });
+});
+
+describe('DeletionRanking table', () => {
+  // Victims first, in deletion order, then survivors (podutil.DeletionRanking).
+  const ranking = (victims: number, survivors: number): TraceRecord => ({
+    ...rec('newRS'),
+    type: 'DeletionRanking',
+    data: {
+      owner: 'shop/web-1',
+      diff: victims,
+      candidates: victims + survivors,
+      sorted: true,
+      pods: Array.from({ length: victims + survivors }, (_, i) => ({ name: `p${i}`, victim: i < victims, node: 'n1', phase: 'Running', ready: true, restarts: 0, decidedBy: i === victims - 1 ? 'readiness' : 'tie' })),
+    },
+  });
+  const names = (victims: number, survivors: number) => formatMath(ranking(victims, survivors))!.tables[0]!.rows.map((r) => r[0]);
+  it('lists every pod of a small ranking', () => {
+    const t = formatMath(ranking(RANKING_HEAD + RANKING_TAIL + 1, 3))!.tables[0]!;
+    expect(t.rows).toHaveLength(RANKING_HEAD + RANKING_TAIL + 4);
+    expect(t.skip).toBeUndefined();
+  });
+  it('keeps the first victims, the cut and the survivors of a large one, and counts the victims between', () => {
+    const t = formatMath(ranking(500, 3))!.tables[0]!;
+    expect(names(500, 3)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p498', 'p499', 'p500', 'p501', 'p502']);
+    expect(t.skip).toEqual({ at: RANKING_HEAD, text: `… ${500 - RANKING_HEAD - RANKING_TAIL} more victims, in deletion order (the trace lists them all)` });
+    // The last victim names the rule that put it ahead of the first survivor; survivors are not marked.
+    expect(t.rows[RANKING_HEAD + RANKING_TAIL - 1]!.slice(1)).toEqual(['yes', 'n1', 'Running', 'yes', '0', 'readiness']);
+    expect(t.rows.slice(RANKING_HEAD + RANKING_TAIL).map((r) => r[1])).toEqual(['', '', '']);
+  });
+  it('does not hide a single victim behind a line', () => {
+    expect(names(RANKING_HEAD + RANKING_TAIL + 1, 0)).toHaveLength(RANKING_HEAD + RANKING_TAIL + 1);
+    expect(formatMath(ranking(RANKING_HEAD + RANKING_TAIL + 2, 0))!.tables[0]!.skip?.at).toBe(RANKING_HEAD);
   });
 });
 

@@ -47,6 +47,7 @@ const en: Record<string, string> = {
   "math.claim.outcome.done": "done",
   "math.claimMore": "… and {n} more (the trace lists them all)",
   "math.ranked": "ranked, victims first",
+  "math.moreVictims": "… {n} more victims, in deletion order (the trace lists them all)",
   "math.scalingEvent": "→ scaling event ({what} differs)",
   "math.noScalingEvent": "→ no scaling event",
 };

@@ -6,7 +6,7 @@ import { type Claims, podsByOwner, podState } from '../diff';
 import { formatOffset, h, KeyedList, patchChildren, setAttr, setClass, setText } from '../dom';
 import { t } from '../i18n';
 import '../i18n/player';
-import type { MathBlock } from '../math';
+import type { MathBlock, MathTable } from '../math';
 import { fnLink, withLinks } from './sources';
 import type { DeploymentView, NodeView, PodView, ReplicaSetView, StepInfo, TraceRecord, View } from '../types';
 import { firstAtOrAfter, windowAround } from './history';
@@ -390,8 +390,7 @@ export function renderMath(root: HTMLElement, blocks: MathBlock[], fromStep: num
           h(
             'tbody',
             {},
-            ...tb.rows.slice(0, MAX_MATH_ROWS).map((r) => h('tr', {}, ...r.map((c) => h('td', { text: c })))),
-            ...(tb.rows.length > MAX_MATH_ROWS ? [h('tr', { class: 'more-rows' }, h('td', { colspan: tb.head.length, text: t('player.moreRows', { n: tb.rows.length - MAX_MATH_ROWS }) }))] : []),
+            ...mathRows(tb),
           ),
         ),
       );
@@ -409,6 +408,15 @@ export function renderMath(root: HTMLElement, blocks: MathBlock[], fromStep: num
  * victims: their rows made main-thread tasks of 120 ms.
  */
 export const MAX_MATH_ROWS = 40;
+
+/** A math table's rows: at most MAX_MATH_ROWS, with a line for the rows its formatter left out (skip) and one for those past the cap. */
+function mathRows(tb: MathTable): HTMLTableRowElement[] {
+  const more = (text: string) => h('tr', { class: 'more-rows' }, h('td', { colspan: tb.head.length, text }));
+  const out = tb.rows.slice(0, MAX_MATH_ROWS).map((r) => h('tr', {}, ...r.map((c) => h('td', { text: c }))));
+  if (tb.skip && tb.skip.at < out.length) out.splice(tb.skip.at, 0, more(tb.skip.text));
+  if (tb.rows.length > MAX_MATH_ROWS) out.push(more(t('player.moreRows', { n: tb.rows.length - MAX_MATH_ROWS })));
+  return out;
+}
 
 /** What each math panel shows: the blocks, their step and a node of theirs (gone once something else replaced them). */
 const mathShown = new WeakMap<HTMLElement, { blocks: MathBlock[]; from: number; node: Node }>();
