@@ -151,7 +151,7 @@ describe('DeletionRanking table', () => {
     expect(names(500, 3)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p498', 'p499', 'p500', 'p501', 'p502']);
     expect(t.skip).toEqual({ at: RANKING_HEAD, text: `… ${500 - RANKING_HEAD - RANKING_TAIL} more victims, in deletion order (the trace lists them all)` });
     // The last victim names the rule that put it ahead of the first survivor; survivors are not marked.
-    expect(t.rows[RANKING_HEAD + RANKING_TAIL - 1]!.slice(1)).toEqual(['yes', 'n1', 'Running', 'yes', '0', 'readiness']);
+    expect(t.rows[RANKING_HEAD + RANKING_TAIL - 1]!.slice(1)).toEqual(['yes', 'readiness', 'n1', 'Running', 'yes', '0']);
     expect(t.rows.slice(RANKING_HEAD + RANKING_TAIL).map((r) => r[1])).toEqual(['', '', '']);
   });
   it('does not hide a single victim behind a line', () => {

@@ -19,6 +19,8 @@ export interface MathTable {
    * rows[skip.at - 1] and rows[skip.at].
    */
   skip?: { at: number; text: string };
+  /** The columns whose cells are kept on one line (names, short tokens); the first one when not given. */
+  nowrap?: number[];
 }
 
 /** One record rendered for people. */
@@ -286,12 +288,16 @@ export const RANKING_TAIL = 2;
 function deletionRanking(d: Obj): MathBlock {
   const b = block('DeletionRanking', 'getPodsToDelete');
   b.lines.push(`${str(d, 'owner')}: delete ${num(d, 'diff')} of ${num(d, 'candidates')}`);
-  const row = (p: Obj) => [str(p, 'name'), p.victim === true ? 'yes' : '', str(p, 'node'), str(p, 'phase'), p.ready === true ? 'yes' : 'no', String(num(p, 'restarts')), str(p, 'decidedBy')];
+  // "decided by" comes third: a table wider than its panel (a cloud's node
+  // names, "ip-10-0-1-4.ec2.internal") scrolls, and the rule deciding stays
+  // in view. Every cell is a token kept on one line (a pod's name broken at
+  // its hyphens took three lines a row).
+  const row = (p: Obj) => [str(p, 'name'), p.victim === true ? 'yes' : '', str(p, 'decidedBy'), str(p, 'node'), str(p, 'phase'), p.ready === true ? 'yes' : 'no', String(num(p, 'restarts'))];
   const pods = arr(d, 'pods');
   // The payload lists the victims first, in deletion order, then the survivors.
   let victims = 0;
   while (victims < pods.length && pods[victims]!.victim === true) victims++;
-  const table: MathTable = { caption: t('math.ranked'), head: ['pod', 'victim', 'node', 'phase', 'ready', 'restarts', 'decided by'], rows: [] };
+  const table: MathTable = { caption: t('math.ranked'), head: ['pod', 'victim', 'decided by', 'node', 'phase', 'ready', 'restarts'], rows: [], nowrap: [0, 1, 2, 3, 4, 5, 6] };
   const left = victims - RANKING_HEAD - RANKING_TAIL;
   if (left > 1) {
     table.rows = [...pods.slice(0, RANKING_HEAD), ...pods.slice(victims - RANKING_TAIL)].map(row);

@@ -381,19 +381,14 @@ export function renderMath(root: HTMLElement, blocks: MathBlock[], fromStep: num
     const el = h('div', { class: 'math-block', 'data-type': b.type, ...(b.context ? { 'data-context': '' } : {}) }, h('h3', {}, fnLink(b.title)));
     el.append(h('ul', { class: 'math-lines' }, ...b.lines.map((l) => h('li', { text: l }))));
     for (const tb of b.tables) {
-      el.append(
-        h(
-          'table',
-          { class: 'math-table' },
-          h('caption', { text: tb.caption }),
-          h('thead', {}, h('tr', {}, ...tb.head.map((c) => h('th', { scope: 'col', text: c })))),
-          h(
-            'tbody',
-            {},
-            ...mathRows(tb),
-          ),
-        ),
+      const table = h(
+        'table',
+        { class: 'math-table' },
+        h('caption', { text: tb.caption }),
+        h('thead', {}, h('tr', {}, ...tb.head.map((c) => h('th', { scope: 'col', text: c })))),
+        h('tbody', {}, ...mathRows(tb)),
       );
+      el.append(h('div', { class: 'math-table-scroll' }, table));
     }
     if (b.notes.length) el.append(h('ul', { class: 'math-notes' }, ...b.notes.map((n) => h('li', { text: n }))));
     out.push(el);
@@ -412,7 +407,8 @@ export const MAX_MATH_ROWS = 40;
 /** A math table's rows: at most MAX_MATH_ROWS, with a line for the rows its formatter left out (skip) and one for those past the cap. */
 function mathRows(tb: MathTable): HTMLTableRowElement[] {
   const more = (text: string) => h('tr', { class: 'more-rows' }, h('td', { colspan: tb.head.length, text }));
-  const out = tb.rows.slice(0, MAX_MATH_ROWS).map((r) => h('tr', {}, ...r.map((c) => h('td', { text: c }))));
+  const oneLine = new Set(tb.nowrap ?? [0]);
+  const out = tb.rows.slice(0, MAX_MATH_ROWS).map((r) => h('tr', {}, ...r.map((c, i) => h('td', oneLine.has(i) ? { class: 'nowrap', text: c } : { text: c }))));
   if (tb.skip && tb.skip.at < out.length) out.splice(tb.skip.at, 0, more(tb.skip.text));
   if (tb.rows.length > MAX_MATH_ROWS) out.push(more(t('player.moreRows', { n: tb.rows.length - MAX_MATH_ROWS })));
   return out;
