@@ -274,7 +274,7 @@ test('a scale-down of many pods: the ranking shows the first victims, the cut an
   await expect(page.locator('.deploy[data-name="web"] .deploy-meta')).toContainText('status: total 10,');
   type Ranked = { name: string; victim: boolean; decidedBy: string };
   const ranking = await page.evaluate(async () => {
-    const r = await window.__rolloutlabApp!.engineCall<{ records: { step: number; type: string; data: { diff: number; pods: { name: string; victim: boolean; decidedBy: string }[] } }[] }>('records', { kinds: ['decision'], limit: 10000 });
+    const r = await window.__rolloutlabApp!.engineCall<{ records: { step: number; type: string; data: { diff: number; pods: { name: string; victim: boolean; decidedBy: string }[] } }[] }>('records', { kinds: ['decision'], limit: 10000, last: true });
     return r!.records.filter((x) => x.type === 'DeletionRanking').map((x) => ({ step: x.step, diff: x.data.diff, pods: x.data.pods }));
   });
   expect(ranking).toHaveLength(1);
@@ -301,11 +301,14 @@ test('a scale-down of many pods: the ranking shows the first victims, the cut an
   expect(rows[7]![2]).toBe(victims.at(-1)!.decidedBy);
   // Each row on one line, and the table within the panel (a pod name broken at its hyphens took three lines).
   const fit = await table.evaluate((t) => {
-    const panel = t.closest('.panel')!;
+    const scroller = t.parentElement!;
     const heights = [...t.querySelectorAll('tbody tr:not(.more-rows)')].map((tr) => tr.getBoundingClientRect().height);
-    return { width: t.getBoundingClientRect().width, room: panel.clientWidth, tallest: Math.max(...heights), shortest: Math.min(...heights) };
+    return { width: scroller.scrollWidth, room: scroller.clientWidth, tallest: Math.max(...heights), shortest: Math.min(...heights) };
   });
   expect(fit.width).toBeLessThanOrEqual(fit.room);
+  // Its scroller (for a table wider than the panel) is a named region the keyboard reaches.
+  await expect(table.locator('xpath=..')).toHaveAttribute('aria-label', 'ranked, victims first');
+  await expect(table.locator('xpath=..')).toHaveAttribute('tabindex', '0');
   expect(fit.tallest).toBeLessThan(fit.shortest * 1.2);
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: shot('ranking-90') });

@@ -154,6 +154,13 @@ describe('DeletionRanking table', () => {
     expect(t.rows[RANKING_HEAD + RANKING_TAIL - 1]!.slice(1)).toEqual(['yes', 'readiness', 'n1', 'Running', 'yes', '0']);
     expect(t.rows.slice(RANKING_HEAD + RANKING_TAIL).map((r) => r[1])).toEqual(['', '', '']);
   });
+  it('has no "decided by" column when every candidate was taken unsorted', () => {
+    const r = ranking(12, 0);
+    const t = formatMath({ ...r, data: { ...(r.data as object), sorted: false } })!.tables[0]!;
+    expect(t.head).toEqual(['pod', 'victim', 'node', 'phase', 'ready', 'restarts']);
+    expect(t.rows[0]).toEqual(['p0', 'yes', 'n1', 'Running', 'yes', '0']);
+    expect(t.nowrap).toEqual([0, 1, 2, 3, 4, 5]);
+  });
   it('does not hide a single victim behind a line', () => {
     expect(names(RANKING_HEAD + RANKING_TAIL + 1, 0)).toHaveLength(RANKING_HEAD + RANKING_TAIL + 1);
     expect(formatMath(ranking(RANKING_HEAD + RANKING_TAIL + 2, 0))!.tables[0]!.skip?.at).toBe(RANKING_HEAD);

@@ -16,7 +16,7 @@ export interface MathTable {
   rows: string[][];
   /**
    * Rows left out of a long table: a line saying so is drawn between
-   * rows[skip.at - 1] and rows[skip.at].
+   * rows[skip.at - 1] and rows[skip.at] (0 <= at <= rows.length).
    */
   skip?: { at: number; text: string };
   /** The columns whose cells are kept on one line (names, short tokens); the first one when not given. */
@@ -291,13 +291,16 @@ function deletionRanking(d: Obj): MathBlock {
   // "decided by" comes third: a table wider than its panel (a cloud's node
   // names, "ip-10-0-1-4.ec2.internal") scrolls, and the rule deciding stays
   // in view. Every cell is a token kept on one line (a pod's name broken at
-  // its hyphens took three lines a row).
-  const row = (p: Obj) => [str(p, 'name'), p.victim === true ? 'yes' : '', str(p, 'decidedBy'), str(p, 'node'), str(p, 'phase'), p.ready === true ? 'yes' : 'no', String(num(p, 'restarts'))];
+  // its hyphens took three lines a row). Victims taken in input order (all
+  // of them, unsorted) have no rule: no column.
+  const sorted = d.sorted !== false;
+  const row = (p: Obj) => [str(p, 'name'), p.victim === true ? 'yes' : '', ...(sorted ? [str(p, 'decidedBy')] : []), str(p, 'node'), str(p, 'phase'), p.ready === true ? 'yes' : 'no', String(num(p, 'restarts'))];
+  const head = ['pod', 'victim', ...(sorted ? ['decided by'] : []), 'node', 'phase', 'ready', 'restarts'];
   const pods = arr(d, 'pods');
   // The payload lists the victims first, in deletion order, then the survivors.
   let victims = 0;
   while (victims < pods.length && pods[victims]!.victim === true) victims++;
-  const table: MathTable = { caption: t('math.ranked'), head: ['pod', 'victim', 'decided by', 'node', 'phase', 'ready', 'restarts'], rows: [], nowrap: [0, 1, 2, 3, 4, 5, 6] };
+  const table: MathTable = { caption: t('math.ranked'), head, rows: [], nowrap: head.map((_, i) => i) };
   const left = victims - RANKING_HEAD - RANKING_TAIL;
   if (left > 1) {
     table.rows = [...pods.slice(0, RANKING_HEAD), ...pods.slice(victims - RANKING_TAIL)].map(row);

@@ -388,7 +388,8 @@ export function renderMath(root: HTMLElement, blocks: MathBlock[], fromStep: num
         h('thead', {}, h('tr', {}, ...tb.head.map((c) => h('th', { scope: 'col', text: c })))),
         h('tbody', {}, ...mathRows(tb)),
       );
-      el.append(h('div', { class: 'math-table-scroll' }, table));
+      // A scroller the keyboard can reach (and name), as the kubectl output is.
+      el.append(h('div', { class: 'math-table-scroll', tabindex: 0, role: 'region', 'aria-label': tb.caption }, table));
     }
     if (b.notes.length) el.append(h('ul', { class: 'math-notes' }, ...b.notes.map((n) => h('li', { text: n }))));
     out.push(el);
@@ -399,8 +400,10 @@ export function renderMath(root: HTMLElement, blocks: MathBlock[], fromStep: num
 
 /**
  * Rows of a math table drawn; the rest are counted (the trace panel has
- * them all). A scale-down of a 10,000-replica ReplicaSet ranks hundreds of
- * victims: their rows made main-thread tasks of 120 ms.
+ * them all). A safeguard for any table: when the deletion ranking drew a row
+ * per victim, a scale-down of a 10,000-replica ReplicaSet (hundreds of them)
+ * made main-thread tasks of 120 ms; it now leaves most out itself
+ * (math.ts, RANKING_HEAD).
  */
 export const MAX_MATH_ROWS = 40;
 
@@ -409,7 +412,7 @@ function mathRows(tb: MathTable): HTMLTableRowElement[] {
   const more = (text: string) => h('tr', { class: 'more-rows' }, h('td', { colspan: tb.head.length, text }));
   const oneLine = new Set(tb.nowrap ?? [0]);
   const out = tb.rows.slice(0, MAX_MATH_ROWS).map((r) => h('tr', {}, ...r.map((c, i) => h('td', oneLine.has(i) ? { class: 'nowrap', text: c } : { text: c }))));
-  if (tb.skip && tb.skip.at < out.length) out.splice(tb.skip.at, 0, more(tb.skip.text));
+  if (tb.skip && tb.skip.at <= out.length) out.splice(tb.skip.at, 0, more(tb.skip.text));
   if (tb.rows.length > MAX_MATH_ROWS) out.push(more(t('player.moreRows', { n: tb.rows.length - MAX_MATH_ROWS })));
   return out;
 }

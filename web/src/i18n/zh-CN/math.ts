@@ -47,7 +47,7 @@ export const zh: Record<string, string> = {
   "math.claim.outcome.done": "完成",
   "math.claimMore": "…… 还有 {n} 个（追踪记录中全部列出）",
   "math.ranked": "排序结果，被删除者在前",
-  "math.moreVictims": "… 还有 {n} 个被删除的 Pod，按删除顺序（追踪中列出了全部）",
+  "math.moreVictims": "…… 中间还有 {n} 个被删除的 Pod（按删除顺序，追踪记录中全部列出）",
   "math.scalingEvent": "→ 伸缩事件（{what} 不同）",
   "math.noScalingEvent": "→ 不是伸缩事件",
 };
