@@ -5,7 +5,7 @@
 // Screenshots (light and dark, 1280x720 and 800x500) go to test-artifacts/.
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { pasteAndLoad } from './editor';
+import { pasteAndLoad, scrubTo } from './editor';
 import { NOTES_EDGE_YAML } from './notes-edge';
 import { mathStrings } from '../src/i18n/math';
 import { playerStrings } from '../src/i18n/player';
@@ -502,9 +502,7 @@ test('math after a seek: the latest decision before the step, not none', async (
   await ready(page);
   await page.locator('#settle-btn').click();
   await expect.poll(() => step(page)).toBeGreaterThan(120);
-  await page.locator('#scrubber').fill('120');
-  await page.locator('#scrubber').dispatchEvent('change');
-  await expect(page.locator('#step-label')).toHaveText(/^step 120 \//);
+  await scrubTo(page, 120);
   await expect(page.locator('#math .math-block').first()).toBeVisible();
   await expect(page.locator('#math')).not.toContainText('No controller decision yet');
 });

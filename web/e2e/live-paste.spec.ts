@@ -6,7 +6,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pasteAndLoad, webDeployment, whatIf } from './editor';
+import { deletionRankings, pasteAndLoad, rankingTable, scrubTo, webDeployment, whatIf } from './editor';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/input-${name}.png`, import.meta.url));
 const live = readFileSync(fileURLToPath(new URL('../../engine/scenario/testdata/live/stuck-rollout.yaml', import.meta.url)), 'utf8');
@@ -334,34 +334,22 @@ test('pasted cluster output scaled down: the ranking keeps the rule deciding in 
   await openAndPaste(page, { width: 1280, height: 720 }, live);
   await expect(page.locator('#load-status')).toContainText('Loaded web');
   await whatIf(page, 'scale', { replicas: '2' }, 'apply');
-  const ranking = await page.evaluate(async () => {
-    const app = window.__rolloutlabApp!;
-    await app.advance('settle');
-    const r = await app.engineCall<{ records: { step: number; type: string; data: { sorted: boolean; pods: { node: string; decidedBy: string }[] } }[] }>('records', { kinds: ['decision'], limit: 10000 });
-    return r!.records.find((x) => x.type === 'DeletionRanking' && x.data.sorted && x.data.pods.length > 1);
-  });
+  await page.evaluate(() => window.__rolloutlabApp!.advance('settle'));
+  const ranking = (await deletionRankings(page)).find((r) => r.sorted && r.pods.length > 1);
   expect(ranking).toBeDefined();
+  const first = ranking!.pods[0]!;
   // The nodes of `kubectl get -o yaml` output from EKS: ip-10-0-1-17.eu-west-1.compute.internal.
-  expect(ranking!.data.pods[0]!.node).toMatch(/^ip-[\d-]+\.eu-west-1\.compute\.internal$/);
-  await page.locator('#scrubber').fill(String(ranking!.step));
-  await page.locator('#scrubber').dispatchEvent('change');
-  await expect(page.locator('#step-label')).toHaveText(new RegExp(`^step ${ranking!.step} /`));
-  const table = page.locator('#math .math-block[data-type="DeletionRanking"] table.math-table');
-  await expect(table).toBeVisible();
+  expect(first.node).toMatch(/^ip-[\d-]+\.eu-west-1\.compute\.internal$/);
+  await scrubTo(page, ranking!.step);
+  const { table, fit } = await rankingTable(page);
   await expect(table.locator('thead th')).toHaveText(['pod', 'victim', 'decided by', 'node', 'phase', 'ready', 'restarts']);
-  const first = table.locator('tbody tr').first().locator('td');
-  await expect(first.nth(2)).toHaveText(ranking!.data.pods[0]!.decidedBy);
-  await expect(first.nth(3)).toHaveText(ranking!.data.pods[0]!.node);
-  const geometry = await table.evaluate((t) => {
-    const scroller = t.parentElement!.getBoundingClientRect();
-    const decided = t.querySelectorAll('thead th')[2]!.getBoundingClientRect();
-    const rows = [...t.querySelectorAll('tbody tr')].map((tr) => tr.getBoundingClientRect().height);
-    return { wider: t.parentElement!.scrollWidth > t.parentElement!.clientWidth, decidedRight: decided.right, scrollerRight: scroller.right, tallest: Math.max(...rows), shortest: Math.min(...rows) };
-  });
+  const cells = table.locator('tbody tr').first().locator('td');
+  await expect(cells.nth(2)).toHaveText(first.decidedBy);
+  await expect(cells.nth(3)).toHaveText(first.node);
   // The table is wider than the panel and scrolls on its own; the rule deciding is in view without scrolling, and each row is one line.
-  expect(geometry.wider).toBe(true);
-  expect(geometry.decidedRight).toBeLessThanOrEqual(geometry.scrollerRight);
-  expect(geometry.tallest).toBeLessThan(geometry.shortest * 1.2);
+  expect(fit.overflow).toBeGreaterThan(0);
+  expect(fit.decidedInView).toBe(true);
+  expect(fit.tallest).toBeLessThan(fit.shortest * 1.2);
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: shot('live-ranking') });
 });

@@ -3,7 +3,7 @@
 // invalid scenario, and a user action. Screenshots go to test-artifacts/.
 import { expect, type Page, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { pasteAndLoad, webDeployment, whatIf } from './editor';
+import { deletionRankings, pasteAndLoad, type RankedPod, rankingTable, scrubTo, webDeployment, whatIf } from './editor';
 
 const shot = (name: string) => fileURLToPath(new URL(`../../test-artifacts/ui-${name}.png`, import.meta.url));
 
@@ -249,9 +249,7 @@ spec:
     [Math.floor((gap[0]! + target) / 2), gap[0]!],
     [gap[1]!, gap[1]!],
   ] as const) {
-    await page.locator('#scrubber').fill(String(step));
-    await page.locator('#scrubber').dispatchEvent('change');
-    await expect(page.locator('#step-label')).toHaveText(new RegExp(`^step ${step} /`));
+    await scrubTo(page, step);
     if (step === latest) await expect(page.locator('#math')).not.toContainText('No decision in step');
     else await expect(page.locator('#math')).toContainText(`No decision in step ${step}; showing step ${latest}.`);
     await expect(page.locator('#math .math-block').first()).toBeVisible();
@@ -272,26 +270,19 @@ test('a scale-down of many pods: the ranking shows the first victims, the cut an
   await whatIf(page, 'scale', { replicas: '10' }, 'apply');
   await page.locator('#settle-btn').click();
   await expect(page.locator('.deploy[data-name="web"] .deploy-meta')).toContainText('status: total 10,');
-  type Ranked = { name: string; victim: boolean; decidedBy: string };
-  const ranking = await page.evaluate(async () => {
-    const r = await window.__rolloutlabApp!.engineCall<{ records: { step: number; type: string; data: { diff: number; pods: { name: string; victim: boolean; decidedBy: string }[] } }[] }>('records', { kinds: ['decision'], limit: 10000, last: true });
-    return r!.records.filter((x) => x.type === 'DeletionRanking').map((x) => ({ step: x.step, diff: x.data.diff, pods: x.data.pods }));
-  });
+  const ranking = await deletionRankings(page);
   expect(ranking).toHaveLength(1);
   const { step, diff, pods } = ranking[0]!;
   expect(diff).toBe(90);
-  const victims: Ranked[] = pods.filter((p) => p.victim);
-  const survivors: Ranked[] = pods.filter((p) => !p.victim);
+  const victims = pods.filter((p) => p.victim);
+  const survivors = pods.filter((p) => !p.victim);
   expect(victims).toHaveLength(90);
   expect(survivors.length).toBeGreaterThan(0);
-  await page.locator('#scrubber').fill(String(step));
-  await page.locator('#scrubber').dispatchEvent('change');
-  await expect(page.locator('#step-label')).toHaveText(new RegExp(`^step ${step} /`));
-  const table = page.locator('#math .math-block[data-type="DeletionRanking"] table.math-table');
-  await expect(table).toBeVisible();
+  await scrubTo(page, step);
+  const { table, scroller, fit } = await rankingTable(page);
   const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')));
   // The first five victims, a line for the 83 between, the last two (the cut), then the survivors.
-  const row = (p: Ranked) => [p.name, p.victim ? 'yes' : ''];
+  const row = (p: RankedPod) => [p.name, p.victim ? 'yes' : ''];
   expect(rows.map((r) => (r.length === 1 ? r : r.slice(0, 2)))).toEqual([
     ...victims.slice(0, 5).map(row),
     ['… 83 more victims, in deletion order (the trace lists them all)'],
@@ -300,16 +291,11 @@ test('a scale-down of many pods: the ranking shows the first victims, the cut an
   ]);
   expect(rows[7]![2]).toBe(victims.at(-1)!.decidedBy);
   // Each row on one line, and the table within the panel (a pod name broken at its hyphens took three lines).
-  const fit = await table.evaluate((t) => {
-    const scroller = t.parentElement!;
-    const heights = [...t.querySelectorAll('tbody tr:not(.more-rows)')].map((tr) => tr.getBoundingClientRect().height);
-    return { width: scroller.scrollWidth, room: scroller.clientWidth, tallest: Math.max(...heights), shortest: Math.min(...heights) };
-  });
-  expect(fit.width).toBeLessThanOrEqual(fit.room);
-  // Its scroller (for a table wider than the panel) is a named region the keyboard reaches.
-  await expect(table.locator('xpath=..')).toHaveAttribute('aria-label', 'ranked, victims first');
-  await expect(table.locator('xpath=..')).toHaveAttribute('tabindex', '0');
+  expect(fit.overflow).toBe(0);
   expect(fit.tallest).toBeLessThan(fit.shortest * 1.2);
+  // Its scroller (for a table wider than the panel) is a named region the keyboard reaches.
+  await expect(scroller).toHaveAttribute('aria-label', 'ranked, victims first');
+  await expect(scroller).toHaveAttribute('tabindex', '0');
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: shot('ranking-90') });
   expect(problems).toEqual([]);

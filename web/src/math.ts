@@ -19,8 +19,8 @@ export interface MathTable {
    * rows[skip.at - 1] and rows[skip.at] (0 <= at <= rows.length).
    */
   skip?: { at: number; text: string };
-  /** The columns whose cells are kept on one line (names, short tokens); the first one when not given. */
-  nowrap?: number[];
+  /** Every cell is a token (a name, a word, a count), kept on one line; otherwise only the first column (a name) is. */
+  tokens?: boolean;
 }
 
 /** One record rendered for people. */
@@ -300,7 +300,7 @@ function deletionRanking(d: Obj): MathBlock {
   // The payload lists the victims first, in deletion order, then the survivors.
   let victims = 0;
   while (victims < pods.length && pods[victims]!.victim === true) victims++;
-  const table: MathTable = { caption: t('math.ranked'), head, rows: [], nowrap: head.map((_, i) => i) };
+  const table: MathTable = { caption: t('math.ranked'), head, rows: [], tokens: true };
   const left = victims - RANKING_HEAD - RANKING_TAIL;
   if (left > 1) {
     table.rows = [...pods.slice(0, RANKING_HEAD), ...pods.slice(victims - RANKING_TAIL)].map(row);

@@ -410,8 +410,7 @@ export const MAX_MATH_ROWS = 40;
 /** A math table's rows: at most MAX_MATH_ROWS, with a line for the rows its formatter left out (skip) and one for those past the cap. */
 function mathRows(tb: MathTable): HTMLTableRowElement[] {
   const more = (text: string) => h('tr', { class: 'more-rows' }, h('td', { colspan: tb.head.length, text }));
-  const oneLine = new Set(tb.nowrap ?? [0]);
-  const out = tb.rows.slice(0, MAX_MATH_ROWS).map((r) => h('tr', {}, ...r.map((c, i) => h('td', oneLine.has(i) ? { class: 'nowrap', text: c } : { text: c }))));
+  const out = tb.rows.slice(0, MAX_MATH_ROWS).map((r) => h('tr', {}, ...r.map((c, i) => h('td', tb.tokens || i === 0 ? { class: 'nowrap', text: c } : { text: c }))));
   if (tb.skip && tb.skip.at <= out.length) out.splice(tb.skip.at, 0, more(tb.skip.text));
   if (tb.rows.length > MAX_MATH_ROWS) out.push(more(t('player.moreRows', { n: tb.rows.length - MAX_MATH_ROWS })));
   return out;
