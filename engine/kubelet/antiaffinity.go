@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -109,15 +110,11 @@ func termNamespace(term corev1.PodAffinityTerm, ns, target string) bool {
 
 // excludes says whether pod may not share a node with other, and why.
 func excludes(pod, other *corev1.Pod) exclusion {
-	for _, t := range hostnameAntiAffinity(pod) {
-		if termSelects(t, pod, other) {
-			return byOwnRule
-		}
+	if selectsAny(hostnameAntiAffinity(pod), pod, other) {
+		return byOwnRule
 	}
-	for _, t := range hostnameAntiAffinity(other) {
-		if termSelects(t, other, pod) {
-			return byExistingRule
-		}
+	if selectsAny(hostnameAntiAffinity(other), other, pod) {
+		return byExistingRule
 	}
 	return notExcluded
 }
@@ -164,4 +161,33 @@ func unschedulableMessage(nodes, ownRule, existingRule, notReady int) string {
 	sort.Strings(preemption)
 	return fmt.Sprintf("0/%d nodes are available: %s. preemption: 0/%d nodes are available: %s.",
 		nodes, strings.Join(reasons, ", "), nodes, strings.Join(preemption, ", "))
+}
+
+// retryAfterRelabel is the scheduler's answer to a label change of a pod
+// bound to a node (prev, the version the change replaced, and pod): the
+// pending pods that anti-affinity kept off every node try again when one
+// of their own terms selected the pod before the change and none selects
+// it after, as the scheduler's queueing hint for that event moves them
+// back to its active queue (and skips the others). A change that only
+// alters whether the bound pod's own terms select them (through
+// matchLabelKeys or mismatchLabelKeys) requeues none: the hint looks at the
+// waiting pod's terms only.
+func (k *Kubelet) retryAfterRelabel(prev, pod *corev1.Pod) {
+	if prev.Spec.NodeName == "" || pod.Spec.NodeName == "" || maps.Equal(prev.Labels, pod.Labels) {
+		return
+	}
+	k.retryWaitingForPods(func(waiting *corev1.Pod) bool {
+		terms := hostnameAntiAffinity(waiting)
+		return selectsAny(terms, waiting, prev) && !selectsAny(terms, waiting, pod)
+	})
+}
+
+// selectsAny reports whether one of terms, of pod owner, selects target.
+func selectsAny(terms []corev1.PodAffinityTerm, owner, target *corev1.Pod) bool {
+	for _, t := range terms {
+		if termSelects(t, owner, target) {
+			return true
+		}
+	}
+	return false
 }

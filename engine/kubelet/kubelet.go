@@ -48,7 +48,8 @@ type podState struct {
 	// topology (antiaffinity.go); counted in its node's antiPods.
 	anti bool
 	// waitsForPods is set when the pod's last try to schedule found every
-	// ready node excluded by anti-affinity: a pod leaving a node retries it.
+	// ready node excluded by anti-affinity: a pod leaving a node retries it,
+	// and so does a relabel of a bound pod its rule selected (retryAfterRelabel).
 	waitsForPods bool
 	// gen increases whenever a new transition is scheduled; older timers
 	// for this pod are stale.
@@ -287,6 +288,9 @@ func (k *Kubelet) Observe() {
 			k.podAdded(ev.Key, pod)
 		case apiserver.Modified:
 			if pod.DeletionTimestamp == nil {
+				if prev, ok := ev.Prev.(*corev1.Pod); ok && len(k.unschedulable) > 0 {
+					k.retryAfterRelabel(prev, pod)
+				}
 				continue
 			}
 			if p := k.pods.At(ev.Key); p != nil && p.uid == pod.UID && p.stage != stageTerminating {
@@ -300,7 +304,7 @@ func (k *Kubelet) Observe() {
 				// The pods that anti-affinity kept off every node try again
 				// when one leaves a node.
 				if wasOnNode {
-					k.retryWaitingForPods()
+					k.retryWaitingForPods(nil)
 				}
 			}
 		}
@@ -443,8 +447,9 @@ func (k *Kubelet) unplace(p *podState) {
 
 // retryWaitingForPods schedules another try for the pending pods that
 // anti-affinity kept off every node, as the scheduler moves them back to
-// its active queue when an assigned pod is deleted.
-func (k *Kubelet) retryWaitingForPods() {
+// its active queue when an assigned pod is deleted. With may set, only the
+// waiting pods it accepts (their stored objects) try again.
+func (k *Kubelet) retryWaitingForPods(may func(waiting *corev1.Pod) bool) {
 	if len(k.unschedulable) == 0 {
 		return
 	}
@@ -454,7 +459,7 @@ func (k *Kubelet) retryWaitingForPods() {
 		if p == nil {
 			continue // gone while it waited
 		}
-		if p.node == "" && p.waitsForPods && p.stage != stageTerminating {
+		if p.node == "" && p.waitsForPods && p.stage != stageTerminating && k.mayRetry(p, may) {
 			w := k.writable(p)
 			w.waitsForPods = false
 			k.schedulePod(w, k.cfg.ScheduleDelay, actBind)
@@ -463,6 +468,15 @@ func (k *Kubelet) retryWaitingForPods() {
 		kept = append(kept, key)
 	}
 	k.unschedulable = kept
+}
+
+// mayRetry reports whether may (nil: any) accepts the waiting pod p.
+func (k *Kubelet) mayRetry(p *podState, may func(*corev1.Pod) bool) bool {
+	if may == nil {
+		return true
+	}
+	pod, ok := k.storedPod(p)
+	return ok && may(pod)
 }
 
 // NodeNames returns the nodes in configuration order.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rolloutlab/rolloutlab/engine/deployutil"
 	"github.com/rolloutlab/rolloutlab/engine/session"
+	"github.com/rolloutlab/rolloutlab/engine/sim"
 	"github.com/rolloutlab/rolloutlab/engine/trace"
 )
 
@@ -119,5 +120,118 @@ func TestRequiredAntiAffinityRolloutWaitsForOldPodsToGo(t *testing.T) {
 		if !strings.Contains(p.Spec.Containers[0].Image, "api:2") {
 			t.Errorf("pod %s runs %s at the end", p.Name, p.Spec.Containers[0].Image)
 		}
+	}
+}
+
+// relabelScenario is a web pod that must not share a node with a pod
+// labelled role=noisy, on the default cluster's 3 nodes, each of which
+// runs one such pod (bare pods, placed one a node: the fewest pods first).
+const relabelScenario = `apiVersion: rolloutlab.dev/v1alpha1
+kind: Scenario
+metadata: {name: relabel}
+spec: {seed: 1}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: noisy-1, labels: {role: noisy}}
+spec: {containers: [{name: c, image: batch:1}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: noisy-2, labels: {role: noisy}}
+spec: {containers: [{name: c, image: batch:1}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: noisy-3, labels: {role: noisy}}
+spec: {containers: [{name: c, image: batch:1}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - {labelSelector: {matchLabels: {role: noisy}}, topologyKey: kubernetes.io/hostname}
+      containers: [{name: web, image: web:1}]
+`
+
+// relabel sets label key of pod name to value, as kubectl label does.
+func relabel(t *testing.T, sm *sim.Sim, name, key, value string) {
+	t.Helper()
+	err := sm.Do(&sim.Action{Name: "kubectl label pod " + name + " " + key + "=" + value + " --overwrite", Do: func(sm *sim.Sim) (string, error) {
+		p, err := sm.Server().GetPod("default", name)
+		if err != nil {
+			return "", err
+		}
+		p = p.DeepCopy()
+		p.Labels[key] = value
+		_, err = sm.Server().UpdatePod("kubectl", p)
+		return "pod/" + name + " labeled", err
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A pending pod that anti-affinity keeps off every node tries again when a
+// bound pod's labels change so that its rule no longer selects it (the
+// scheduler's queueing hint for a pod label update), and binds to that
+// pod's node; a label change its rule still selects leaves it pending.
+func TestAntiAffinityRetriesWhenABoundPodIsRelabeled(t *testing.T) {
+	r := load(t, "relabel.yaml", relabelScenario)
+	sm := r.Sess.Sim()
+	webPod := func() *corev1.Pod {
+		var out []*corev1.Pod
+		for _, p := range sm.Server().ListPods("default", nil) {
+			if p.Labels["app"] == "web" {
+				out = append(out, p)
+			}
+		}
+		if len(out) != 1 {
+			t.Fatalf("%d web pods, want 1", len(out))
+		}
+		return out[0]
+	}
+	r.stepUntil(t, "the web pod unschedulable", func(*sim.Sim) bool {
+		return len(r.texts(trace.KindKubelet, "unschedulable (0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.")) == 1
+	}, 1_000)
+	nodes := map[string]bool{}
+	for _, n := range []string{"noisy-1", "noisy-2", "noisy-3"} {
+		p, err := sm.Server().GetPod("default", n)
+		if err != nil || p.Spec.NodeName == "" {
+			t.Fatalf("%s: %v, node %q", n, err, p.Spec.NodeName)
+		}
+		nodes[p.Spec.NodeName] = true
+	}
+	if len(nodes) != 3 {
+		t.Fatalf("the noisy pods share nodes: %v", nodes)
+	}
+
+	// Still selected: the rule still keeps it off that node.
+	relabel(t, sm, "noisy-2", "tier", "batch")
+	r.Settle()
+	if p := webPod(); p.Spec.NodeName != "" {
+		t.Fatalf("web pod on %q after a relabel its rule still selects, want it pending", p.Spec.NodeName)
+	}
+
+	relabel(t, sm, "noisy-2", "role", "quiet")
+	r.Settle()
+	noisy2, err := sm.Server().GetPod("default", "noisy-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := webPod()
+	if p.Spec.NodeName != noisy2.Spec.NodeName {
+		t.Fatalf("web pod on %q, want it bound to noisy-2's node %s", p.Spec.NodeName, noisy2.Spec.NodeName)
+	}
+	if got := r.texts(trace.KindKubelet, "bound on "+noisy2.Spec.NodeName, p.Name); len(got) != 1 {
+		t.Errorf("bound records %v, want one", got)
 	}
 }
