@@ -1,6 +1,7 @@
 package scenariotest
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -125,27 +126,15 @@ func TestRequiredAntiAffinityRolloutWaitsForOldPodsToGo(t *testing.T) {
 
 // relabelScenario is a web pod that must not share a node with a pod
 // labelled role=noisy, on the default cluster's 3 nodes, each of which
-// runs one such pod (bare pods, placed one a node: the fewest pods first).
-const relabelScenario = `apiVersion: rolloutlab.dev/v1alpha1
-kind: Scenario
-metadata: {name: relabel}
-spec: {seed: 1}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: noisy-1, labels: {role: noisy}}
-spec: {containers: [{name: c, image: batch:1}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: noisy-2, labels: {role: noisy}}
-spec: {containers: [{name: c, image: batch:1}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: noisy-3, labels: {role: noisy}}
-spec: {containers: [{name: c, image: batch:1}]}
----
+// runs one such pod (bare pods noisy-1 to noisy-3, placed one a node: the
+// fewest pods first).
+func relabelScenario() string {
+	var b strings.Builder
+	b.WriteString("apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nmetadata: {name: relabel}\nspec: {seed: 1}\n")
+	for i := 1; i <= 3; i++ {
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: noisy-%d, labels: {role: noisy}}\nspec: {containers: [{name: c, image: batch:1}]}\n", i)
+	}
+	b.WriteString(`---
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
@@ -160,7 +149,9 @@ spec:
           requiredDuringSchedulingIgnoredDuringExecution:
           - {labelSelector: {matchLabels: {role: noisy}}, topologyKey: kubernetes.io/hostname}
       containers: [{name: web, image: web:1}]
-`
+`)
+	return b.String()
+}
 
 // relabel sets label key of pod name to value, as kubectl label does.
 func relabel(t *testing.T, sm *sim.Sim, name, key, value string) {
@@ -185,7 +176,7 @@ func relabel(t *testing.T, sm *sim.Sim, name, key, value string) {
 // scheduler's queueing hint for a pod label update), and binds to that
 // pod's node; a label change its rule still selects leaves it pending.
 func TestAntiAffinityRetriesWhenABoundPodIsRelabeled(t *testing.T) {
-	r := load(t, "relabel.yaml", relabelScenario)
+	r := load(t, "relabel.yaml", relabelScenario())
 	sm := r.Sess.Sim()
 	webPod := func() *corev1.Pod {
 		var out []*corev1.Pod
