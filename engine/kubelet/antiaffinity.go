@@ -25,7 +25,10 @@ import (
 // against it; a pod being deleted counts until it is gone, a pod that has
 // finished (Succeeded, Failed) does not; matchLabelKeys and
 // mismatchLabelKeys add the term owner's values of those labels to the
-// selector (key In / NotIn), as the API server does when the pod is created.
+// selector (key In / NotIn). The API server does that once, when the pod is
+// created; the model merges the owner's current labels at each check, which
+// differs only once those labels of the owner were changed (a relabel of
+// pod-template-hash, say).
 
 // hostnameTopology is the node label every simulated node carries.
 const hostnameTopology = "kubernetes.io/hostname"
@@ -168,10 +171,8 @@ func unschedulableMessage(nodes, ownRule, existingRule, notReady int) string {
 // pending pods that anti-affinity kept off every node try again when one
 // of their own terms selected the pod before the change and none selects
 // it after, as the scheduler's queueing hint for that event moves them
-// back to its active queue (and skips the others). A change that only
-// alters whether the bound pod's own terms select them (through
-// matchLabelKeys or mismatchLabelKeys) requeues none: the hint looks at the
-// waiting pod's terms only.
+// back to its active queue (and skips the others). The pod may be being
+// deleted: it counts with its labels until it is gone.
 func (k *Kubelet) retryAfterRelabel(prev, pod *corev1.Pod) {
 	if prev.Spec.NodeName == "" || pod.Spec.NodeName == "" || maps.Equal(prev.Labels, pod.Labels) {
 		return

@@ -287,10 +287,14 @@ func (k *Kubelet) Observe() {
 		case apiserver.Added:
 			k.podAdded(ev.Key, pod)
 		case apiserver.Modified:
-			if pod.DeletionTimestamp == nil {
-				if prev, ok := ev.Prev.(*corev1.Pod); ok && len(k.unschedulable) > 0 {
+			if len(k.unschedulable) > 0 {
+				// A pod being deleted counts with its labels until it is
+				// gone: its relabel may free a node too.
+				if prev, ok := ev.Prev.(*corev1.Pod); ok {
 					k.retryAfterRelabel(prev, pod)
 				}
+			}
+			if pod.DeletionTimestamp == nil {
 				continue
 			}
 			if p := k.pods.At(ev.Key); p != nil && p.uid == pod.UID && p.stage != stageTerminating {

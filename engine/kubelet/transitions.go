@@ -162,7 +162,7 @@ func (k *Kubelet) bind(p *podState, pod *corev1.Pod) {
 			detail = msg
 		}
 		if c := podCondition(pod, corev1.PodScheduled); msg != "" && c != nil && c.Status == corev1.ConditionFalse && c.Reason == "Unschedulable" && c.Message == msg {
-			return // a retry after a pod left that finds what the last one did writes nothing
+			return // a retry (a pod left a node, or one was relabeled) that finds what the last one did writes nothing
 		}
 		pod = statusWritable(pod)
 		setPodCondition(pod, corev1.PodScheduled, corev1.ConditionFalse, "Unschedulable", k.clock.Now())

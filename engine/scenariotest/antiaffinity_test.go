@@ -5,10 +5,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/deployutil"
 	"github.com/rolloutlab/rolloutlab/engine/session"
 	"github.com/rolloutlab/rolloutlab/engine/sim"
@@ -127,12 +129,13 @@ func TestRequiredAntiAffinityRolloutWaitsForOldPodsToGo(t *testing.T) {
 // relabelScenario is a web pod that must not share a node with a pod
 // labelled role=noisy, on the default cluster's 3 nodes, each of which
 // runs one such pod (bare pods noisy-1 to noisy-3, placed one a node: the
-// fewest pods first).
-func relabelScenario() string {
+// fewest pods first; a deleted one takes up to 300 s to stop); spec adds
+// fields to the Scenario's spec.
+func relabelScenario(spec string) string {
 	var b strings.Builder
-	b.WriteString("apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nmetadata: {name: relabel}\nspec: {seed: 1}\n")
+	b.WriteString("apiVersion: rolloutlab.dev/v1alpha1\nkind: Scenario\nmetadata: {name: relabel}\nspec: {seed: 1" + spec + "}\n")
 	for i := 1; i <= 3; i++ {
-		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: noisy-%d, labels: {role: noisy}}\nspec: {containers: [{name: c, image: batch:1}]}\n", i)
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: noisy-%d, labels: {role: noisy}}\nspec: {terminationGracePeriodSeconds: 300, containers: [{name: c, image: batch:1}]}\n", i)
 	}
 	b.WriteString(`---
 apiVersion: apps/v1
@@ -151,6 +154,15 @@ spec:
       containers: [{name: web, image: web:1}]
 `)
 	return b.String()
+}
+
+// untilWebUnschedulable steps r until the scheduler found the web pod of
+// relabelScenario no node.
+func untilWebUnschedulable(t *testing.T, r *Runner) {
+	t.Helper()
+	r.stepUntil(t, "the web pod unschedulable", func(*sim.Sim) bool {
+		return len(r.texts(trace.KindKubelet, "unschedulable (0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.")) == 1
+	}, 1_000)
 }
 
 // relabel sets label key of pod name to value, as kubectl label does.
@@ -176,7 +188,7 @@ func relabel(t *testing.T, sm *sim.Sim, name, key, value string) {
 // scheduler's queueing hint for a pod label update), and binds to that
 // pod's node; a label change its rule still selects leaves it pending.
 func TestAntiAffinityRetriesWhenABoundPodIsRelabeled(t *testing.T) {
-	r := load(t, "relabel.yaml", relabelScenario())
+	r := load(t, "relabel.yaml", relabelScenario(""))
 	sm := r.Sess.Sim()
 	webPod := func() *corev1.Pod {
 		var out []*corev1.Pod
@@ -190,9 +202,7 @@ func TestAntiAffinityRetriesWhenABoundPodIsRelabeled(t *testing.T) {
 		}
 		return out[0]
 	}
-	r.stepUntil(t, "the web pod unschedulable", func(*sim.Sim) bool {
-		return len(r.texts(trace.KindKubelet, "unschedulable (0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.")) == 1
-	}, 1_000)
+	untilWebUnschedulable(t, r)
 	nodes := map[string]bool{}
 	for _, n := range []string{"noisy-1", "noisy-2", "noisy-3"} {
 		p, err := sm.Server().GetPod("default", n)
@@ -205,15 +215,32 @@ func TestAntiAffinityRetriesWhenABoundPodIsRelabeled(t *testing.T) {
 		t.Fatalf("the noisy pods share nodes: %v", nodes)
 	}
 
-	// Still selected: the rule still keeps it off that node.
+	// tries counts the kubelet's steps among steps: with every other pod
+	// running and no probes, each is a try of the scheduler's for the web
+	// pod (a try that finds what the last one did writes no record).
+	tries := func(steps []sim.StepInfo) int {
+		n := 0
+		for _, st := range steps {
+			if st.Component == "kubelet" {
+				n++
+			}
+		}
+		return n
+	}
+	r.Settle() // the noisy pods start and turn ready: no kubelet step is due after this
+	// Still selected: no try, and the pod stays pending.
 	relabel(t, sm, "noisy-2", "tier", "batch")
-	r.Settle()
+	if n := tries(r.Sess.Advance(session.BySettle, 1)); n != 0 {
+		t.Errorf("%d scheduler tries after a relabel the rule still selects, want none", n)
+	}
 	if p := webPod(); p.Spec.NodeName != "" {
 		t.Fatalf("web pod on %q after a relabel its rule still selects, want it pending", p.Spec.NodeName)
 	}
 
 	relabel(t, sm, "noisy-2", "role", "quiet")
-	r.Settle()
+	if n := tries(r.Sess.Advance(session.BySettle, 1)); n == 0 {
+		t.Error("no scheduler try after the relabel")
+	}
 	noisy2, err := sm.Server().GetPod("default", "noisy-2")
 	if err != nil {
 		t.Fatal(err)
@@ -224,5 +251,47 @@ func TestAntiAffinityRetriesWhenABoundPodIsRelabeled(t *testing.T) {
 	}
 	if got := r.texts(trace.KindKubelet, "bound on "+noisy2.Spec.NodeName, p.Name); len(got) != 1 {
 		t.Errorf("bound records %v, want one", got)
+	}
+}
+
+// A pod being deleted keeps its node until it is gone, with the labels it
+// has: relabeled meanwhile so that the rule no longer selects it, it lets
+// the waiting pod in at once.
+func TestAntiAffinityRetriesWhenAPodBeingDeletedIsRelabeled(t *testing.T) {
+	// The kubelet takes 300 s to stop a deleted pod's containers.
+	r := load(t, "relabel.yaml", relabelScenario(", cluster: {shutdownDelay: 300s}"))
+	sm := r.Sess.Sim()
+	untilWebUnschedulable(t, r)
+	r.Settle()
+	err := sm.Do(&sim.Action{Name: "kubectl delete pod noisy-3 --grace-period=300", Do: func(sm *sim.Sim) (string, error) {
+		grace := int64(300)
+		return "pod \"noisy-3\" deleted", sm.Server().DeletePod("kubectl", "default", "noisy-3", apiserver.DeleteOptions{GracePeriodSeconds: &grace})
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.StepOnce() // the deletion is seen; the next step due is noisy-3's stop, 300 s on
+	noisy3, err := sm.Server().GetPod("default", "noisy-3")
+	if err != nil || noisy3.DeletionTimestamp == nil {
+		t.Fatalf("noisy-3: %v, want it terminating", err)
+	}
+	start := sm.Now()
+	relabel(t, sm, "noisy-3", "role", "quiet")
+	r.stepUntil(t, "the web pod bound", func(sm *sim.Sim) bool {
+		for _, p := range sm.Server().ListPods("default", nil) {
+			if p.Labels["app"] == "web" && p.Spec.NodeName != "" {
+				if p.Spec.NodeName != noisy3.Spec.NodeName {
+					t.Fatalf("web pod bound to %s, want noisy-3's node %s", p.Spec.NodeName, noisy3.Spec.NodeName)
+				}
+				return true
+			}
+		}
+		return false
+	}, 1_000)
+	if waited := sm.Now().Sub(start); waited >= 300*time.Second {
+		t.Errorf("bound %v after the relabel: it waited for noisy-3 to go", waited)
+	}
+	if _, err := sm.Server().GetPod("default", "noisy-3"); err != nil {
+		t.Errorf("noisy-3 gone already (%v): the test did not catch it terminating", err)
 	}
 }
