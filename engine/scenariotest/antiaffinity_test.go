@@ -206,8 +206,11 @@ func TestAntiAffinityRetriesWhenABoundPodIsRelabeled(t *testing.T) {
 	nodes := map[string]bool{}
 	for _, n := range []string{"noisy-1", "noisy-2", "noisy-3"} {
 		p, err := sm.Server().GetPod("default", n)
-		if err != nil || p.Spec.NodeName == "" {
-			t.Fatalf("%s: %v, node %q", n, err, p.Spec.NodeName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Spec.NodeName == "" {
+			t.Fatalf("%s is not bound", n)
 		}
 		nodes[p.Spec.NodeName] = true
 	}
