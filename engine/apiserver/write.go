@@ -92,6 +92,10 @@ func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error)
 	obj.SetDeletionGracePeriodSeconds(nil)
 	obj.SetUID("")
 	st.prepareCreate(obj)
+	if p, ok := obj.(*corev1.Pod); ok && !restore {
+		// A restored pod was created on its cluster: merged there already.
+		MergeAffinityLabelKeys(p)
+	}
 	generated := obj.GetName() == "" && obj.GetGenerateName() != ""
 	for attempt := 0; ; attempt++ {
 		if generated {

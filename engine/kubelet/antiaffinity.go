@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/selection"
 )
 
 // Required pod anti-affinity on the node topology: the one scheduling rule
@@ -24,11 +23,10 @@ import (
 // incoming pod's terms are checked against the pods on a node, then theirs
 // against it; a pod being deleted counts until it is gone, a pod that has
 // finished (Succeeded, Failed) does not; matchLabelKeys and
-// mismatchLabelKeys add the term owner's values of those labels to the
-// selector (key In / NotIn). The API server does that once, when the pod is
-// created; the model merges the owner's current labels at each check, which
-// differs only once those labels of the owner were changed (a relabel of
-// pod-template-hash, say).
+// mismatchLabelKeys were merged into the selector (key In / NotIn the
+// owner's value) by the API server when the pod was created
+// (apiserver.MergeAffinityLabelKeys), so a later relabel of the owner does
+// not change what its terms select.
 
 // hostnameTopology is the node label every simulated node carries.
 const hostnameTopology = "kubernetes.io/hostname"
@@ -62,34 +60,16 @@ func hostnameAntiAffinity(pod *corev1.Pod) []corev1.PodAffinityTerm {
 }
 
 // termSelects reports whether term, of pod owner, selects target: target's
-// labels match the term's selector with owner's matchLabelKeys and
-// mismatchLabelKeys merged in (a term without a selector selects nothing),
-// and its namespace is one the term applies to.
+// labels match the term's selector (a term without one selects nothing;
+// the API server merged the owner's matchLabelKeys and mismatchLabelKeys
+// into it when the owner was created), and its namespace is one the term
+// applies to.
 func termSelects(term corev1.PodAffinityTerm, owner, target *corev1.Pod) bool {
 	if term.LabelSelector == nil || !termNamespace(term, owner.Namespace, target.Namespace) {
 		return false
 	}
 	sel, err := metav1.LabelSelectorAsSelector(term.LabelSelector)
-	if err != nil {
-		return false
-	}
-	for _, merge := range []struct {
-		keys []string
-		op   selection.Operator
-	}{{term.MatchLabelKeys, selection.In}, {term.MismatchLabelKeys, selection.NotIn}} {
-		for _, key := range merge.keys {
-			v, ok := owner.Labels[key]
-			if !ok {
-				continue // a key the owner does not carry is ignored
-			}
-			r, err := labels.NewRequirement(key, merge.op, []string{v})
-			if err != nil {
-				return false
-			}
-			sel = sel.Add(*r)
-		}
-	}
-	return sel.Matches(labels.Set(target.Labels))
+	return err == nil && sel.Matches(labels.Set(target.Labels))
 }
 
 // termNamespace reports whether a term of a pod in namespace ns applies to

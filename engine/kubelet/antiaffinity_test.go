@@ -5,15 +5,27 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 )
 
 // antiPod is a pod in ns with labels and, when terms are given, those
-// required anti-affinity terms.
+// required anti-affinity terms, as the API server stores it (its
+// matchLabelKeys and mismatchLabelKeys merged into the selectors).
 func antiPod(ns string, lbls map[string]string, terms ...corev1.PodAffinityTerm) *corev1.Pod {
 	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Labels: lbls}}
 	if len(terms) > 0 {
 		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms}}
 	}
+	p = p.DeepCopy()
+	apiserver.MergeAffinityLabelKeys(p)
+	return p
+}
+
+// relabeled is p with other labels (its terms as they were stored).
+func relabeled(p *corev1.Pod, lbls map[string]string) *corev1.Pod {
+	p = p.DeepCopy()
+	p.Labels = lbls
 	return p
 }
 
@@ -24,8 +36,9 @@ func appTerm(app string) corev1.PodAffinityTerm {
 // TestExcludes checks the InterPodAffinity filter's rules as the model
 // applies them: either pod's term, the incoming pod's first; the term's
 // namespaces; matchLabelKeys and mismatchLabelKeys (the owner's values
-// merged into the selector, a key it lacks ignored); a term on another
-// topology or without a selector ignored.
+// merged into the selector when it was created, a key it lacks ignored,
+// a later relabel of the owner no change); a term on another topology or
+// without a selector ignored.
 func TestExcludes(t *testing.T) {
 	api := map[string]string{"app": "api", "pod-template-hash": "new"}
 	oldAPI := map[string]string{"app": "api", "pod-template-hash": "old"}
@@ -59,6 +72,8 @@ func TestExcludes(t *testing.T) {
 		{"matchLabelKeys: the same template hash", antiPod("default", api, withKeys), antiPod("default", api), byOwnRule},
 		{"mismatchLabelKeys: the same hash passes", antiPod("default", api, mismatch), antiPod("default", api), notExcluded},
 		{"mismatchLabelKeys: another hash excludes", antiPod("default", api, mismatch), antiPod("default", oldAPI), byOwnRule},
+		{"matchLabelKeys: merged at creation, not from a later relabel", relabeled(antiPod("default", api, withKeys), oldAPI), antiPod("default", api), byOwnRule},
+		{"mismatchLabelKeys: merged at creation, not from a later relabel", relabeled(antiPod("default", api, mismatch), oldAPI), antiPod("default", oldAPI), byOwnRule},
 		{"zone topology not applied", antiPod("default", api, zone), antiPod("default", oldAPI), notExcluded},
 		{"a term without selector selects nothing", antiPod("default", api, noSelector), antiPod("default", oldAPI), notExcluded},
 	} {
