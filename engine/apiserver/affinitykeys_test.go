@@ -11,8 +11,9 @@ import (
 // A created pod's affinity terms carry its matchLabelKeys and
 // mismatchLabelKeys merged into their selectors (required and preferred,
 // affinity and anti-affinity; a key the pod lacks adds nothing, a term
-// without a selector stays without); a restored pod (pasted from a
-// cluster, merged there) is stored as it came.
+// without a selector stays without; two pods created from one body get
+// one merge each); a restored pod is stored as it came (set-up merges the
+// pods it fills in itself).
 func TestCreatedPodMergesAffinityLabelKeys(t *testing.T) {
 	app := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "api"}}
 	term := func(match, mismatch []string) corev1.PodAffinityTerm {
@@ -60,6 +61,14 @@ func TestCreatedPodMergesAffinityLabelKeys(t *testing.T) {
 	}
 	if len(in.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector.MatchExpressions) != 0 {
 		t.Error("the caller's pod was changed")
+	}
+	in.Name = "created-again"
+	again, err := env.srv.CreatePod("test", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := again.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector.MatchExpressions; !reflect.DeepEqual(got, want) {
+		t.Errorf("second pod from the same body: %+v, want %+v", got, want)
 	}
 
 	restored, err := env.srv.RestoreObject("test", Pods, pod("restored"))

@@ -8,6 +8,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
 )
 
 // optimisticLockMessage is the detail of a Conflict on a stale update.
@@ -93,8 +95,10 @@ func (s *Server) doCreate(res Resource, in Object, restore bool) (Object, error)
 	obj.SetUID("")
 	st.prepareCreate(obj)
 	if p, ok := obj.(*corev1.Pod); ok && !restore {
-		// A restored pod was created on its cluster: merged there already.
-		MergeAffinityLabelKeys(p)
+		// A restored pod is stored as it came: pasted from a cluster, it
+		// was merged there; filled in for a pasted Deployment, set-up
+		// merged it (scenario's runningPod).
+		podutil.MergeAffinityLabelKeys(p)
 	}
 	generated := obj.GetName() == "" && obj.GetGenerateName() != ""
 	for attempt := 0; ; attempt++ {

@@ -25,7 +25,7 @@ import (
 // finished (Succeeded, Failed) does not; matchLabelKeys and
 // mismatchLabelKeys were merged into the selector (key In / NotIn the
 // owner's value) by the API server when the pod was created
-// (apiserver.MergeAffinityLabelKeys), so a later relabel of the owner does
+// (podutil.MergeAffinityLabelKeys), so a later relabel of the owner does
 // not change what its terms select.
 
 // hostnameTopology is the node label every simulated node carries.

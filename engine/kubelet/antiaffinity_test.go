@@ -6,7 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/rolloutlab/rolloutlab/engine/apiserver"
+	"github.com/rolloutlab/rolloutlab/engine/podutil"
 )
 
 // antiPod is a pod in ns with labels and, when terms are given, those
@@ -18,7 +18,7 @@ func antiPod(ns string, lbls map[string]string, terms ...corev1.PodAffinityTerm)
 		p.Spec.Affinity = &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms}}
 	}
 	p = p.DeepCopy()
-	apiserver.MergeAffinityLabelKeys(p)
+	podutil.MergeAffinityLabelKeys(p)
 	return p
 }
 

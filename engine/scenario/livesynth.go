@@ -220,6 +220,9 @@ func runningPod(rs *appsv1.ReplicaSet, node string, since time.Time) *corev1.Pod
 		},
 		Spec: *rs.Spec.Template.Spec.DeepCopy(),
 	}
+	// The API server merged its matchLabelKeys into its affinity terms
+	// when it was created on the cluster, as for any pod.
+	podutil.MergeAffinityLabelKeys(pod)
 	pod.Spec.NodeName = node
 	pod.Status.Phase = corev1.PodRunning
 	pod.Status.StartTime = &at

@@ -2,9 +2,12 @@ package session
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rolloutlab/rolloutlab/engine/clock"
 	"github.com/rolloutlab/rolloutlab/engine/deployutil"
@@ -360,5 +363,55 @@ func TestLiveDeploymentOnlyTimesAndNames(t *testing.T) {
 				t.Errorf("%s: pod %s not available at step 0", c.name, p.Name)
 			}
 		}
+	}
+}
+
+// The pods set-up fills in for a Deployment pasted alone carry their
+// anti-affinity terms as the API server stored them, matchLabelKeys
+// merged: three pods, one a node, that keep pods of their own template
+// hash apart let a surge pod of the new template onto any node, and the
+// rollout with maxUnavailable 0 completes.
+func TestLiveFilledPodsMergeMatchLabelKeys(t *testing.T) {
+	src, err := os.ReadFile("../scenario/testdata/live/deployment-only.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	for _, e := range [][2]string{
+		{"  replicas: 6", "  replicas: 3"},
+		{"Replicas: 6", "Replicas: 3"},
+		{"      maxSurge: 25%\n      maxUnavailable: 25%", "      maxSurge: 1\n      maxUnavailable: 0"},
+		{"    spec:\n      containers:", "    spec:\n      affinity:\n        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n          - labelSelector: {matchLabels: {app: checkout}}\n            topologyKey: kubernetes.io/hostname\n            matchLabelKeys: [pod-template-hash]\n      containers:"},
+	} {
+		if !strings.Contains(text, e[0]) {
+			t.Fatalf("%q not in the file", e[0])
+		}
+		text = strings.ReplaceAll(text, e[0], e[1])
+	}
+	s, err := Load("anti.yaml", []byte(text), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods := s.Sim().Server().ListPods("payments", nil)
+	if len(pods) != 3 {
+		t.Fatalf("%d pods filled in, want 3", len(pods))
+	}
+	for _, p := range pods {
+		term := p.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0]
+		want := []metav1.LabelSelectorRequirement{{Key: "pod-template-hash", Operator: metav1.LabelSelectorOpIn, Values: []string{p.Labels["pod-template-hash"]}}}
+		if !reflect.DeepEqual(term.LabelSelector.MatchExpressions, want) {
+			t.Errorf("pod %s: selector expressions %+v, want %+v", p.Name, term.LabelSelector.MatchExpressions, want)
+		}
+	}
+	if _, err := s.Apply(scenario.Action{Type: scenario.ActionSetImage, Namespace: "payments", Target: scenario.Ref{Kind: scenario.KindDeployment, Name: "checkout"}, Image: "ghcr.io/acme/checkout:2.4.0"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(BySettle, 1)
+	d, err := s.Sim().Server().GetDeployment("payments", "checkout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := d.Status; st.UpdatedReplicas != 3 || st.AvailableReplicas != 3 || st.Replicas != 3 {
+		t.Errorf("after the new image: %d updated, %d available, %d in all; want the rollout complete (3, 3, 3)", st.UpdatedReplicas, st.AvailableReplicas, st.Replicas)
 	}
 }
