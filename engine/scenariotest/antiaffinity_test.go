@@ -10,7 +10,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/rolloutlab/rolloutlab/engine/apiserver"
 	"github.com/rolloutlab/rolloutlab/engine/deployutil"
 	"github.com/rolloutlab/rolloutlab/engine/session"
 	"github.com/rolloutlab/rolloutlab/engine/sim"
@@ -165,6 +164,21 @@ func untilWebUnschedulable(t *testing.T, r *Runner) {
 	}, 1_000)
 }
 
+// webPod returns the one pod of relabelScenario's web Deployment.
+func webPod(t *testing.T, sm *sim.Sim) *corev1.Pod {
+	t.Helper()
+	var out []*corev1.Pod
+	for _, p := range sm.Server().ListPods("default", nil) {
+		if p.Labels["app"] == "web" {
+			out = append(out, p)
+		}
+	}
+	if len(out) != 1 {
+		t.Fatalf("%d web pods, want 1", len(out))
+	}
+	return out[0]
+}
+
 // relabel sets label key of pod name to value, as kubectl label does.
 func relabel(t *testing.T, sm *sim.Sim, name, key, value string) {
 	t.Helper()
@@ -190,18 +204,6 @@ func relabel(t *testing.T, sm *sim.Sim, name, key, value string) {
 func TestAntiAffinityRetriesWhenABoundPodIsRelabeled(t *testing.T) {
 	r := load(t, "relabel.yaml", relabelScenario(""))
 	sm := r.Sess.Sim()
-	webPod := func() *corev1.Pod {
-		var out []*corev1.Pod
-		for _, p := range sm.Server().ListPods("default", nil) {
-			if p.Labels["app"] == "web" {
-				out = append(out, p)
-			}
-		}
-		if len(out) != 1 {
-			t.Fatalf("%d web pods, want 1", len(out))
-		}
-		return out[0]
-	}
 	untilWebUnschedulable(t, r)
 	nodes := map[string]bool{}
 	for _, n := range []string{"noisy-1", "noisy-2", "noisy-3"} {
@@ -236,7 +238,7 @@ func TestAntiAffinityRetriesWhenABoundPodIsRelabeled(t *testing.T) {
 	if n := tries(r.Sess.Advance(session.BySettle, 1)); n != 0 {
 		t.Errorf("%d scheduler tries after a relabel the rule still selects, want none", n)
 	}
-	if p := webPod(); p.Spec.NodeName != "" {
+	if p := webPod(t, sm); p.Spec.NodeName != "" {
 		t.Fatalf("web pod on %q after a relabel its rule still selects, want it pending", p.Spec.NodeName)
 	}
 
@@ -248,7 +250,7 @@ func TestAntiAffinityRetriesWhenABoundPodIsRelabeled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := webPod()
+	p := webPod(t, sm)
 	if p.Spec.NodeName != noisy2.Spec.NodeName {
 		t.Fatalf("web pod on %q, want it bound to noisy-2's node %s", p.Spec.NodeName, noisy2.Spec.NodeName)
 	}
@@ -266,31 +268,18 @@ func TestAntiAffinityRetriesWhenAPodBeingDeletedIsRelabeled(t *testing.T) {
 	sm := r.Sess.Sim()
 	untilWebUnschedulable(t, r)
 	r.Settle()
-	err := sm.Do(&sim.Action{Name: "kubectl delete pod noisy-3 --grace-period=300", Do: func(sm *sim.Sim) (string, error) {
-		grace := int64(300)
-		return "pod \"noisy-3\" deleted", sm.Server().DeletePod("kubectl", "default", "noisy-3", apiserver.DeleteOptions{GracePeriodSeconds: &grace})
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.StepOnce() // the deletion is seen; the next step due is noisy-3's stop, 300 s on
+	r.apply(t, `{"type":"deletePod","name":"noisy-3"}`) // its grace period: 300 s
+	r.StepOnce()                                        // the deletion is seen; the next step due is noisy-3's stop, 300 s on
 	noisy3, err := sm.Server().GetPod("default", "noisy-3")
 	if err != nil || noisy3.DeletionTimestamp == nil {
 		t.Fatalf("noisy-3: %v, want it terminating", err)
 	}
 	start := sm.Now()
 	relabel(t, sm, "noisy-3", "role", "quiet")
-	r.stepUntil(t, "the web pod bound", func(sm *sim.Sim) bool {
-		for _, p := range sm.Server().ListPods("default", nil) {
-			if p.Labels["app"] == "web" && p.Spec.NodeName != "" {
-				if p.Spec.NodeName != noisy3.Spec.NodeName {
-					t.Fatalf("web pod bound to %s, want noisy-3's node %s", p.Spec.NodeName, noisy3.Spec.NodeName)
-				}
-				return true
-			}
-		}
-		return false
-	}, 1_000)
+	r.stepUntil(t, "the web pod bound", func(sm *sim.Sim) bool { return webPod(t, sm).Spec.NodeName != "" }, 1_000)
+	if node := webPod(t, sm).Spec.NodeName; node != noisy3.Spec.NodeName {
+		t.Errorf("web pod bound to %s, want noisy-3's node %s", node, noisy3.Spec.NodeName)
+	}
 	if waited := sm.Now().Sub(start); waited >= 300*time.Second {
 		t.Errorf("bound %v after the relabel: it waited for noisy-3 to go", waited)
 	}

@@ -170,19 +170,7 @@ func TestRelabeledPodIsReleasedAndReplaced(t *testing.T) {
 	r.stepUntil(t, "2 available", rsAvailable("frontend", 2), 10_000)
 	sm := r.Sess.Sim()
 	victim := podsOf(sm, "frontend")[0].Name
-	err := sm.Do(&sim.Action{Name: "kubectl label pod " + victim + " app=debug --overwrite", Do: func(sm *sim.Sim) (string, error) {
-		p, err := sm.Server().GetPod("default", victim)
-		if err != nil {
-			return "", err
-		}
-		p = p.DeepCopy()
-		p.Labels["app"] = "debug"
-		_, err = sm.Server().UpdatePod("kubectl", p)
-		return "pod/" + victim + " labeled", err
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	relabel(t, sm, victim, "app", "debug")
 	r.finish(t, true)
 	p, err := sm.Server().GetPod("default", victim)
 	if err != nil {

@@ -29,6 +29,24 @@ func loadLive(t *testing.T, file string, specOnly bool) *Session {
 	return s
 }
 
+// deploymentOnly is testdata/live/deployment-only.yaml with each edit's
+// text (which must be in it) replaced by the edit's wherever it occurs.
+func deploymentOnly(t *testing.T, edits ...[2]string) string {
+	t.Helper()
+	src, err := os.ReadFile("../scenario/testdata/live/deployment-only.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	for _, e := range edits {
+		if !strings.Contains(text, e[0]) {
+			t.Fatalf("%q not in deployment-only.yaml", e[0])
+		}
+		text = strings.ReplaceAll(text, e[0], e[1])
+	}
+	return text
+}
+
 // firstDecision returns the first NewRSMath and OldScaleDownMath the
 // deployment controller records after set-up.
 func firstDecision(t *testing.T, s *Session) (deployutil.NewRSMath, deployutil.OldScaleDownMath) {
@@ -262,19 +280,12 @@ func TestLiveDeploymentOnly(t *testing.T) {
 // describes an older generation, cannot be filled in: it starts without
 // pods, and a notice says so and what to paste instead.
 func TestLiveDeploymentOnlyNotSettled(t *testing.T) {
-	src, err := os.ReadFile("../scenario/testdata/live/deployment-only.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for name, edit := range map[string][2]string{
 		"rollout in progress": {"  updatedReplicas: 6", "  updatedReplicas: 3"},
 		"older generation":    {"  generation: 12", "  generation: 13"},
 		"not all available":   {"  availableReplicas: 6", "  availableReplicas: 5"},
 	} {
-		text := strings.Replace(string(src), edit[0], edit[1], 1)
-		if text == string(src) {
-			t.Fatalf("%s: %q not in the file", name, edit[0])
-		}
+		text := deploymentOnly(t, edit)
 		s, err := Load(name+".yaml", []byte(text), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -302,22 +313,12 @@ func TestLiveDeploymentOnlyNotSettled(t *testing.T) {
 // name the Progressing condition gives it, and the pods go on the
 // Scenario's nodes when it names them.
 func TestLiveDeploymentOnlyTimesAndNames(t *testing.T) {
-	src, err := os.ReadFile("../scenario/testdata/live/deployment-only.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(src)
-	for _, e := range [][2]string{
+	text := deploymentOnly(t,
 		// The latest timestamp is now the Available condition's last update,
 		// 2026-11-21T00:00:00Z, about 14 hours after the last progress.
-		{"    lastUpdateTime: \"2026-09-14T08:13:40Z\"", "    lastUpdateTime: \"2026-11-21T00:00:00Z\""},
-		{"  progressDeadlineSeconds: 600", "  minReadySeconds: 30\n  progressDeadlineSeconds: 600"},
-	} {
-		if !strings.Contains(text, e[0]) {
-			t.Fatalf("%q not in the file", e[0])
-		}
-		text = strings.Replace(text, e[0], e[1], 1)
-	}
+		[2]string{"    lastUpdateTime: \"2026-09-14T08:13:40Z\"", "    lastUpdateTime: \"2026-11-21T00:00:00Z\""},
+		[2]string{"  progressDeadlineSeconds: 600", "  minReadySeconds: 30\n  progressDeadlineSeconds: 600"},
+	)
 	latest := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	progressed := time.Date(2026, 11, 20, 10, 2, 10, 0, time.UTC)
 	for _, c := range []struct {
@@ -372,22 +373,12 @@ func TestLiveDeploymentOnlyTimesAndNames(t *testing.T) {
 // hash apart let a surge pod of the new template onto any node, and the
 // rollout with maxUnavailable 0 completes.
 func TestLiveFilledPodsMergeMatchLabelKeys(t *testing.T) {
-	src, err := os.ReadFile("../scenario/testdata/live/deployment-only.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(src)
-	for _, e := range [][2]string{
-		{"  replicas: 6", "  replicas: 3"},
-		{"Replicas: 6", "Replicas: 3"},
-		{"      maxSurge: 25%\n      maxUnavailable: 25%", "      maxSurge: 1\n      maxUnavailable: 0"},
-		{"    spec:\n      containers:", "    spec:\n      affinity:\n        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n          - labelSelector: {matchLabels: {app: checkout}}\n            topologyKey: kubernetes.io/hostname\n            matchLabelKeys: [pod-template-hash]\n      containers:"},
-	} {
-		if !strings.Contains(text, e[0]) {
-			t.Fatalf("%q not in the file", e[0])
-		}
-		text = strings.ReplaceAll(text, e[0], e[1])
-	}
+	text := deploymentOnly(t,
+		[2]string{"  replicas: 6", "  replicas: 3"},
+		[2]string{"Replicas: 6", "Replicas: 3"},
+		[2]string{"      maxSurge: 25%\n      maxUnavailable: 25%", "      maxSurge: 1\n      maxUnavailable: 0"},
+		[2]string{"    spec:\n      containers:", "    spec:\n      affinity:\n        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n          - labelSelector: {matchLabels: {app: checkout}}\n            topologyKey: kubernetes.io/hostname\n            matchLabelKeys: [pod-template-hash]\n      containers:"},
+	)
 	s, err := Load("anti.yaml", []byte(text), nil)
 	if err != nil {
 		t.Fatal(err)
